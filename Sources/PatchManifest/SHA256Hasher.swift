@@ -1,0 +1,39 @@
+import Crypto
+
+/// SHA-256 as every stage of Patch uses it: lowercase hex, the form the update response's `sha256`
+/// carries and devices compare against (sdk-contract §7.4).
+public struct SHA256Hasher: Sendable {
+    private var state = SHA256()
+
+    public init() {}
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        state.update(bufferPointer: bytes)
+    }
+
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    public func finalizeHex() -> String {
+        SHA256Hasher.hex(state.finalize())
+    }
+
+    /// The digest of a whole buffer in one call.
+    public static func hex(of bytes: [UInt8]) -> String {
+        var hasher = SHA256Hasher()
+        hasher.update(bytes)
+        return hasher.finalizeHex()
+    }
+
+    private static func hex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

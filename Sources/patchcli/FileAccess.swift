@@ -1,0 +1,107 @@
+import Foundation
+
+/// Why an input could not be read or an output could not be written, with the path it concerns.
+enum FileAccessError: Error, CustomStringConvertible {
+    case notFound(path: String)
+    case isDirectory(path: String)
+    case unreadable(path: String, reason: String)
+    case unwritable(path: String, reason: String)
+    /// Refusing to write over an input of the same command, which would destroy it on failure.
+    case outputIsInput(path: String)
+
+    var description: String {
+        switch self {
+        case let .notFound(path): return "\(path): no such file"
+        case let .isDirectory(path): return "\(path): is a directory, expected a file"
+        case let .unreadable(path, reason): return "\(path): cannot be read (\(reason))"
+        case let .unwritable(path, reason): return "\(path): cannot be written (\(reason))"
+        case let .outputIsInput(path): return "\(path): the output would overwrite an input of the same command"
+        }
+    }
+}
+
+enum FileAccess {
+    static func read(_ path: String) throws(FileAccessError) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
+        guard !isDirectory.boolValue else { throw .isDirectory(path: path) }
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
+        } catch {
+            throw .unreadable(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Writes through a temporary file in the destination's directory and renames it into place, so
+    /// the destination holds either its old content or the complete new one, never a prefix.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileAccessError) {
+        let writer = try AtomicFileWriter(path: path)
+        try writer.write(bytes)
+        try writer.commit()
+    }
+
+    /// Guards commands whose output path must differ from every input path.
+    static func requireDistinct(output: String, inputs: [String]) throws(FileAccessError) {
+        let resolvedOutput = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path
+        for input in inputs where URL(fileURLWithPath: input).standardizedFileURL.resolvingSymlinksInPath().path == resolvedOutput {
+            throw .outputIsInput(path: output)
+        }
+    }
+
+    static func reason(_ error: Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let posix = underlying, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}
+
+/// A file written in pieces that appears at its path only once complete (temp file + rename); an
+/// uncommitted writer removes its temporary file, so a failed command leaves nothing half-written.
+final class AtomicFileWriter {
+    let path: String
+    private let temporaryPath: String
+    private let handle: FileHandle
+    private var committed = false
+
+    init(path: String) throws(FileAccessError) {
+        let destination = URL(fileURLWithPath: path)
+        self.path = path
+        self.temporaryPath = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).tmp-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporaryPath)
+        else {
+            throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.handle = handle
+    }
+
+    func write(_ bytes: some Collection<UInt8>) throws(FileAccessError) {
+        do {
+            try handle.write(contentsOf: Data(bytes))
+        } catch {
+            throw .unwritable(path: path, reason: FileAccess.reason(error))
+        }
+    }
+
+    func commit() throws(FileAccessError) {
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw .unwritable(path: path, reason: FileAccess.reason(error))
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+        }
+        committed = true
+    }
+
+    deinit {
+        guard !committed else { return }
+        try? handle.close()
+        unlink(temporaryPath)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Patchcli: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "patchcli",
+        abstract: "Over-the-air code updates for native Swift apps: diff, run and ship Patch modules.",
+        discussion: """
+            Every command accepts --json and then prints exactly one JSON envelope on stdout.
+            Exit codes are listed in docs/cli.md.
+            """,
+        version: version,
+        subcommands: []
+    )
+
+    /// Parses and runs the command line, mapping every failure onto the documented exit-code table
+    /// (ArgumentParser's own usage failures included, which it would otherwise exit with 64).
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            reportParseFailure(error, arguments: arguments)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            // Commands report their own failures through Console.perform; anything reaching here
+            // escaped that net and is a bug in patchcli, not in the user's input.
+            FileHandle.standardError.write(Data("patchcli: internal error: \(error)\n".utf8))
+            Foundation.exit(ExitStatus.internalError.rawValue)
+        }
+    }
+
+    private static func reportParseFailure(_ error: Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        // --help and --version arrive here as "errors" with a success code.
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if arguments.contains("--json") {
+            let failure = CommandFailure(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli help` for the usage")
+            Console(json: true).emitFailure(command: arguments.first { !$0.hasPrefix("-") } ?? "patchcli", failure)
+        } else {
+            FileHandle.standardError.write(Data("\(message)\n".utf8))
+        }
+        Foundation.exit(ExitStatus.usage.rawValue)
+    }
+}
