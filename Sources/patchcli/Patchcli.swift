@@ -36,16 +36,16 @@ struct Patchcli: AsyncParsableCommand {
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {
-            // Commands report their own failures through Console.perform; anything reaching here
-            // escaped that net and is a bug in patchcli, not in the user's input.
-            FileHandle.standardError.write(Data("patchcli: internal error: \(error)\n".utf8))
-            Foundation.exit(ExitStatus.internalError.rawValue)
+            // Commands report their own failures through Console.perform, so what arrives here is
+            // ArgumentParser's: help requests, clean exits and validation failures.
+            reportParseFailure(error, arguments: arguments)
         }
     }
 
+    /// Usage failures get exit code 2 (and the error envelope under --json); help and version
+    /// requests, which ArgumentParser delivers as errors with a success code, print as usual.
     private static func reportParseFailure(_ error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error)
-        // --help and --version arrive here as "errors" with a success code.
         guard code != .success else { exit(withError: error) }
         let message = fullMessage(for: error)
         if arguments.contains("--json") {
