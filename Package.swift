@@ -45,6 +45,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // libFuzzer target for the BSDIFF40 applier and the codecs: `make fuzz` (docs in its Entry.swift).
+        .executableTarget(name: "PatchDiffFuzz", dependencies: ["PatchDiff"]),
+
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),

@@ -50,3 +50,82 @@ public enum BZip2 {
         }.get()
     }
 }
+
+extension BZip2 {
+    /// Decompresses one bzip2 stream, refusing output past `maxOutputBytes` and bytes after the stream.
+    public static func decompress(_ input: UnsafeRawBufferPointer, maxOutputBytes: Int) throws(CodecError) -> [UInt8] {
+        var decoder = try Decoder(input)
+        return try decoder.decodeAll(maxOutputBytes: maxOutputBytes)
+    }
+
+    /// Pull decoder for one bzip2 stream. `input` must stay valid while the decoder lives.
+    ///
+    /// Decodes one stream only: libbz2 stops at the first end-of-stream marker, and whatever follows
+    /// is reported through `trailingInputCount` (bspatch ignores a second stream, Python's `bz2`
+    /// appends it; callers reject it instead of picking one).
+    struct Decoder: ~Copyable, StreamDecoder {
+        static var codec: CodecKind { .bzip2 }
+
+        // libbz2 keeps a pointer back to the bz_stream in its state and checks it on every call,
+        // so the stream must live at a fixed address: heap-allocate it.
+        private let stream: UnsafeMutablePointer<bz_stream>
+        private let input: UnsafeRawBufferPointer
+        private var consumed = 0
+        private var reachedEnd = false
+
+        init(_ input: UnsafeRawBufferPointer) throws(CodecError) {
+            let stream = UnsafeMutablePointer<bz_stream>.allocate(capacity: 1)
+            stream.initialize(to: bz_stream())
+            let status = BZ2_bzDecompressInit(stream, 0, 0)
+            guard status == BZ_OK else {
+                stream.deallocate()
+                throw .libraryFailure(codec: .bzip2, detail: "BZ2_bzDecompressInit returned \(status)")
+            }
+            self.stream = stream
+            self.input = input
+        }
+
+        deinit {
+            BZ2_bzDecompressEnd(stream)
+            stream.deallocate()
+        }
+
+        var trailingInputCount: Int { reachedEnd ? input.count - consumed : 0 }
+
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
+            guard !reachedEnd, let outputBase = buffer.baseAddress, buffer.count > 0 else { return 0 }
+            while true {
+                // avail_in is 32-bit: offer at most 4 GiB per call.
+                let offered = UInt32(clamping: input.count - consumed)
+                let window = UInt32(clamping: buffer.count)
+                stream.pointee.next_in = input.baseAddress.map {
+                    UnsafeMutablePointer(mutating: ($0 + consumed).assumingMemoryBound(to: CChar.self))
+                }
+                stream.pointee.avail_in = offered
+                stream.pointee.next_out = outputBase.assumingMemoryBound(to: CChar.self)
+                stream.pointee.avail_out = window
+                let status = BZ2_bzDecompress(stream)
+                let used = Int(offered - stream.pointee.avail_in)
+                consumed += used
+                let produced = Int(window - stream.pointee.avail_out)
+                switch status {
+                case BZ_STREAM_END:
+                    reachedEnd = true
+                    return produced
+                case BZ_OK:
+                    if produced > 0 { return produced }
+                    if used == 0 {
+                        guard consumed < input.count else { throw .truncated(codec: .bzip2) }
+                        throw .libraryFailure(codec: .bzip2, detail: "BZ2_bzDecompress made no progress at byte \(consumed)")
+                    }
+                case BZ_DATA_ERROR_MAGIC:
+                    throw .corrupt(codec: .bzip2, detail: "the stream does not start with the \"BZh1\"…\"BZh9\" header")
+                case BZ_DATA_ERROR:
+                    throw .corrupt(codec: .bzip2, detail: "invalid or checksum-failing data before compressed byte \(consumed)")
+                default:
+                    throw .libraryFailure(codec: .bzip2, detail: "BZ2_bzDecompress returned \(status)")
+                }
+            }
+        }
+    }
+}

