@@ -93,3 +93,31 @@ import Testing
         #expect(try running.callScalar("f", arguments: []).values.first?.value == "9")
     }
 }
+
+@Suite struct StartFunctionTests {
+    @Test func bodiesAreValidatedBeforeAStartFunctionRuns() throws {
+        let bytes = GuestBuilder.naming(try GuestBuilder.wat(#"""
+            (module (memory (export "memory") 1)
+              (func $start unreachable)
+              (func $broken (result i32) (i64.const 1))
+              (start $start))
+            """#), [1: "broken"])
+        guard case .parityRejected(_, let violations)? = runtimeError({ _ = try session(bytes) }) else {
+            Issue.record("expected the broken body to be reported before the start function traps"); return
+        }
+        #expect(violations.map(\.item) == ["broken"])
+    }
+
+    @Test func aValidStartFunctionRunsOnceAndItsTrapIsReported() throws {
+        let counting = try GuestBuilder.wat(#"""
+            (module (memory (export "memory") 1) (global $runs (mut i32) (i32.const 0))
+              (func $start (global.set $runs (i32.add (global.get $runs) (i32.const 1))))
+              (func (export "runs") (result i32) (global.get $runs))
+              (start $start))
+            """#)
+        #expect(try session(counting).callScalar("runs", arguments: []).values.first?.value == "1")
+        let trapping = try GuestBuilder.wat(#"(module (memory (export "memory") 1) (func $start unreachable) (start $start))"#)
+        guard case .trapped(let report)? = runtimeError({ _ = try session(trapping) }) else { Issue.record("expected a trap"); return }
+        #expect(report.kind == .unreachable && report.export == "(start)")
+    }
+}
