@@ -77,6 +77,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Write the smoke results as JUnit XML to this file.")
     var junit: String?
 
+    @Option(name: .customLong("repeat"), help: "Call the export this many times in one activation and report the mean time per call (benchmarks).")
+    var repeatCount: Int = 1
+
     @Option(parsing: .upToNextOption, help: "Replay the activation ladder: CURRENT [PREVIOUS] [BUNDLED].")
     var fallback: [String] = []
 
@@ -112,6 +115,11 @@ struct Run: AsyncParsableCommand {
         var exports: [String]?
         var fuelUsed: UInt64?
         var timeMs: Double
+        /// Activation (load, validate, instantiate, `_initialize`) alone.
+        var activationMs: Double
+        /// Mean wall time of one call (over --repeat calls).
+        var callMeanUs: Double?
+        var calls: Int?
         var memoryHighWaterBytes: Int
         var memoryHighWaterPages: Int
     }
@@ -124,18 +132,25 @@ struct Run: AsyncParsableCommand {
             CallRequest(export: name, arguments: arguments, input: try inputBytes(), encoding: encode, decoding: decode)
         }
         if export == nil && input != nil { throw usage("--input needs an EXPORT to call") }
+        guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
         let started = ContinuousClock.now
-        let (result, exports, highWater) = try RuntimeSession.withSession(artifact: artifact, options: options) {
+        let (result, exports, highWater, activation, calling) = try RuntimeSession.withSession(artifact: artifact, options: options) {
             session throws(RuntimeError) in
+            let activated = ContinuousClock.now
             var result: CallResult?
-            if let request { result = try session.perform(request) }
-            return (result, session.exportedFunctions, session.memoryHighWaterBytes)
+            if let request {
+                for _ in 0..<repeatCount { result = try session.perform(request) }
+            }
+            return (result, session.exportedFunctions, session.memoryHighWaterBytes, activated - started, ContinuousClock.now - activated)
         }
         let elapsed = ContinuousClock.now - started
         var summary = CallSummary(
             module: module, layers: artifact.layers, sha256: artifact.sha256, timeMs: Self.milliseconds(elapsed),
+            activationMs: Self.milliseconds(activation),
             memoryHighWaterBytes: highWater, memoryHighWaterPages: highWater / 65536)
         if let result {
+            summary.calls = repeatCount
+            summary.callMeanUs = (Self.milliseconds(calling) * 1000 / Double(repeatCount)).rounded(toPlaces: 3)
             summary.export = result.outcome.export
             summary.moduleIndex = result.outcome.moduleIndex
             summary.abi = result.outcome.abi.rawValue
