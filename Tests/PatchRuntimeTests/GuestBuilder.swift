@@ -55,7 +55,9 @@ enum GuestBuilder {
     }
 
     static func cGuest() throws -> [UInt8] {
-        let output = try scratch().appendingPathComponent("guest.wasm")
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("guest.wasm")
         try run("clang", ["--target=wasm32", "-O1", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
                           "-o", output.path, fixtures.appendingPathComponent("guest.c").path])
         return [UInt8](try Data(contentsOf: output))
@@ -63,6 +65,7 @@ enum GuestBuilder {
 
     static func embeddedSwiftGuest() throws -> [UInt8] {
         let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let object = directory.appendingPathComponent("guest.o").path
         let support = directory.appendingPathComponent("support.o").path
         let output = directory.appendingPathComponent("embedded.wasm")
