@@ -29,7 +29,10 @@ __attribute__((export_name("echo"))) u64 echo(u32 ptr, u32 len) {
   return ((u64)(u32)out << 32) | len;
 }
 __attribute__((export_name("spin"))) int spin(int x) { volatile int v = x; while (1) { v++; } return v; }
-static int depth(int n) { volatile int pad[8]; pad[0] = n; return n == 0 ? 0 : 1 + depth(n + 1) + pad[0]*0; }
+// No locals in linear memory, and a volatile store after the call so it cannot become a loop:
+// the recursion exhausts the interpreter's stack, not the C shadow stack.
+static volatile int calls;
+static int depth(int n) { if (n == 0) return 0; int r = depth(n + 1); calls++; return r; }
 __attribute__((export_name("recurse"))) int recurse(int n) { return depth(n + 1); }
 __attribute__((export_name("oob"))) int oob(void) { return *(volatile int*)0xFFFFFFF0u; }
 __attribute__((export_name("boom"))) void boom(void) { __builtin_trap(); }
