@@ -12,6 +12,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // Pinned exactly: `patchcli run` claims parity with the device runtime, so the engine version
+        // is part of what a smoke test means.
+        .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -37,11 +40,24 @@ let package = Package(
             name: "PatchManifest",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
+        .target(
+            name: "PatchRuntime",
+            dependencies: [
+                "PatchManifest",
+                "PatchDiff",
+                .product(name: "WasmKit", package: "WasmKit"),
+                .product(name: "WasmKitWASI", package: "WasmKit"),
+                // Section-level scanning for the parity checks, and the WASI clock/random protocols.
+                .product(name: "WasmParser", package: "WasmKit"),
+                .product(name: "WASI", package: "WasmKit"),
+            ]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
                 "PatchDiff",
                 "PatchManifest",
+                "PatchRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -50,6 +66,10 @@ let package = Package(
 
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
+        .testTarget(
+            name: "PatchRuntimeTests",
+            dependencies: ["PatchRuntime", "PatchManifest", .product(name: "WAT", package: "WasmKit")],
+            exclude: ["Fixtures"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

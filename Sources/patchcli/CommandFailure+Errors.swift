@@ -1,4 +1,5 @@
 import PatchDiff
+import PatchRuntime
 
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
@@ -15,6 +16,8 @@ extension CommandFailure {
             self.init(patch: error)
         case let error as BSDiffError:
             self.init(kind: "diff_failed", message: error.description, exitStatus: .limitExceeded, hint: nil)
+        case let error as RuntimeError:
+            self.init(runtime: error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")

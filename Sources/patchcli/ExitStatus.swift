@@ -16,4 +16,26 @@ enum ExitStatus: Int32, Codable {
     case limitExceeded = 6
     /// An output file could not be written.
     case outputUnwritable = 7
+
+    // `run` (20-29): each way a module can fail a smoke test has its own code.
+    /// The device runtime would refuse the module (memories, features, memory export, invalid function).
+    case moduleRejected = 20
+    /// The guest trapped (unreachable, out-of-bounds access, division by zero, …).
+    case guestTrapped = 21
+    /// The --fuel budget ran out (typically an infinite loop).
+    case fuelExhausted = 22
+    /// The --timeout wall-clock budget ran out.
+    case timedOut = 23
+    /// Linear memory would grow past --max-memory-pages.
+    case memoryLimit = 24
+    /// The interpreter stack overflowed (runaway recursion).
+    case stackExhausted = 25
+    /// An import is not served by the device (unknown module/name or wrong signature).
+    case missingImport = 26
+    /// At least one smoke probe failed.
+    case smokeProbeFailed = 27
+    /// The call itself could not be made or its result read (no such export, wrong ABI, bad packed result).
+    case callFailed = 28
+    /// No rung of the --fallback ladder activated.
+    case fallbackExhausted = 29
 }

@@ -1,0 +1,47 @@
+/// One call as `run`, a smoke probe or a fallback probe describes it, and how it is carried out.
+public struct CallRequest: Sendable, Equatable {
+    public var export: String
+    /// Scalar arguments as text. Non-empty means "call with these wasm values".
+    public var arguments: [String]
+    /// Bytes for a packed export (before `encoding`); nil means none were given.
+    public var input: [UInt8]?
+    public var encoding: InputEncoding
+    public var decoding: OutputDecoding
+
+    public init(export: String, arguments: [String] = [], input: [UInt8]? = nil,
+                encoding: InputEncoding = .raw, decoding: OutputDecoding = .auto) {
+        self.export = export
+        self.arguments = arguments
+        self.input = input
+        self.encoding = encoding
+        self.decoding = decoding
+    }
+}
+
+/// A finished call: the raw outcome plus its decoded output when it used the packed ABI.
+public struct CallResult: Sendable {
+    public var outcome: CallOutcome
+    public var decoded: DecodedOutput?
+}
+
+extension RuntimeSession {
+    /// Chooses the ABI: packed when the export is `(i32, i32) -> i64` and no scalar arguments were
+    /// given (so a genuine two-int function can still be called with explicit arguments), scalar
+    /// otherwise.
+    public func perform(_ request: CallRequest) throws(RuntimeError) -> CallResult {
+        let packed = try isPackedABI(request.export) && (request.input != nil || request.arguments.isEmpty)
+        guard packed else {
+            if request.input != nil {
+                let type = try signature(of: request.export)
+                throw .unsupportedSignature(
+                    export: request.export, signature: ServedImport.signatureText(parameters: type.parameters, results: type.results),
+                    detail: "--input needs the packed ABI (i32, i32) -> i64; pass wasm arguments instead")
+            }
+            return CallResult(outcome: try callScalar(request.export, arguments: request.arguments), decoded: nil)
+        }
+        let bytes = try request.encoding.encode(request.input ?? [])
+        let outcome = try callPacked(request.export, input: bytes)
+        let decoded = try DecodedOutput.decode(outcome.output ?? [], as: request.decoding, export: request.export)
+        return CallResult(outcome: outcome, decoded: decoded)
+    }
+}

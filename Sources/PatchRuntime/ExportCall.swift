@@ -1,0 +1,166 @@
+import WasmKit
+
+/// A typed wasm value as `run` prints it.
+public struct TypedValue: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var type: String
+    /// Integers as signed decimal, floats in Swift's shortest round-trip form ("nan", "inf" included).
+    public var value: String
+
+    public var description: String { "\(value) (\(type))" }
+
+    init(_ value: Value) {
+        switch value {
+        case let .i32(bits): self = TypedValue(type: "i32", value: String(Int32(bitPattern: bits)))
+        case let .i64(bits): self = TypedValue(type: "i64", value: String(Int64(bitPattern: bits)))
+        case let .f32(bits): self = TypedValue(type: "f32", value: String(describing: Float(bitPattern: bits)))
+        case let .f64(bits): self = TypedValue(type: "f64", value: String(describing: Double(bitPattern: bits)))
+        default: self = TypedValue(type: "ref", value: String(describing: value))
+        }
+    }
+
+    public init(type: String, value: String) {
+        self.type = type
+        self.value = value
+    }
+}
+
+/// The outcome of one successful call.
+public struct CallOutcome: Sendable {
+    public enum ABI: String, Sendable, Codable { case scalar, packed }
+
+    public var export: String
+    public var moduleIndex: Int
+    public var abi: ABI
+    /// The export's wasm signature, e.g. "(i32, i32) -> i64".
+    public var signature: String
+    /// Scalar ABI: the raw results.
+    public var values: [TypedValue]
+    /// Packed ABI: the bytes the guest returned (already freed in the guest).
+    public var output: [UInt8]?
+    public var fuelUsed: UInt64?
+}
+
+extension RuntimeSession {
+    /// The export's signature, for deciding how to call it.
+    public func signature(of export: String) throws(RuntimeError) -> FunctionType {
+        try route(export).function.type
+    }
+
+    /// Whether the export has the canonical structured-blob shape `(i32 ptr, i32 len) -> i64`.
+    public func isPackedABI(_ export: String) throws(RuntimeError) -> Bool {
+        let type = try signature(of: export)
+        return type.parameters == [.i32, .i32] && type.results == [.i64]
+    }
+
+    /// Calls `export` with arguments parsed from text according to its wasm parameter types.
+    public func callScalar(_ export: String, arguments: [String]) throws(RuntimeError) -> CallOutcome {
+        let (member, function) = try route(export)
+        let type = function.type
+        let signature = ServedImport.signatureText(parameters: type.parameters, results: type.results)
+        guard arguments.count == type.parameters.count else {
+            throw .argumentCountMismatch(export: export, signature: signature, expected: type.parameters.count, given: arguments.count)
+        }
+        var values: [Value] = []
+        for (position, (text, parameter)) in zip(arguments, type.parameters).enumerated() {
+            let typeName = ServedImport.valueTypeName(parameter)
+            guard ["i32", "i64", "f32", "f64"].contains(typeName) else {
+                throw .unsupportedSignature(export: export, signature: signature, detail: "parameter \(position + 1) is a \(typeName), which cannot be given on the command line")
+            }
+            guard let value = Self.parse(text, as: parameter) else {
+                throw .invalidArgument(export: export, position: position + 1, text: text, type: typeName)
+            }
+            values.append(value)
+        }
+        let (results, fuelUsed) = try invoke(member, export: export) { try function.invoke(values) }
+        return CallOutcome(export: export, moduleIndex: member.index, abi: .scalar, signature: signature,
+                           values: results.map(TypedValue.init), output: nil, fuelUsed: fuelUsed)
+    }
+
+    /// Calls a `(i32 ptr, i32 len) -> i64` export the way `Patch.callPacked` does (sdk-contract §2.4):
+    /// input through `patch_malloc` (none for empty input), output read from the packed result, then
+    /// both buffers released with `patch_free`, the input even when the call fails.
+    public func callPacked(_ export: String, input: [UInt8]) throws(RuntimeError) -> CallOutcome {
+        let (member, function) = try route(export)
+        let type = function.type
+        let signature = ServedImport.signatureText(parameters: type.parameters, results: type.results)
+        guard type.parameters == [.i32, .i32], type.results == [.i64] else {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "the packed ABI needs (i32, i32) -> i64")
+        }
+        let memory: GuestMemory
+        do {
+            memory = try GuestMemory(instance: member.instance, site: export)
+        } catch {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "\(error)")
+        }
+        var fuelUsed: UInt64 = 0
+        func account(_ used: UInt64?) { fuelUsed &+= used ?? 0 }
+
+        var inputPointer: UInt32 = 0
+        if !input.isEmpty {
+            guard member.function(named: "patch_malloc") != nil else {
+                throw .allocatorMissing(export: export, moduleIndex: member.index, byteCount: input.count)
+            }
+            let allocation = try invoke(member, export: "patch_malloc") { () throws -> Result<UInt32, BridgeTrap> in
+                do { return .success(try memory.allocate(input)) } catch let trap as BridgeTrap { return .failure(trap) }
+            }
+            account(allocation.fuelUsed)
+            switch allocation.value {
+            case let .success(pointer): inputPointer = pointer
+            case let .failure(trap):
+                throw .allocationFailed(moduleIndex: member.index, byteCount: input.count, detail: "\(trap)")
+            }
+        }
+        let call: (value: [Value], fuelUsed: UInt64?)
+        do {
+            call = try invoke(member, export: export) {
+                try function.invoke([.i32(inputPointer), .i32(UInt32(input.count))])
+            }
+        } catch {
+            _ = try? invoke(member, export: "patch_free") { try memory.free(inputPointer) }
+            throw error
+        }
+        account(call.fuelUsed)
+        guard call.value.count == 1, case let .i64(packed) = call.value[0] else {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "it returned \(call.value) instead of one i64")
+        }
+        let outputPointer = UInt32(truncatingIfNeeded: packed >> 32)
+        let outputLength = UInt32(truncatingIfNeeded: packed)
+        let output: [UInt8]
+        do {
+            output = try memory.read(packed: packed)
+        } catch {
+            output = []
+        }
+        let outputReadable = packed == 0 || output.count == Int(outputLength)
+        // Both buffers are released even when the output is unreadable, as the SDK does.
+        if outputPointer != 0 { account(try invoke(member, export: "patch_free") { try memory.free(outputPointer) }.fuelUsed) }
+        if inputPointer != 0 { account(try invoke(member, export: "patch_free") { try memory.free(inputPointer) }.fuelUsed) }
+        guard outputReadable else {
+            throw .packedResultOutOfBounds(export: export, pointer: outputPointer, length: outputLength, memoryBytes: memory.memory.byteCount)
+        }
+        return CallOutcome(export: export, moduleIndex: member.index, abi: .packed, signature: signature, values: [],
+                           output: output, fuelUsed: options.limits.fuel == nil ? nil : fuelUsed)
+    }
+
+    /// Parses command-line text as a wasm value: integers in signed or unsigned range (decimal or
+    /// 0x-hex), floats in Swift's syntax including "nan" and "inf".
+    static func parse(_ text: String, as type: ValueType) -> Value? {
+        switch type {
+        case .i32:
+            if let value = integer(text, Int32.self) { return .i32(UInt32(bitPattern: value)) }
+            return integer(text, UInt32.self).map { .i32($0) }
+        case .i64:
+            if let value = integer(text, Int64.self) { return .i64(UInt64(bitPattern: value)) }
+            return integer(text, UInt64.self).map { .i64($0) }
+        case .f32: return Float(text).map { .f32($0.bitPattern) }
+        case .f64: return Double(text).map { .f64($0.bitPattern) }
+        default: return nil
+        }
+    }
+
+    private static func integer<T: FixedWidthInteger>(_ text: String, _: T.Type) -> T? {
+        if text.hasPrefix("0x") || text.hasPrefix("0X") { return T(text.dropFirst(2), radix: 16) }
+        if text.hasPrefix("-0x") { return T("-" + text.dropFirst(3), radix: 16) }
+        return T(text)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import WASI
+@_spi(Fuzzing) import WasmKit
+import WasmKitWASI
+import WasmParser
+
+/// One instantiated module of an artifact, with its own store, memory cap, WASI and `_initialize`
+/// (sdk-contract §1.2: every PMOD member is an independent instance).
+final class ModuleInstance {
+    let index: Int
+    let scan: ModuleScan
+    let store: Store
+    let instance: Instance
+    let cap: MemoryCap
+    private let wasi: WASIBridgeToHost
+    private let fuelBudget: UInt64?
+
+    /// Validates, instantiates and initializes module `index`; nothing of it runs before the parity
+    /// rules have passed and every function body has been validated.
+    init(index: Int, bytes: [UInt8], engine: Engine, options: RuntimeOptions, bridgeState: BridgeState,
+         validator: ParityValidator, progress: ProgressMarker) throws(RuntimeError) {
+        self.index = index
+        self.fuelBudget = options.limits.fuel
+        progress.set("validating module \(index)")
+        let scan: ModuleScan
+        do {
+            scan = try ModuleScan.scan(bytes)
+        } catch {
+            throw .parityRejected(moduleIndex: index, violations: [
+                ParityViolation(rule: .malformedModule, item: "module \(index)", detail: "\(error)")])
+        }
+        self.scan = scan
+        if options.enforceParity {
+            var violations = validator.violations(in: scan)
+            if options.bridges.allowMissingImports { violations.removeAll(where: \.isImportProblem) }
+            guard violations.isEmpty else { throw .parityRejected(moduleIndex: index, violations: violations) }
+        }
+        if let initialPages = scan.memories.map(\.min).max(), initialPages > UInt64(options.limits.maxMemoryPages) {
+            throw .initialMemoryExceedsLimit(moduleIndex: index, pages: initialPages, limit: options.limits.maxMemoryPages)
+        }
+
+        var module: Module
+        do {
+            module = try parseWasm(bytes: bytes, features: options.enforceParity ? ModuleInstance.deviceFeatures : .all)
+        } catch {
+            throw .parityRejected(moduleIndex: index, violations: [
+                ParityViolation(rule: .malformedModule, item: "module \(index)", detail: "\(error)")])
+        }
+
+        let cap = MemoryCap(maxPages: options.limits.maxMemoryPages)
+        self.cap = cap
+        let wasi: WASIBridgeToHost
+        do {
+            wasi = try ModuleInstance.makeWASI(options: options)
+        } catch {
+            throw .instantiationFailed(moduleIndex: index, detail: "WASI could not be set up: \(error)")
+        }
+        self.wasi = wasi
+        let store = Store(engine: engine)
+        self.store = store
+        store.resourceLimiter = cap
+        var imports = Imports()
+        wasi.link(to: &imports, store: store)
+        HostBridges.define(into: &imports, store: store, state: bridgeState)
+        if options.bridges.allowMissingImports {
+            let unserved = HostBridges.unservedImports(
+                HostBridges.declaredFunctionImports(of: module), table: options.bridges.servedImports)
+            HostBridges.defineTrappingStandIns(for: unserved, into: &imports, store: store, state: bridgeState)
+        }
+
+        do {
+            // A start function would run inside instantiate, before the eager translation validates
+            // the bodies; validate a start-less copy first so that nothing runs unvalidated.
+            if scan.hasStartFunction {
+                var startless = module
+                startless.dropStartFunction()
+                let scratch = Store(engine: engine)
+                scratch.resourceLimiter = MemoryCap(maxPages: options.limits.maxMemoryPages)
+                var scratchImports = Imports()
+                wasi.link(to: &scratchImports, store: scratch)
+                HostBridges.define(into: &scratchImports, store: scratch, state: bridgeState)
+                _ = try startless.instantiate(store: scratch, imports: scratchImports)
+            }
+            progress.set(scan.hasStartFunction ? "running the start function of module \(index)" : "instantiating module \(index)")
+            let fuelBudget = self.fuelBudget
+            instance = try ModuleInstance.metered(store: store, budget: fuelBudget) {
+                try module.instantiate(store: store, imports: imports)
+            }.value
+        } catch let error as RuntimeError {
+            try? wasi.close()
+            throw error
+        } catch let error as WasmKitError {
+            try? wasi.close()
+            throw ModuleInstance.instantiationError(error, scan: scan, index: index)
+        } catch {
+            try? wasi.close()
+            throw .trapped(TrapReport.classify(error, export: "(start)", moduleIndex: index, memoryLimitHit: cap.wasExceeded,
+                                               name: scan.displayName(ofFunction:)))
+        }
+        if let memory = instance.exports[memory: "memory"] { cap.observe(bytes: memory.byteCount) }
+
+        if let initialize = instance.exports[function: "_initialize"] {
+            progress.set("running _initialize of module \(index)")
+            do {
+                _ = try ModuleInstance.metered(store: store, budget: fuelBudget) { try initialize.invoke([]) }
+            } catch {
+                try? wasi.close()
+                throw .trapped(TrapReport.classify(error, export: "_initialize", moduleIndex: index,
+                                                   memoryLimitHit: cap.wasExceeded, name: scan.displayName(ofFunction:)))
+            }
+        }
+    }
+
+    /// The SDK's WasmKit parses with reference types only (sdk-contract §1.1); the scan has already
+    /// named any other proposal in use.
+    static let deviceFeatures: WasmFeatureSet = [.referenceTypes]
+
+    var memory: WasmKit.Memory? { instance.exports[memory: "memory"] }
+
+    func function(named name: String) -> Function? {
+        instance.exports[function: name]
+    }
+
+    /// Runs `body` (a guest entry) with a fresh fuel budget and reports the fuel it used.
+    func metered<T>(_ body: () throws -> T) throws -> (value: T, fuelUsed: UInt64?) {
+        try ModuleInstance.metered(store: store, budget: fuelBudget, body)
+    }
+
+    static func metered<T>(store: Store, budget: UInt64?, _ body: () throws -> T) throws -> (value: T, fuelUsed: UInt64?) {
+        guard let budget else { return (try body(), nil) }
+        store.fuel = Fuel(remaining: budget)
+        defer { store.fuel = nil }
+        let value = try body()
+        return (value, budget - (store.fuel?.remaining ?? 0))
+    }
+
+    /// Turns a link or validation failure into the parity violation it is, naming the function
+    /// whose body failed when WasmKit reports an offset inside one.
+    static func instantiationError(_ error: WasmKitError, scan: ModuleScan, index: Int) -> RuntimeError {
+        let text = String(describing: error)
+        if let offset = reportedOffset(in: text), let function = scan.function(containing: offset) {
+            return .parityRejected(moduleIndex: index, violations: [
+                ParityViolation(rule: .invalidFunction, item: function, detail: "fails validation: \(text)")])
+        }
+        if text.hasPrefix("unknown import") || text.hasPrefix("incompatible import") {
+            return .parityRejected(moduleIndex: index, violations: [
+                ParityViolation(rule: .unservedImport, item: text, detail: "the import cannot be linked")])
+        }
+        return .instantiationFailed(moduleIndex: index, detail: text)
+    }
+
+    /// WasmKit appends `at offset 0x…` to validation messages.
+    static func reportedOffset(in text: String) -> Int? {
+        guard let range = text.range(of: "at offset 0x", options: .backwards) else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isHexDigit }
+        return Int(digits, radix: 16)
+    }
+
+    /// WASI as the device grants it: args ["patch"], no environment, no preopened directories; stdin
+    /// reads as empty; stdout and stderr go to `guestOutputDescriptor`.
+    static func makeWASI(options: RuntimeOptions) throws -> WASIBridgeToHost {
+        let fileSystem = WASIBridgeToHost.FileSystemOptions.memory(try MemoryFileSystem())
+            .withStdio(stdin: ModuleInstance.emptyInputDescriptor, stdout: options.guestOutputDescriptor,
+                       stderr: options.guestOutputDescriptor)
+        guard let seed = options.seed else {
+            return try WASIBridgeToHost(args: ["patch"], environment: [:], fileSystem: fileSystem)
+        }
+        let clock = DeterministicClock(epochMillis: options.bridges.epochMillis)
+        return try WASIBridgeToHost(args: ["patch"], environment: [:], fileSystem: fileSystem,
+                                    wallClock: clock, monotonicClock: clock, randomGenerator: SeededRandomSource(seed: seed))
+    }
+
+    /// `/dev/null`, opened once per process and never closed: WASI borrows stdio descriptors.
+    static let emptyInputDescriptor: Int32 = open("/dev/null", O_RDONLY)
+
+    func close() {
+        try? wasi.close()
+    }
+}

@@ -1,0 +1,297 @@
+import ArgumentParser
+import Foundation
+import PatchRuntime
+
+/// `patchcli run`: executes a Patch module the way a device would (WasmKit 0.4.2, the SDK's calling
+/// ABI, stand-ins for its host bridges) under CI-safe limits. Exit codes 20-29 are in docs/cli.md.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a Patch module (raw .wasm, PMOD, POVR) with device parity, under limits.",
+        discussion: """
+            patchcli run MODULE EXPORT [ARG...]    call an export (typed from its signature; (i32,i32)->i64
+                                                   exports use the packed ABI with --input)
+            patchcli run MODULE                    activate only: parity checks, instantiate, _initialize
+            patchcli run MODULE --smoke            run the probes of MODULE's manifest.json (or --probes)
+            patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
+                                                   replay the SDK's activation ladder
+            A manifest.json next to MODULE supplies the expected sha256 and the probes.
+            """)
+
+    @Argument(help: "The artifact: raw .wasm, PMOD container or POVR envelope (detected by magic).")
+    var module: String?
+
+    @Argument(help: "The export to call.")
+    var export: String?
+
+    @Argument(help: "Arguments typed from the export's wasm signature (put negative numbers after --).")
+    var arguments: [String] = []
+
+    @Option(help: "Expected SHA-256 of the artifact, checked before parsing (default: manifest.json's).")
+    var sha256: String?
+
+    @Option(help: "Input bytes for a packed export: text/JSON as given, or @FILE.")
+    var input: String?
+
+    @Option(help: "How --input is sent: raw, or msgpack (JSON input re-encoded as the SDK's MessagePack).")
+    var encode: InputEncoding = .raw
+
+    @Option(help: "How a packed result is shown: auto, text, json, msgpack, hex.")
+    var decode: OutputDecoding = .auto
+
+    @Option(help: "Fuel per guest entry (~ wasm operators).")
+    var fuel: UInt64 = RuntimeLimits.defaultFuel
+
+    @Flag(help: "Do not meter fuel (only --timeout stops a runaway guest).")
+    var noFuelLimit = false
+
+    @Option(help: "Largest linear memory, in 64 KiB pages.")
+    var maxMemoryPages: Int = RuntimeLimits.defaultMaxMemoryPages
+
+    @Option(help: "Interpreter stack size in bytes.")
+    var stackSize: Int = RuntimeLimits.defaultStackSizeBytes
+
+    @Option(help: "Wall-clock limit in seconds for activation plus the call(s).")
+    var timeout: Double = RuntimeLimits.defaultTimeoutSeconds
+
+    @Option(help: "Make WASI clocks and random_get deterministic with this seed.")
+    var seed: UInt64?
+
+    @Option(help: "Device platform whose bridge set is served: ios or macos.")
+    var platform: String = PlatformProfile.iOS.rawValue
+
+    @Option(help: "JSON file of canned HTTP answers for the network bridges.")
+    var fixtures: String?
+
+    @Flag(help: "Let imports the device does not serve link to functions that trap when called.")
+    var allowMissingImports = false
+
+    @Flag(help: "Skip the device-parity checks (debugging only: the device would still refuse the module).")
+    var noParity = false
+
+    @Flag(help: "Run smoke probes (from manifest.json next to MODULE, or --probes).")
+    var smoke = false
+
+    @Option(help: "Probe file (same format as manifest.json).")
+    var probes: String?
+
+    @Option(help: "Write the smoke results as JUnit XML to this file.")
+    var junit: String?
+
+    @Option(name: .customLong("repeat"), help: "Call the export this many times in one activation and report the mean time per call (benchmarks).")
+    var repeatCount: Int = 1
+
+    @Option(parsing: .upToNextOption, help: "Replay the activation ladder: CURRENT [PREVIOUS] [BUNDLED].")
+    var fallback: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let console = Console(output)
+        if !fallback.isEmpty {
+            try await console.perform("run") { try runFallback(console) }
+        } else if smoke || probes != nil || junit != nil {
+            try await console.perform("run") { try runSmoke(console) }
+        } else {
+            try await console.perform("run") { try runCall(console) }
+        }
+    }
+
+    // MARK: Modes
+
+    struct CallSummary: Encodable {
+        var module: String
+        var layers: [String]
+        var sha256: String
+        var export: String?
+        var moduleIndex: Int?
+        var abi: String?
+        var signature: String?
+        var values: [TypedValue]?
+        var outputEncoding: String?
+        /// The decoded output as text (JSON text for JSON/MessagePack results), so guest keys are
+        /// never rewritten by the envelope's key strategy.
+        var output: String?
+        var outputBytes: Int?
+        var exports: [String]?
+        var fuelUsed: UInt64?
+        var timeMs: Double
+        /// Activation (load, validate, instantiate, `_initialize`) alone.
+        var activationMs: Double
+        /// Mean wall time of one call (over --repeat calls).
+        var callMeanUs: Double?
+        var calls: Int?
+        var memoryHighWaterBytes: Int
+        var memoryHighWaterPages: Int
+    }
+
+    private func runCall(_ console: Console) throws -> CallSummary {
+        guard let module else { throw usage("give MODULE (and an EXPORT to call), or --fallback CURRENT [PREVIOUS] [BUNDLED]") }
+        let (artifact, _) = try loadArtifact(module)
+        let options = try runtimeOptions()
+        let request: CallRequest? = try export.map { name in
+            CallRequest(export: name, arguments: arguments, input: try inputBytes(), encoding: encode, decoding: decode)
+        }
+        if export == nil && input != nil { throw usage("--input needs an EXPORT to call") }
+        guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
+        let started = ContinuousClock.now
+        let (result, exports, highWater, activation, calling) = try RuntimeSession.withSession(artifact: artifact, options: options) {
+            session throws(RuntimeError) in
+            let activated = ContinuousClock.now
+            var result: CallResult?
+            if let request {
+                for _ in 0..<repeatCount { result = try session.perform(request) }
+            }
+            return (result, session.exportedFunctions, session.memoryHighWaterBytes, activated - started, ContinuousClock.now - activated)
+        }
+        let elapsed = ContinuousClock.now - started
+        var summary = CallSummary(
+            module: module, layers: artifact.layers, sha256: artifact.sha256, timeMs: Self.milliseconds(elapsed),
+            activationMs: Self.milliseconds(activation),
+            memoryHighWaterBytes: highWater, memoryHighWaterPages: highWater / 65536)
+        if let result {
+            summary.calls = repeatCount
+            summary.callMeanUs = (Self.milliseconds(calling) * 1000 / Double(repeatCount)).rounded(toPlaces: 3)
+            summary.export = result.outcome.export
+            summary.moduleIndex = result.outcome.moduleIndex
+            summary.abi = result.outcome.abi.rawValue
+            summary.signature = result.outcome.signature
+            summary.fuelUsed = result.outcome.fuelUsed
+            if let decoded = result.decoded {
+                summary.outputEncoding = decoded.encoding
+                summary.output = decoded.rendered
+                summary.outputBytes = result.outcome.output?.count
+                console.line(decoded.rendered)
+            } else {
+                summary.values = result.outcome.values
+                result.outcome.values.forEach { console.line($0.value) }
+            }
+        } else {
+            summary.exports = exports
+            console.line("activated \(module) (\(artifact.layers.joined(separator: " > ")), \(artifact.modules.count) module(s)); exports: \(exports.joined(separator: ", "))")
+        }
+        return summary
+    }
+
+    struct SmokeSummary: Encodable {
+        var module: String
+        var sha256: String
+        var passed: Int
+        var failed: Int
+        var probes: [ProbeResult]
+    }
+
+    private func runSmoke(_ console: Console) throws -> SmokeSummary {
+        guard let module else { throw usage("--smoke needs MODULE") }
+        guard export == nil else { throw usage("--smoke runs the manifest's probes; drop EXPORT or run without --smoke") }
+        let (artifact, manifest) = try loadArtifact(module)
+        let probeList: [SmokeProbe]
+        if let probes {
+            probeList = try RunManifest.parse(try FileAccess.read(probes), source: probes).probes
+        } else {
+            guard let manifest else {
+                throw RuntimeError.invalidProbes(source: Self.manifestPath(for: module), detail: "no manifest.json next to the module; give --probes FILE")
+            }
+            probeList = manifest.probes
+        }
+        guard !probeList.isEmpty else { throw RuntimeError.invalidProbes(source: probes ?? Self.manifestPath(for: module), detail: "the probe list is empty") }
+        let options = try runtimeOptions()
+        let results = try RuntimeSession.withSession(artifact: artifact, options: options) { session in
+            SmokeRunner.run(probeList, in: session)
+        }
+        if let junit {
+            try FileAccess.writeAtomically(Array(SmokeRunner.junitXML(results, suite: URL(fileURLWithPath: module).lastPathComponent).utf8), to: junit)
+        }
+        for result in results { console.line("\(result.passed ? "PASS" : "FAIL")  \(result.name)  \(result.detail)") }
+        let failed = results.filter { !$0.passed }.count
+        guard failed == 0 else { throw RuntimeError.smokeFailed(failed: failed, total: results.count) }
+        return SmokeSummary(module: module, sha256: artifact.sha256, passed: results.count, failed: 0, probes: results)
+    }
+
+    private func runFallback(_ console: Console) throws -> FallbackLadder.Report {
+        guard module == nil else { throw usage("--fallback takes the rung paths itself; drop MODULE") }
+        guard fallback.count <= 3 else { throw usage("--fallback takes at most 3 paths: CURRENT [PREVIOUS] [BUNDLED]") }
+        let slots: [FallbackLadder.Slot] = [.current, .previous, .bundled]
+        let candidates = zip(slots, fallback).map { slot, path -> FallbackLadder.Candidate in
+            let bytes: Result<[UInt8], RuntimeError>
+            do {
+                bytes = .success(try FileAccess.read(path))
+            } catch {
+                bytes = .failure(.invalidManifest(path: path, detail: "\(error)"))
+            }
+            let manifest = try? Self.siblingManifest(of: path)
+            return FallbackLadder.Candidate(slot: slot, source: path, bytes: bytes, expectedSHA256: manifest?.sha256)
+        }
+        let probeList = try probes.map { try RunManifest.parse(try FileAccess.read($0), source: $0).probes } ?? []
+        let report = FallbackLadder.replay(candidates, options: try runtimeOptions(), probes: probeList)
+        for step in report.steps {
+            console.line("\(step.slot.rawValue): \(step.outcome) — \(step.reason)\(step.storageEffect.map { " (\($0))" } ?? "")")
+        }
+        guard let winner = report.winner else { throw RuntimeError.noRungActivated(attempted: candidates.count) }
+        console.line("winner: \(winner.rawValue)")
+        return report
+    }
+
+    // MARK: Inputs
+
+    private func loadArtifact(_ path: String) throws -> (LoadedArtifact, RunManifest?) {
+        let bytes = try FileAccess.read(path)
+        let manifest = try Self.siblingManifest(of: path)
+        let expected = sha256 ?? manifest?.sha256
+        let source = sha256 != nil ? "--sha256" : Self.manifestPath(for: path)
+        return (try ArtifactLoader.load(bytes, expectedSHA256: expected, hashSource: source), manifest)
+    }
+
+    static func manifestPath(for module: String) -> String {
+        URL(fileURLWithPath: module).deletingLastPathComponent().appendingPathComponent("manifest.json").path
+    }
+
+    /// The `manifest.json` next to a module, if there is one.
+    static func siblingManifest(of module: String) throws -> RunManifest? {
+        let path = manifestPath(for: module)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try RunManifest.parse(try FileAccess.read(path), source: path)
+    }
+
+    private func inputBytes() throws -> [UInt8]? {
+        guard let input else { return nil }
+        if input.hasPrefix("@") { return try FileAccess.read(String(input.dropFirst())) }
+        return Array(input.utf8)
+    }
+
+    private func runtimeOptions() throws -> RuntimeOptions {
+        guard let profile = PlatformProfile(rawValue: platform) else {
+            throw usage("--platform must be one of \(PlatformProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var bridges = HostBridgeConfiguration(platform: profile, allowMissingImports: allowMissingImports)
+        if let seed { bridges.randomSeed = seed }
+        if let fixtures {
+            do {
+                bridges.fixtures = try NetworkFixtures.parse(Data(try FileAccess.read(fixtures)), source: fixtures)
+            } catch let error as NetworkFixturesError {
+                throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput, hint: nil)
+            }
+        }
+        let limits = try RuntimeLimits(fuel: noFuelLimit ? nil : fuel, maxMemoryPages: maxMemoryPages,
+                                       stackSizeBytes: stackSize, timeoutSeconds: timeout).validated()
+        return RuntimeOptions(limits: limits, enforceParity: !noParity, seed: seed, bridges: bridges)
+    }
+
+    private func usage(_ message: String) -> CommandFailure {
+        CommandFailure(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli run --help`")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+    }
+}
+
+extension InputEncoding: ExpressibleByArgument {}
+extension OutputDecoding: ExpressibleByArgument {}
+
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

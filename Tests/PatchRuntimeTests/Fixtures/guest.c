@@ -1,0 +1,39 @@
+// C guest for PatchRuntimeTests: every ABI shape plus one function per failure mode. Built at test time
+// with the toolchain clang: --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
+typedef unsigned int u32; typedef unsigned long long u64;
+extern unsigned char __heap_base;
+static u32 heap_top = 0;
+__attribute__((export_name("patch_malloc"))) u32 patch_malloc(u32 n) {
+  if (!heap_top) heap_top = ((u32)&__heap_base + 15) & ~15u;
+  u32 p = heap_top; heap_top += (n + 15) & ~15u;
+  u32 pages = __builtin_wasm_memory_size(0);
+  if (heap_top > pages * 65536u) { if (__builtin_wasm_memory_grow(0, (heap_top - pages*65536u + 65535)/65536) == (unsigned long)-1) return 0; }
+  return p;
+}
+static u32 frees = 0;
+__attribute__((export_name("patch_free"))) void patch_free(u32 p) { frees++; }
+__attribute__((export_name("free_count"))) u32 free_count(void) { return frees; }
+__attribute__((export_name("add"))) int add(int a, int b) { return a + b; }
+__attribute__((export_name("mul64"))) long long mul64(long long a, long long b) { return a * b; }
+__attribute__((export_name("half"))) double half(double x) { return x / 2; }
+__attribute__((export_name("greet"))) u64 greet(u32 ptr, u32 len) {
+  const char *pre = "Hello, "; u32 n = 7 + len;
+  char *out = (char*)patch_malloc(n);
+  for (u32 i = 0; i < 7; i++) out[i] = pre[i];
+  for (u32 i = 0; i < len; i++) out[7+i] = ((char*)ptr)[i];
+  return ((u64)(u32)out << 32) | n;
+}
+__attribute__((export_name("echo"))) u64 echo(u32 ptr, u32 len) {
+  char *out = (char*)patch_malloc(len);
+  for (u32 i = 0; i < len; i++) out[i] = ((char*)ptr)[i];
+  return ((u64)(u32)out << 32) | len;
+}
+__attribute__((export_name("spin"))) int spin(int x) { volatile int v = x; while (1) { v++; } return v; }
+// No locals in linear memory, and a volatile store after the call so it cannot become a loop:
+// the recursion exhausts the interpreter's stack, not the C shadow stack.
+static volatile int calls;
+static int depth(int n) { if (n == 0) return 0; int r = depth(n + 1); calls++; return r; }
+__attribute__((export_name("recurse"))) int recurse(int n) { return depth(n + 1); }
+__attribute__((export_name("oob"))) int oob(void) { return *(volatile int*)0xFFFFFFF0u; }
+__attribute__((export_name("boom"))) void boom(void) { __builtin_trap(); }
+__attribute__((export_name("bomb"))) int bomb(void) { int n = 0; while (__builtin_wasm_memory_grow(0, 16) != (unsigned long)-1) n++; return n; }

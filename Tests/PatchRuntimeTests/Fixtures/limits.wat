@@ -1,0 +1,15 @@
+;; One export per way a guest call can end abnormally (PatchRuntimeTests, RunCommandTests).
+(module
+  (memory (export "memory") 1)
+  (func $spin (export "spin") (result i32) (local i32)
+    (loop $again (local.set 0 (i32.add (local.get 0) (i32.const 1))) (br $again))
+    (local.get 0))
+  (func $recurse (export "recurse") (param i32) (result i32)
+    (call $recurse (i32.add (local.get 0) (i32.const 1))))
+  (func $bomb (export "bomb") (result i32)
+    (loop $again (br_if $again (i32.ne (memory.grow (i32.const 16)) (i32.const -1))))
+    (i32.const 0))
+  (func $oob (export "oob") (result i32) (i32.load (i32.const 0xFFFFFFF0)))
+  (func $boom (export "boom") (call $inner))
+  (func $inner unreachable)
+  (func $divide (export "divide") (param i32 i32) (result i32) (i32.div_s (local.get 0) (local.get 1))))

@@ -1,0 +1,135 @@
+import Foundation
+import PatchManifest
+@testable import PatchRuntime
+import WAT
+
+/// Builds the test guests from the sources in Fixtures/ at test time (no committed binaries).
+enum GuestBuilder {
+    struct BuildFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// The toolchain directory holding clang, wasm-ld and swiftc: next to the `swiftc` on PATH.
+    static let toolchainBin: URL? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory))
+            if ["swiftc", "clang", "wasm-ld"].allSatisfy({ FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent($0).path) }) {
+                return candidate
+            }
+        }
+        return nil
+    }()
+
+    /// Tests that compile guests run when the toolchain is there, and always under CI=true, where a
+    /// missing toolchain must fail them rather than skip them.
+    static let canCompile = toolchainBin != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+
+    static func wat(named name: String) throws -> [UInt8] {
+        try wat(String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8))
+    }
+
+    static func wat(_ text: String) throws -> [UInt8] {
+        try wat2wasm(text, features: .all)
+    }
+
+    /// Appends a `name` section naming functions by index (WasmKit's WAT encoder writes none).
+    static func naming(_ module: [UInt8], _ names: [UInt32: String]) -> [UInt8] {
+        func leb(_ value: Int) -> [UInt8] {
+            var value = value, bytes: [UInt8] = []
+            repeat {
+                var byte = UInt8(value & 0x7F); value >>= 7
+                if value != 0 { byte |= 0x80 }
+                bytes.append(byte)
+            } while value != 0
+            return bytes
+        }
+        func name(_ text: String) -> [UInt8] { leb(text.utf8.count) + Array(text.utf8) }
+        var map = leb(names.count)
+        for (index, text) in names.sorted(by: { $0.key < $1.key }) { map += leb(Int(index)) + name(text) }
+        let subsection = [UInt8(1)] + leb(map.count) + map
+        let payload = name("name") + subsection
+        return module + [0] + leb(payload.count) + payload
+    }
+
+    static func cGuest() throws -> [UInt8] {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("guest.wasm")
+        try run("clang", ["--target=wasm32", "-O1", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
+                          "-o", output.path, fixtures.appendingPathComponent("guest.c").path])
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    static func embeddedSwiftGuest() throws -> [UInt8] {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let object = directory.appendingPathComponent("guest.o").path
+        let support = directory.appendingPathComponent("support.o").path
+        let output = directory.appendingPathComponent("embedded.wasm")
+        try run("swiftc", ["-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo",
+                           "-parse-as-library", "-Osize", "-Xfrontend", "-disable-stack-protector", "-module-name", "Guest",
+                           fixtures.appendingPathComponent("embedded.swift").path, "-c", "-o", object])
+        try run("clang", ["--target=wasm32-unknown-unknown", "-O2", "-c", fixtures.appendingPathComponent("support.c").path, "-o", support])
+        try run("wasm-ld", ["--no-entry", "--export=double_it", "--export=shout", "--export=patch_malloc",
+                            "--export=patch_free", "--gc-sections", object, support, "-o", output.path])
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    static func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("patchruntime-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        guard let bin = toolchainBin else {
+            throw BuildFailure(description: "\(tool) not found on PATH (a Swift toolchain with wasm support is required)")
+        }
+        let process = Process()
+        process.executableURL = bin.appendingPathComponent(tool)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BuildFailure(description: "\(tool) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+}
+
+/// Shorthands for the tests.
+extension LoadedArtifact {
+    static func module(_ bytes: [UInt8]) throws -> LoadedArtifact {
+        try ArtifactLoader.load(bytes, expectedSHA256: nil)
+    }
+}
+
+/// Options with small limits, so the failure-mode tests end quickly.
+func testOptions(fuel: UInt64? = 50_000_000, maxMemoryPages: Int = 64, timeout: Double = 60,
+                 parity: Bool = true, allowMissingImports: Bool = false) -> RuntimeOptions {
+    RuntimeOptions(
+        limits: RuntimeLimits(fuel: fuel, maxMemoryPages: maxMemoryPages, stackSizeBytes: 64 * 1024, timeoutSeconds: timeout),
+        enforceParity: parity, seed: 7,
+        bridges: HostBridgeConfiguration(allowMissingImports: allowMissingImports))
+}
+
+func session(_ bytes: [UInt8], _ options: RuntimeOptions = testOptions()) throws -> RuntimeSession {
+    try RuntimeSession(artifact: .module(bytes), options: options)
+}
+
+/// The error a throwing expression ends with, for pattern matching in #expect.
+func runtimeError(_ body: () throws -> Void) -> RuntimeError? {
+    do {
+        try body()
+        return nil
+    } catch let error as RuntimeError {
+        return error
+    } catch {
+        return nil
+    }
+}
