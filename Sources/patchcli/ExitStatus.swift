@@ -16,4 +16,6 @@ enum ExitStatus: Int32, Codable {
     case limitExceeded = 6
     /// An output file could not be written.
     case outputUnwritable = 7
+    /// `prepare --check`: sources are not prepared as `prepare` would leave them (docs/prepare.md).
+    case prepareWouldChange = 30
 }
