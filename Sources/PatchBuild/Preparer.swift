@@ -319,10 +319,11 @@ private struct Planner {
                     fileInsertions.mainActorOwners.append(owner)
                 }
                 if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
+                let typeContext = body.context.isInExtension ? declaredType : nil
                 let thunk = ThunkEmitter.view(.init(
                     extendedType: owner, typeName: typeName,
-                    conditions: unique((declaredType?.context.conditions ?? []) + body.context.conditions),
-                    availability: unique((declaredType?.context.availability ?? []) + (declaredType?.availability ?? [])
+                    conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),
+                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                          + body.context.availability + body.availability),
                     whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
                     contentHash: body.contentHash))
@@ -353,10 +354,11 @@ private struct Planner {
                 }
                 let owner = function.ownerPath.joined(separator: ".")
                 let declaredType = analysis.declaredTypes[owner]
+                let typeContext = function.context.isInExtension ? declaredType : nil
                 let thunk = ThunkEmitter.function(.init(
                     extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
-                    conditions: unique((declaredType?.context.conditions ?? []) + function.context.conditions),
-                    availability: unique((declaredType?.context.availability ?? []) + (declaredType?.availability ?? [])
+                    conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
+                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                          + function.context.availability + function.availability)))
                 if function.isAccessFileScoped || declaredType?.isFileScoped == true {
                     sectionThunks.append(thunk)

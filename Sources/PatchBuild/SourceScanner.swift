@@ -13,6 +13,9 @@ struct DeclarationContext: Sendable {
     var isFileScoped = false
     /// The `where` clause of the enclosing extension, which generated members must repeat.
     var extensionWhereClause: String?
+    /// Declared in an extension rather than in the type's own declaration: the type's `#if`
+    /// conditions and `@available` attributes are then not part of this context yet.
+    var isInExtension = false
 }
 
 /// A type declared in a file (struct, class, enum or actor).
@@ -194,6 +197,7 @@ struct SourceScanner {
         inner.availability += availability
         inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
         inner.extensionWhereClause = nil
+        inner.isInExtension = false
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
             availability: availability, isFileScoped: inner.isFileScoped, line: line(of: name)))
@@ -216,6 +220,7 @@ struct SourceScanner {
         inner.availability += Self.availabilityAttributes(decl.attributes)
         inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
         inner.extensionWhereClause = decl.genericWhereClause?.trimmedDescription
+        inner.isInExtension = true
         visit(members: decl.memberBlock.members, context: inner)
     }
 

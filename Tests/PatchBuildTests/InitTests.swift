@@ -112,6 +112,37 @@ import Testing
     }
 }
 
+@Suite struct ConfigSchemaTests {
+    /// docs/patch-config.schema.json lists exactly the keys patch.json has, and its required ones.
+    @Test func schemaMatchesTheConfigFile() throws {
+        let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/patch-config.schema.json").standardizedFileURL
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let config = ProjectConfig(
+            appKey: "k", appID: "id", apiBaseURL: "u", channel: "c", project: .init(kind: .xcodeProject, path: "A.xcodeproj"),
+            targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist")], appTarget: "A", include: [], exclude: [],
+            patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
+        let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
+        #expect(Set(encoded.keys) == Set(properties.keys))
+        let required = try #require(schema["required"] as? [String])
+        var minimal = encoded
+        for key in encoded.keys where !required.contains(key) { minimal[key] = nil }
+        let minimalBytes = Array(try JSONSerialization.data(withJSONObject: minimal))
+        #expect(throws: Never.self) { try ProjectConfig.decode(minimalBytes, path: "patch.json") }
+    }
+
+    @Test func invalidConfigsNameTheField() {
+        #expect(throws: ProjectConfig.LoadError.self) { try ProjectConfig.decode(Array("{}".utf8), path: "patch.json") }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":["A"]}],"appTarget":"B","signing":{"privateKeyPath":"p","publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("an appTarget outside targets was accepted")
+        } catch {
+            #expect(error.description.contains("\"appTarget\""))
+        }
+    }
+}
+
 @Suite struct UtilityTests {
     @Test func globsMatchComponentsAndDoubleStars() {
         #expect(Glob("**/*.swift").matches("Sources/App/A.swift"))

@@ -100,6 +100,35 @@ import Testing
         assertParses(project.userFile, "user file")
     }
 
+    @Test func aTypeDeclaredInTwoClausesGetsOneThunkPerClause() {
+        let project = PreparedProject("""
+            #if os(iOS)
+            struct Screen: View {
+                var body: some View { Text("touch") }
+            }
+            #else
+            struct Screen: View {
+                var body: some View { Text("pointer") }
+            }
+            #endif
+            #if DEBUG
+            struct Probe {}
+            #endif
+            #if DEBUG
+            extension Probe: View {
+                var body: some View { Text("probe") }
+            }
+            #endif
+            """)
+        let thunks = project.routingThunks
+        #expect(thunks.contains("#if (os(iOS))\nextension Screen {"))
+        #expect(thunks.contains("#if !(os(iOS))\nextension Screen {"))
+        // The extension's clause and the type's clause are the same condition: written once.
+        #expect(thunks.contains("#if (DEBUG)\nextension Probe {"))
+        #expect(project.plan.collisions.isEmpty)
+        #expect(project.plan.views.count == 3)
+    }
+
     @Test func availabilityIsCarriedFromTypeExtensionAndProperty() {
         let project = PreparedProject("""
             @available(iOS 17, macOS 14, *)
