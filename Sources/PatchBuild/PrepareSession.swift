@@ -6,7 +6,8 @@ public struct PrepareSession: Sendable {
     public var plan: PreparePlan
     /// Sources, generated files and the baseline: what `--check` compares and `--dry-run` shows.
     public var updates: [PreparePlan.FileUpdate]
-    /// `.patch/` bookkeeping for `--revert` (state file and saved originals), written after `updates`.
+    /// `.patch/` bookkeeping (state file and saved originals for `--revert`, the scan cache),
+    /// written after `updates`.
     public var bookkeeping: [PreparePlan.FileUpdate]
 
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
@@ -19,8 +20,10 @@ public struct PrepareSession: Sendable {
             existing[path] = bytes
             return bytes
         }
-        let plan = Preparer.plan(targets: targets, appTarget: config.appTarget,
-                                 patchableFunctions: Set(config.patchableFunctions), existingFile: existingFile)
+        let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path))
+        let cache = cacheBytes.map(ScanCache.init(bytes:)) ?? ScanCache()
+        let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
+                                 cache: cache, existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baseline.canonicalJSON.bytes
         let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))
@@ -40,11 +43,14 @@ public struct PrepareSession: Sendable {
         if nextState != state || stateBytes == nil {
             bookkeeping.append(.init(path: PrepareState.path, before: stateBytes, after: nextState.encoded()))
         }
+        if plan.cache != cache || cacheBytes == nil {
+            bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
+        }
         return PrepareSession(plan: plan, updates: updates, bookkeeping: bookkeeping)
     }
 
     /// The updates of `prepare --revert`: sources back to their originals, generated files deleted,
-    /// and the `.patch/` bookkeeping removed (the baseline stays: it describes what was shipped).
+    /// and the `.patch/` bookkeeping and cache removed (the baseline stays: it describes what was shipped).
     public static func revert(root: String) throws(ProjectError) -> [PreparePlan.FileUpdate] {
         let statePath = Preparer.join(root, PrepareState.path)
         guard let stateBytes = try ProjectSources.readIfPresent(statePath) else { return [] }
@@ -57,6 +63,9 @@ public struct PrepareSession: Sendable {
             }
         }
         updates.append(.init(path: PrepareState.path, before: stateBytes, after: nil))
+        if let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path)) {
+            updates.append(.init(path: ScanCache.path, before: cacheBytes, after: nil))
+        }
         return updates
     }
 }

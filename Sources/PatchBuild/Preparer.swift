@@ -1,3 +1,4 @@
+import Foundation
 import PatchManifest
 import SwiftParser
 import SwiftSyntax
@@ -70,8 +71,43 @@ public struct PreparePlan: Sendable {
     public var skipped: [Skip]
     public var collisions: [PatchNames.Collision]
     public var filesScanned: Int
+    /// Files parsed by this run: those not found in the scan cache.
+    public var filesParsed: Int
+    /// Time spent in swift-syntax's `Parser.parse` alone (what `benchmarks/prepare` compares against).
+    public var parseSeconds: Double
     /// What this run inserted into each user file, for `--revert` (see `Unpreparer`).
     public var insertions: [String: PreparedInsertions]
+    /// The scans of this run's files, to pass to the next run.
+    public var cache: ScanCache
+}
+
+/// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.json` so a re-run
+/// parses only the files that changed.
+public struct ScanCache: Sendable, Codable, Equatable {
+    /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
+    public static let formatVersion = 1
+    public static let path = ".patch/cache/scans.json"
+
+    var version = ScanCache.formatVersion
+    var scans: [String: FileScan] = [:]
+
+    public init() {}
+
+    /// The cache in a file, or an empty one when the bytes are from another version or unreadable
+    /// (a cache is never worth failing for).
+    public init(bytes: [UInt8]) {
+        guard let decoded = try? JSONDecoder().decode(ScanCache.self, from: Data(bytes)), decoded.version == Self.formatVersion else { return }
+        self = decoded
+    }
+
+    public func encoded() -> [UInt8] {
+        [UInt8]((try? JSONEncoder().encode(self)) ?? Data())
+    }
+
+    /// Equal when they hold scans of the same file contents (entries are content-addressed).
+    public static func == (lhs: ScanCache, rhs: ScanCache) -> Bool {
+        lhs.version == rhs.version && Set(lhs.scans.keys) == Set(rhs.scans.keys)
+    }
 }
 
 /// The insertions `prepare` made in one file beyond renaming `body`, so `--revert` can take exactly
@@ -117,9 +153,10 @@ public enum Preparer {
 
     /// - Parameters:
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
+    ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
     public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
-                            existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(patchableFunctions: patchableFunctions)
+                            cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
+        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
         let analyses = targets.map { planner.analyze($0) }
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
@@ -148,7 +185,9 @@ public enum Preparer {
             views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
-            collisions: planner.collisions, filesScanned: planner.filesScanned, insertions: planner.insertions)
+            collisions: planner.collisions, filesScanned: planner.filesScanned, filesParsed: planner.filesParsed,
+            parseSeconds: planner.parseDuration.inSeconds,
+            insertions: planner.insertions, cache: planner.nextCache)
     }
 
     /// True when a file was written by `prepare` (never scanned as a user source).
@@ -190,7 +229,6 @@ private struct ParsedFile {
     var original: [UInt8]
     /// The file without a previously generated section.
     var userBytes: [UInt8]
-    var tree: SourceFileSyntax
     var scan: FileScan
 }
 
@@ -209,17 +247,23 @@ private struct TargetOutput {
 
 private struct Planner {
     let patchableFunctions: Set<String>
+    let cache: ScanCache
+    /// The scans of this run's files, for the next run.
+    var nextCache = ScanCache()
     var views: [PreparePlan.RoutedView] = []
     var functions: [PreparePlan.RoutedFunction] = []
     var skipped: [PreparePlan.Skip] = []
     var collisions: [PatchNames.Collision] = []
     var filesScanned = 0
+    var filesParsed = 0
+    var parseDuration = Duration.zero
     var insertions: [String: PreparedInsertions] = [:]
     /// Sanitized names claimed by more than one declaration: none of them is routed.
     private var collidingNames: Set<String> = []
 
-    init(patchableFunctions: Set<String>) {
+    init(patchableFunctions: Set<String>, cache: ScanCache) {
         self.patchableFunctions = patchableFunctions
+        self.cache = cache
     }
 
     mutating func analyze(_ target: PrepareTarget) -> TargetAnalysis {
@@ -231,14 +275,24 @@ private struct Planner {
                 continue
             }
             let (userBytes, _) = GeneratedSection.split(file.bytes)
+            let contentHash = SHA256Hasher.hex(of: file.bytes)
+            if let cached = cache.scans[contentHash] {
+                files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, scan: cached))
+                nextCache.scans[contentHash] = cached
+                continue
+            }
+            let parseStart = ContinuousClock.now
             let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
+            parseDuration += ContinuousClock.now - parseStart
+            filesParsed += 1
             guard !tree.hasError else {
                 skipped.append(.init(file: file.path, line: 0, declaration: "(file)",
                                      reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"))
                 continue
             }
-            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, tree: tree,
-                                    scan: SourceScanner.scan(tree, fileName: file.path)))
+            let scan = SourceScanner.scan(tree, fileName: file.path)
+            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, scan: scan))
+            nextCache.scans[contentHash] = scan
         }
         var declaredTypes: [String: DeclaredType] = [:]
         var conformances: [String: [String]] = [:]
@@ -366,17 +420,18 @@ private struct Planner {
                 } else {
                     routingThunks.append(thunk)
                     // The replacement spells the function's parameter types: it needs the file's imports.
-                    routingImports.formUnion(Self.imports(of: file.tree).union(ThunkEmitter.functionImports))
+                    routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
                 }
                 functions.append(.init(target: targetName, key: function.key, export: export, file: file.path, line: function.line))
             }
             var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
             if !sectionThunks.isEmpty {
-                let imports = sectionImports.subtracting(Self.imports(of: file.tree)).sorted()
+                let imports = sectionImports.subtracting(file.scan.imports).sorted()
                 newUserBytes += Array(ThunkEmitter.section(imports: imports, thunks: sectionThunks).utf8)
             }
             if newUserBytes != file.original {
                 output.userFileUpdates.append(.init(path: file.path, before: file.original, after: newUserBytes))
+                nextCache.scans[SHA256Hasher.hex(of: newUserBytes)] = file.scan.applying(edits)
             }
             if !fileInsertions.isEmpty { insertions[file.path] = fileInsertions }
             for declaration in file.scan.declarations {
@@ -393,11 +448,6 @@ private struct Planner {
             output.routingFile = ThunkEmitter.file(target: targetName, imports: routingImports.sorted(), thunks: routingThunks)
         }
         return output
-    }
-
-    /// The file's unconditional imports, as written (`import Foundation`).
-    private static func imports(of tree: SourceFileSyntax) -> Set<String> {
-        Set(tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedDescription })
     }
 
     /// The same declaration under several `#if` clauses gets `#2`, `#3`… in source order.

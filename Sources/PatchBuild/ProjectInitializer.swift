@@ -114,7 +114,7 @@ public struct InitPlan: Sendable {
 /// entries and (optionally) background-update Info.plist keys. Pure apart from reading: the caller
 /// writes `InitPlan.writes`, then runs `prepare`. Running it again plans no writes.
 public enum ProjectInitializer {
-    public static let gitignoreEntries = [".patch/originals/", ".patch/prepare-state.json"]
+    public static let gitignoreEntries = [".patch/originals/", ".patch/prepare-state.json", ".patch/cache/"]
     public static let publicKeyFileName = "PatchPublicKey.generated.swift"
 
     public static func plan(_ options: InitOptions, homeDirectory: String) throws(InitError) -> InitPlan {
@@ -222,7 +222,7 @@ public enum ProjectInitializer {
         guard !missing.isEmpty else { return nil }
         var updated = text
         if !updated.isEmpty, !updated.hasSuffix("\n") { updated += "\n" }
-        updated += "# Patch: prepare's saved originals and state (patchcli init)\n" + missing.joined(separator: "\n") + "\n"
+        updated += "# Patch: prepare's saved originals, state and cache (patchcli init)\n" + missing.joined(separator: "\n") + "\n"
         return Array(updated.utf8)
     }
 

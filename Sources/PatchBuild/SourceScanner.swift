@@ -3,7 +3,7 @@ import SwiftSyntax
 
 /// Where a declaration sits: its enclosing types, the `#if` clauses and `@available` attributes
 /// around it, and whether anything around it limits access to its file.
-struct DeclarationContext: Sendable {
+struct DeclarationContext: Sendable, Codable, Equatable {
     var typePath: [String] = []
     /// `#if` conditions that must all hold, each already parenthesized (`(os(iOS))`, `!(DEBUG)`).
     var conditions: [String] = []
@@ -19,7 +19,7 @@ struct DeclarationContext: Sendable {
 }
 
 /// A type declared in a file (struct, class, enum or actor).
-struct DeclaredType: Sendable {
+struct DeclaredType: Sendable, Codable, Equatable {
     var path: [String]
     var inheritedTypes: [String]
     var context: DeclarationContext
@@ -29,13 +29,13 @@ struct DeclaredType: Sendable {
 }
 
 /// An extension in a file: what it extends and which conformances it adds.
-struct ExtensionScan: Sendable {
+struct ExtensionScan: Sendable, Codable, Equatable {
     var extendedPath: [String]
     var inheritedTypes: [String]
 }
 
 /// A `body` property that may be a view's body, with everything needed to rewrite and route it.
-struct BodyCandidate: Sendable {
+struct BodyCandidate: Sendable, Codable, Equatable {
     var ownerPath: [String]
     var context: DeclarationContext
     /// The property's own `@available` attributes.
@@ -60,8 +60,8 @@ struct BodyCandidate: Sendable {
 }
 
 /// A function that may be opted in to patching.
-struct FunctionCandidate: Sendable {
-    struct Parameter: Sendable {
+struct FunctionCandidate: Sendable, Codable, Equatable {
+    struct Parameter: Sendable, Codable, Equatable {
         var label: String?
         var internalName: String
         var type: String
@@ -93,19 +93,22 @@ struct FunctionCandidate: Sendable {
 }
 
 /// A baseline entry before the target name is prefixed to its id.
-struct ScannedDeclaration: Sendable {
+struct ScannedDeclaration: Sendable, Codable, Equatable {
     var localID: String
     var kind: Baseline.Declaration.Kind
     var contentHash: String
 }
 
 /// Everything `prepare` needs from one parsed file.
-struct FileScan: Sendable {
+struct FileScan: Sendable, Codable, Equatable {
     var types: [DeclaredType] = []
     var extensions: [ExtensionScan] = []
     var bodies: [BodyCandidate] = []
     var functions: [FunctionCandidate] = []
     var declarations: [ScannedDeclaration] = []
+    /// The file's unconditional imports, as written (`import Foundation`): generated code that
+    /// spells the file's types needs them.
+    var imports: [String] = []
 }
 
 /// Walks one file's syntax tree, tracking the context of every declaration. Function bodies are not
@@ -117,6 +120,7 @@ struct SourceScanner {
     static func scan(_ file: SourceFileSyntax, fileName: String) -> FileScan {
         var scanner = SourceScanner(converter: SourceLocationConverter(fileName: fileName, tree: file))
         scanner.visit(statements: file.statements, context: DeclarationContext())
+        scanner.result.imports = file.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedDescription }
         return scanner.result
     }
 

@@ -6,7 +6,7 @@ public struct Baseline: Sendable, Equatable {
     public static let formatVersion: Int64 = 1
 
     public struct Declaration: Sendable, Equatable {
-        public enum Kind: String, Sendable, CaseIterable {
+        public enum Kind: String, Sendable, CaseIterable, Codable {
             case function, method, initializer, computedProperty, viewBody, storedLayout
         }
 

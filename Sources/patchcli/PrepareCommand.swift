@@ -38,6 +38,7 @@ struct PrepareCommand: AsyncParsableCommand {
         try await console.perform("prepare") {
             if revert { return try revertProject(console) }
             console.progress("preparing \(project)")
+            let start = ContinuousClock.now
             let session = try PrepareSession.run(root: project)
             let plan = session.plan
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
@@ -48,19 +49,26 @@ struct PrepareCommand: AsyncParsableCommand {
                         message: "prepare would change \(session.updates.count) file(s): \(session.updates.map(\.path).joined(separator: ", "))",
                         exitStatus: .prepareWouldChange, hint: "run `patchcli prepare` and commit the result")
                 }
+                result.seconds = Self.seconds(since: start)
                 console.line("prepared: nothing would change (\(plan.views.count) views, \(plan.functions.count) functions routed)")
                 return result
             }
             if dryRun {
                 let diff = session.updates.map { UnifiedDiff.make(path: $0.path, old: $0.before, new: $0.after) }.joined()
                 result.diff = diff
+                result.seconds = Self.seconds(since: start)
                 if !output.json { print(diff, terminator: "") }
                 return result
             }
             try Self.apply(session.updates + session.bookkeeping, root: project)
+            result.seconds = Self.seconds(since: start)
             report(result, console: console)
             return result
         }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        (ContinuousClock.now - start).inSeconds
     }
 
     private func revertProject(_ console: Console) throws -> PrepareResult {
@@ -127,6 +135,11 @@ struct PrepareResult: Encodable {
     var collisions: [String] = []
     var fingerprint: String?
     var diff: String?
+    /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took.
+    var filesParsed = 0
+    var parseSeconds = 0.0
+    /// Wall time of the whole command, reading and writing included.
+    var seconds = 0.0
 
     init(mode: String, changedFiles: [String]) {
         self.mode = mode
@@ -142,5 +155,7 @@ struct PrepareResult: Encodable {
         skipped = plan.skipped.map { Skipped(file: $0.file, line: $0.line, declaration: $0.declaration, reason: $0.reason) }
         collisions = plan.collisions.map(\.description)
         fingerprint = plan.fingerprint
+        filesParsed = plan.filesParsed
+        parseSeconds = plan.parseSeconds
     }
 }

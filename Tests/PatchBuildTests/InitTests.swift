@@ -97,7 +97,7 @@ import Testing
         #expect(plan.writes[1].permissions == 0o600)
         #expect(plan.createdKeyPair)
         #expect(plan.launchSnippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
-        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's saved originals and state (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n")
+        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n")
         for write in plan.writes {
             let path = write.path.hasPrefix("/") ? write.path : root + "/" + write.path
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

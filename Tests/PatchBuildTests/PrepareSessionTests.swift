@@ -70,6 +70,11 @@ import Testing
 
         let again = try PrepareSession.run(root: root)
         #expect(again.updates.isEmpty)
+        // The re-run takes every scan from .patch/cache: nothing is parsed.
+        #expect(session.plan.filesParsed == 2)
+        #expect(again.plan.filesParsed == 0)
+        #expect(again.plan.baseline == session.plan.baseline)
+        #expect(again.plan.views == session.plan.views)
     }
 
     @Test func revertRestoresOriginalBytesExactly() throws {
