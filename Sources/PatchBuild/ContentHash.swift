@@ -10,10 +10,10 @@ enum ContentHash {
         var hasher = SHA256Hasher()
         for token in node.tokens(viewMode: .sourceAccurate) {
             if case .keyword(.dynamic) = token.tokenKind, token.parent?.is(DeclModifierSyntax.self) == true { continue }
-            let text = token.text == PreparedNames.nativeBody ? "body" : token.text
-            hasher.update(Array(text.utf8))
+            var text = token.text == PreparedNames.nativeBody ? "body" : token.text
             // A separator keeps `a b` and `ab` apart.
-            hasher.update([0])
+            text.append("\u{0}")
+            text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         }
         return hasher.finalizeHex()
     }

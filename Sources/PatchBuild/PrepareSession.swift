@@ -25,7 +25,7 @@ public struct PrepareSession: Sendable {
         let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
                                  cache: cache, existingFile: existingFile)
         var updates = plan.updates
-        let baselineBytes = plan.baseline.canonicalJSON.bytes
+        let baselineBytes = plan.baselineBytes
         let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))
         if currentBaseline != baselineBytes {
             updates.append(.init(path: PrepareState.baselinePath, before: currentBaseline, after: baselineBytes))
@@ -43,7 +43,9 @@ public struct PrepareSession: Sendable {
         if nextState != state || stateBytes == nil {
             bookkeeping.append(.init(path: PrepareState.path, before: stateBytes, after: nextState.encoded()))
         }
-        if plan.cache != cache || cacheBytes == nil {
+        // Written when it gained scans; dropping the scans of files that are gone alone is not worth
+        // rewriting it (that happens with the next write).
+        if cacheBytes == nil || !Set(plan.cache.scans.keys).isSubset(of: cache.scans.keys) {
             bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
         }
         return PrepareSession(plan: plan, updates: updates, bookkeeping: bookkeeping)

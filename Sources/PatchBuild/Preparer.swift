@@ -65,6 +65,8 @@ public struct PreparePlan: Sendable {
     /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
     public var updates: [FileUpdate]
     public var baseline: Baseline
+    /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
+    public var baselineBytes: [UInt8]
     public var fingerprint: String
     public var views: [RoutedView]
     public var functions: [RoutedFunction]
@@ -172,7 +174,8 @@ public enum Preparer {
             }
         }
         let baseline = Baseline(declarations: Planner.disambiguated(declarations))
-        let fingerprint = BuildFingerprint.compute(baseline: baseline)
+        let baselineBytes = baseline.canonicalJSON.bytes
+        let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
             let bytes = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
@@ -181,7 +184,7 @@ public enum Preparer {
             }
         }
         return PreparePlan(
-            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, fingerprint: fingerprint,
+            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, baselineBytes: baselineBytes, fingerprint: fingerprint,
             views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
@@ -229,6 +232,8 @@ private struct ParsedFile {
     var original: [UInt8]
     /// The file without a previously generated section.
     var userBytes: [UInt8]
+    /// SHA-256 of `original`: its key in the scan cache.
+    var contentHash: String
     var scan: FileScan
 }
 
@@ -277,8 +282,7 @@ private struct Planner {
             let (userBytes, _) = GeneratedSection.split(file.bytes)
             let contentHash = SHA256Hasher.hex(of: file.bytes)
             if let cached = cache.scans[contentHash] {
-                files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, scan: cached))
-                nextCache.scans[contentHash] = cached
+                files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: cached))
                 continue
             }
             let parseStart = ContinuousClock.now
@@ -291,8 +295,7 @@ private struct Planner {
                 continue
             }
             let scan = SourceScanner.scan(tree, fileName: file.path)
-            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, scan: scan))
-            nextCache.scans[contentHash] = scan
+            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan))
         }
         var declaredTypes: [String: DeclaredType] = [:]
         var conformances: [String: [String]] = [:]
@@ -429,9 +432,12 @@ private struct Planner {
                 let imports = sectionImports.subtracting(file.scan.imports).sorted()
                 newUserBytes += Array(ThunkEmitter.section(imports: imports, thunks: sectionThunks).utf8)
             }
+            // The cache keeps the scan of each file as this run leaves it: what the next run reads.
             if newUserBytes != file.original {
                 output.userFileUpdates.append(.init(path: file.path, before: file.original, after: newUserBytes))
                 nextCache.scans[SHA256Hasher.hex(of: newUserBytes)] = file.scan.applying(edits)
+            } else {
+                nextCache.scans[file.contentHash] = file.scan
             }
             if !fileInsertions.isEmpty { insertions[file.path] = fileInsertions }
             for declaration in file.scan.declarations {

@@ -94,9 +94,14 @@ public enum BuildFingerprint {
     /// SHA-256 (lowercase hex) of the canonical JSON
     /// `{"abiVersion":1,"baselineSHA256":"<sha256 of the baseline bytes>","irSchemaVersion":6}`.
     public static func compute(baseline: Baseline) -> String {
+        compute(canonicalBaseline: baseline.canonicalJSON.bytes)
+    }
+
+    /// The same, from the baseline's canonical bytes when the caller already has them.
+    public static func compute(canonicalBaseline: [UInt8]) -> String {
         let input = CanonicalJSON.object([
             "abiVersion": .integer(abiVersion),
-            "baselineSHA256": .string(SHA256Hasher.hex(of: baseline.canonicalJSON.bytes)),
+            "baselineSHA256": .string(SHA256Hasher.hex(of: canonicalBaseline)),
             "irSchemaVersion": .integer(irSchemaVersion),
         ])
         return SHA256Hasher.hex(of: input.bytes)

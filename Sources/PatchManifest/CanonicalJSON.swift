@@ -34,7 +34,7 @@ public enum CanonicalJSON: Sendable, Equatable, Codable {
             output.append(UInt8(ascii: "]"))
         case let .object(members):
             output.append(UInt8(ascii: "{"))
-            let sortedKeys = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            let sortedKeys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (index, key) in sortedKeys.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &output)

@@ -42,6 +42,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let session = try PrepareSession.run(root: project)
             let plan = session.plan
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
+            result.planSeconds = Self.seconds(since: start)
             if check {
                 guard session.updates.isEmpty else {
                     throw CommandFailure(
@@ -138,7 +139,9 @@ struct PrepareResult: Encodable {
     /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took.
     var filesParsed = 0
     var parseSeconds = 0.0
-    /// Wall time of the whole command, reading and writing included.
+    /// Reading, parsing, scanning and planning: everything before the first write.
+    var planSeconds = 0.0
+    /// Wall time of the whole command, writing (atomic, synced files) included.
     var seconds = 0.0
 
     init(mode: String, changedFiles: [String]) {
