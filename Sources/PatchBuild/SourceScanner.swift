@@ -25,7 +25,6 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var context: DeclarationContext
     var availability: [String]
     var isFileScoped: Bool
-    var line: Int
 }
 
 /// An extension in a file: what it extends and which conformances it adds.
@@ -204,7 +203,7 @@ struct SourceScanner {
         inner.isInExtension = false
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
-            availability: availability, isFileScoped: inner.isFileScoped, line: line(of: name)))
+            availability: availability, isFileScoped: inner.isFileScoped))
         let stored = members.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(Self.isStoredLayoutMember)
         let cases = members.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
         var hasher = SHA256Hasher()
