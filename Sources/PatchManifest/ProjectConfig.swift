@@ -138,6 +138,9 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
             throw .invalid(path: path, field: "version", reason: "is \(config.version); this patchcli reads version \(currentVersion) (update patchcli)")
         }
         guard !config.targets.isEmpty else { throw .invalid(path: path, field: "targets", reason: "is empty; list at least one target") }
+        for (index, target) in config.targets.enumerated() where target.sourceRoots.isEmpty {
+            throw .invalid(path: path, field: "targets[\(index)].sourceRoots", reason: "is empty; list the folders of target \(target.name)'s sources")
+        }
         guard config.targets.contains(where: { $0.name == config.appTarget }) else {
             throw .invalid(path: path, field: "appTarget", reason: "names \"\(config.appTarget)\", which is not in \"targets\"")
         }

@@ -140,6 +140,12 @@ import Testing
         } catch {
             #expect(error.description.contains("\"appTarget\""))
         }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":[]}],"appTarget":"A","signing":{"privateKeyPath":"p","publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("a target without source roots was accepted")
+        } catch {
+            #expect(error.description.contains("targets[0].sourceRoots"))
+        }
     }
 }
 
