@@ -15,6 +15,7 @@ let package = Package(
         // Pinned exactly: `patchcli run` claims parity with the device runtime, so the engine version
         // is part of what a smoke test means.
         .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -52,12 +53,23 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
+        // swift-syntax stays in this target (and the executable): parsing and rewriting app sources.
+        .target(
+            name: "PatchBuild",
+            dependencies: [
+                "PatchManifest",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
                 "PatchDiff",
                 "PatchManifest",
                 "PatchRuntime",
+                "PatchBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -69,6 +81,14 @@ let package = Package(
         .testTarget(
             name: "PatchRuntimeTests",
             dependencies: ["PatchRuntime", "PatchManifest", .product(name: "WAT", package: "WasmKit")],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "PatchBuildTests",
+            dependencies: [
+                "PatchBuild", "PatchManifest",
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ],
             exclude: ["Fixtures"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]

@@ -1,5 +1,6 @@
 import PatchDiff
 import PatchRuntime
+import PatchBuild
 
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
@@ -18,6 +19,18 @@ extension CommandFailure {
             self.init(kind: "diff_failed", message: error.description, exitStatus: .limitExceeded, hint: nil)
         case let error as RuntimeError:
             self.init(runtime: error)
+        case let error as ProjectError:
+            switch error {
+            case .configMissing:
+                self.init(kind: "config_missing", message: error.description, exitStatus: .inputUnavailable,
+                          hint: "run `patchcli init` in the project folder, or pass --project")
+            case .config, .sourceRootMissing:
+                self.init(kind: "malformed_config", message: error.description, exitStatus: .malformedInput, hint: nil)
+            case .unreadable:
+                self.init(kind: "input_unavailable", message: error.description, exitStatus: .inputUnavailable, hint: nil)
+            }
+        case let error as InitError:
+            self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : .malformedInput, hint: error.hint)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")

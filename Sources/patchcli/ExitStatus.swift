@@ -38,4 +38,6 @@ enum ExitStatus: Int32, Codable {
     case callFailed = 28
     /// No rung of the --fallback ladder activated.
     case fallbackExhausted = 29
+    /// `prepare --check`: sources are not prepared as `prepare` would leave them (docs/prepare.md).
+    case prepareWouldChange = 30
 }

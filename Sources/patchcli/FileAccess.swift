@@ -34,8 +34,10 @@ enum FileAccess {
 
     /// Writes through a temporary file in the destination's directory and renames it into place, so
     /// the destination holds either its old content or the complete new one, never a prefix.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileAccessError) {
-        let writer = try AtomicFileWriter(path: path)
+    /// `permissions` (e.g. 0o600 for a private key) apply from the temporary file's creation on, so
+    /// the content is never readable by others, not even briefly.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int? = nil) throws(FileAccessError) {
+        let writer = try AtomicFileWriter(path: path, permissions: permissions)
         try writer.write(bytes)
         try writer.commit()
     }
@@ -65,12 +67,13 @@ final class AtomicFileWriter {
     private let handle: FileHandle
     private var committed = false
 
-    init(path: String) throws(FileAccessError) {
+    init(path: String, permissions: Int? = nil) throws(FileAccessError) {
         let destination = URL(fileURLWithPath: path)
         self.path = path
         self.temporaryPath = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).tmp-\(UUID().uuidString)").path
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
+        let attributes: [FileAttributeKey: Any]? = permissions.map { [.posixPermissions: $0] }
+        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil, attributes: attributes),
               let handle = FileHandle(forWritingAtPath: temporaryPath)
         else {
             throw .unwritable(path: path, reason: String(cString: strerror(errno)))

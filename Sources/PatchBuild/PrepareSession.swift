@@ -1,0 +1,73 @@
+import PatchManifest
+
+/// One `prepare` run over a project on disk: reads the config, sources, generated files and state,
+/// and returns every file to write, so the caller can check, diff or apply them.
+public struct PrepareSession: Sendable {
+    public var plan: PreparePlan
+    /// Sources, generated files and the baseline: what `--check` compares and `--dry-run` shows.
+    public var updates: [PreparePlan.FileUpdate]
+    /// `.patch/` bookkeeping (state file and saved originals for `--revert`, the scan cache),
+    /// written after `updates`.
+    public var bookkeeping: [PreparePlan.FileUpdate]
+
+    public static func run(root: String) throws(ProjectError) -> PrepareSession {
+        let config = try ProjectSources.loadConfig(root: root)
+        let targets = try ProjectSources.targets(config: config, root: root)
+        var existing: [String: [UInt8]?] = [:]
+        func existingFile(_ path: String) -> [UInt8]? {
+            if let cached = existing[path] { return cached }
+            let bytes = (try? ProjectSources.readIfPresent(Preparer.join(root, path))) ?? nil
+            existing[path] = bytes
+            return bytes
+        }
+        let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path))
+        let cache = cacheBytes.map(ScanCache.init(bytes:)) ?? ScanCache()
+        let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
+                                 cache: cache, existingFile: existingFile)
+        var updates = plan.updates
+        let baselineBytes = plan.baselineBytes
+        let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))
+        if currentBaseline != baselineBytes {
+            updates.append(.init(path: PrepareState.baselinePath, before: currentBaseline, after: baselineBytes))
+        }
+
+        let statePath = Preparer.join(root, PrepareState.path)
+        let stateBytes = try ProjectSources.readIfPresent(statePath)
+        let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
+        var currentFiles: [String: [UInt8]] = [:]
+        for target in targets { for file in target.files { currentFiles[file.path] = file.bytes } }
+        let (nextState, originals) = state.advanced(by: plan, currentFiles: currentFiles)
+        var bookkeeping: [PreparePlan.FileUpdate] = originals.sorted { $0.key < $1.key }.map { path, bytes in
+            .init(path: PrepareState.originalPath(for: path), before: nil, after: bytes)
+        }
+        if nextState != state || stateBytes == nil {
+            bookkeeping.append(.init(path: PrepareState.path, before: stateBytes, after: nextState.encoded()))
+        }
+        // Written when it gained scans; dropping the scans of files that are gone alone is not worth
+        // rewriting it (that happens with the next write).
+        if cacheBytes == nil || !Set(plan.cache.scans.keys).isSubset(of: cache.scans.keys) {
+            bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
+        }
+        return PrepareSession(plan: plan, updates: updates, bookkeeping: bookkeeping)
+    }
+
+    /// The updates of `prepare --revert`: sources back to their originals, generated files deleted,
+    /// and the `.patch/` bookkeeping and cache removed (the baseline stays: it describes what was shipped).
+    public static func revert(root: String) throws(ProjectError) -> [PreparePlan.FileUpdate] {
+        let statePath = Preparer.join(root, PrepareState.path)
+        guard let stateBytes = try ProjectSources.readIfPresent(statePath) else { return [] }
+        let state = try PrepareState.decode(stateBytes, path: statePath)
+        var updates = try state.revertUpdates { path throws(ProjectError) in try ProjectSources.readIfPresent(Preparer.join(root, path)) }
+        for path in state.files.keys.sorted() {
+            let original = PrepareState.originalPath(for: path)
+            if let bytes = try ProjectSources.readIfPresent(Preparer.join(root, original)) {
+                updates.append(.init(path: original, before: bytes, after: nil))
+            }
+        }
+        updates.append(.init(path: PrepareState.path, before: stateBytes, after: nil))
+        if let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path)) {
+            updates.append(.init(path: ScanCache.path, before: cacheBytes, after: nil))
+        }
+        return updates
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import PatchManifest
+
+/// What `prepare` changed, kept under `.patch/` so `--revert` can undo it: per user file the hash
+/// of the prepared bytes and the insertions made (the untouched original is saved next to it, under
+/// `.patch/originals/`), and the generated files.
+public struct PrepareState: Codable, Sendable, Equatable {
+    public static let directory = ".patch"
+    public static let path = ".patch/prepare-state.json"
+    public static let baselinePath = ".patch/baseline.json"
+    public static let originalsDirectory = ".patch/originals"
+
+    public struct FileRecord: Codable, Sendable, Equatable {
+        /// SHA-256 of the file as `prepare` left it: when it still matches, `--revert` restores the
+        /// saved original byte for byte.
+        public var preparedSHA256: String
+        public var insertions: PreparedInsertions
+    }
+
+    public var files: [String: FileRecord] = [:]
+    public var generatedFiles: [String] = []
+
+    public init() {}
+
+    public static func originalPath(for file: String) -> String { originalsDirectory + "/" + file }
+
+    public static func decode(_ bytes: [UInt8], path: String) throws(ProjectError) -> PrepareState {
+        do {
+            return try JSONDecoder().decode(PrepareState.self, from: Data(bytes))
+        } catch {
+            throw .unreadable(path: path, reason: "not a prepare state file; delete it only if no file is prepared")
+        }
+    }
+
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return [UInt8]((try? encoder.encode(self)) ?? Data()) + [UInt8(ascii: "\n")]
+    }
+
+    /// The state after applying `plan`, and the originals to save (path of the user file → bytes).
+    /// A file the user edited since the last run gets a fresh original: its current text with
+    /// prepare's edits taken out, so a later `--revert` keeps the user's edits.
+    public func advanced(by plan: PreparePlan, currentFiles: [String: [UInt8]]) -> (state: PrepareState, originals: [String: [UInt8]]) {
+        var next = self
+        var originals: [String: [UInt8]] = [:]
+        var updatedPaths = Set<String>()
+        for update in plan.updates {
+            updatedPaths.insert(update.path)
+            guard let after = update.after else {
+                next.generatedFiles.removeAll { $0 == update.path }
+                next.files[update.path] = nil
+                continue
+            }
+            if Preparer.isGenerated(after) {
+                if !next.generatedFiles.contains(update.path) { next.generatedFiles.append(update.path) }
+                continue
+            }
+            guard let before = update.before else { continue }
+            let newInsertions = plan.insertions[update.path] ?? PreparedInsertions()
+            if let record = files[update.path] {
+                if SHA256Hasher.hex(of: before) != record.preparedSHA256 {
+                    originals[update.path] = Unpreparer.unprepare(before, insertions: record.insertions, path: update.path)
+                }
+                next.files[update.path] = FileRecord(preparedSHA256: SHA256Hasher.hex(of: after),
+                                                     insertions: record.insertions.merged(with: newInsertions))
+            } else {
+                originals[update.path] = before
+                next.files[update.path] = FileRecord(preparedSHA256: SHA256Hasher.hex(of: after), insertions: newInsertions)
+            }
+        }
+        for (path, record) in files where !updatedPaths.contains(path) {
+            guard let current = currentFiles[path], SHA256Hasher.hex(of: current) != record.preparedSHA256 else { continue }
+            originals[path] = Unpreparer.unprepare(current, insertions: record.insertions, path: path)
+            next.files[path]?.preparedSHA256 = SHA256Hasher.hex(of: current)
+        }
+        next.generatedFiles.sort()
+        return (next, originals)
+    }
+
+    /// The updates that undo `prepare`: each recorded file back to its original (exactly, when
+    /// untouched since), generated files deleted. `read` returns a file's current bytes or nil.
+    public func revertUpdates(read: (String) throws(ProjectError) -> [UInt8]?) throws(ProjectError) -> [PreparePlan.FileUpdate] {
+        var updates: [PreparePlan.FileUpdate] = []
+        for (path, record) in files.sorted(by: { $0.key < $1.key }) {
+            guard let current = try read(path) else { continue }
+            let restored: [UInt8]
+            if SHA256Hasher.hex(of: current) == record.preparedSHA256, let original = try read(Self.originalPath(for: path)) {
+                restored = original
+            } else {
+                restored = Unpreparer.unprepare(current, insertions: record.insertions, path: path)
+            }
+            if restored != current { updates.append(.init(path: path, before: current, after: restored)) }
+        }
+        for path in generatedFiles {
+            guard let current = try read(path), Preparer.isGenerated(current) else { continue }
+            updates.append(.init(path: path, before: current, after: nil))
+        }
+        return updates
+    }
+}

@@ -1,0 +1,475 @@
+import Foundation
+import PatchManifest
+import SwiftParser
+import SwiftSyntax
+
+/// One Swift source file of a target, as read from disk.
+public struct SourceFile: Sendable {
+    /// Relative to the project root, `/`-separated.
+    public var path: String
+    public var bytes: [UInt8]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+    }
+}
+
+/// A target's sources, as `prepare` sees them.
+public struct PrepareTarget: Sendable {
+    public var name: String
+    /// The first root receives the target's generated routing file.
+    public var sourceRoots: [String]
+    public var files: [SourceFile]
+
+    public init(name: String, sourceRoots: [String], files: [SourceFile]) {
+        self.name = name
+        self.sourceRoots = sourceRoots
+        self.files = files
+    }
+}
+
+/// What `prepare` did (or would do) to a project.
+public struct PreparePlan: Sendable {
+    /// A file whose content changes: `before` nil creates it, `after` nil deletes it.
+    public struct FileUpdate: Sendable, Equatable {
+        public var path: String
+        public var before: [UInt8]?
+        public var after: [UInt8]?
+    }
+
+    public struct RoutedView: Sendable, Equatable {
+        public var target: String
+        public var typeName: String
+        public var declaredName: String
+        public var file: String
+        public var line: Int
+        public var contentHash: String
+    }
+
+    public struct RoutedFunction: Sendable, Equatable {
+        public var target: String
+        public var key: String
+        public var export: String
+        public var file: String
+        public var line: Int
+    }
+
+    public struct Skip: Sendable, Equatable {
+        public var file: String
+        public var line: Int
+        public var declaration: String
+        public var reason: String
+    }
+
+    /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
+    public var updates: [FileUpdate]
+    public var baseline: Baseline
+    /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
+    public var baselineBytes: [UInt8]
+    public var fingerprint: String
+    public var views: [RoutedView]
+    public var functions: [RoutedFunction]
+    public var skipped: [Skip]
+    public var collisions: [PatchNames.Collision]
+    public var filesScanned: Int
+    /// Files parsed by this run: those not found in the scan cache.
+    public var filesParsed: Int
+    /// Time spent in swift-syntax's `Parser.parse` alone (what `benchmarks/prepare` compares against).
+    public var parseSeconds: Double
+    /// What this run inserted into each user file, for `--revert` (see `Unpreparer`).
+    public var insertions: [String: PreparedInsertions]
+    /// The scans of this run's files, to pass to the next run.
+    public var cache: ScanCache
+}
+
+/// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.json` so a re-run
+/// parses only the files that changed.
+public struct ScanCache: Sendable, Codable, Equatable {
+    /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
+    public static let formatVersion = 1
+    public static let path = ".patch/cache/scans.json"
+
+    var version = ScanCache.formatVersion
+    var scans: [String: FileScan] = [:]
+
+    public init() {}
+
+    /// The cache in a file, or an empty one when the bytes are from another version or unreadable
+    /// (a cache is never worth failing for).
+    public init(bytes: [UInt8]) {
+        guard let decoded = try? JSONDecoder().decode(ScanCache.self, from: Data(bytes)), decoded.version == Self.formatVersion else { return }
+        self = decoded
+    }
+
+    public func encoded() -> [UInt8] {
+        [UInt8]((try? JSONEncoder().encode(self)) ?? Data())
+    }
+
+    /// Equal when they hold scans of the same file contents (entries are content-addressed).
+    public static func == (lhs: ScanCache, rhs: ScanCache) -> Bool {
+        lhs.version == rhs.version && Set(lhs.scans.keys) == Set(rhs.scans.keys)
+    }
+}
+
+/// The insertions `prepare` made in one file beyond renaming `body`, so `--revert` can take exactly
+/// those back out even after the user edited the file.
+public struct PreparedInsertions: Sendable, Codable, Equatable {
+    /// Owners (`Outer.Inner`) of bodies that received `@ViewBuilder`.
+    public var viewBuilderOwners: [String] = []
+    /// Owners of bodies that received `@MainActor`.
+    public var mainActorOwners: [String] = []
+    /// Functions (`PatchNames.functionKey`) that received `dynamic`.
+    public var dynamicFunctions: [String] = []
+
+    public init(viewBuilderOwners: [String] = [], mainActorOwners: [String] = [], dynamicFunctions: [String] = []) {
+        self.viewBuilderOwners = viewBuilderOwners
+        self.mainActorOwners = mainActorOwners
+        self.dynamicFunctions = dynamicFunctions
+    }
+
+    /// Absent lists read as empty, so state files written before a list existed stay readable.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        viewBuilderOwners = try container.decodeIfPresent([String].self, forKey: .viewBuilderOwners) ?? []
+        mainActorOwners = try container.decodeIfPresent([String].self, forKey: .mainActorOwners) ?? []
+        dynamicFunctions = try container.decodeIfPresent([String].self, forKey: .dynamicFunctions) ?? []
+    }
+
+    public func merged(with other: PreparedInsertions) -> PreparedInsertions {
+        PreparedInsertions(viewBuilderOwners: Array(Set(viewBuilderOwners + other.viewBuilderOwners)).sorted(),
+                           mainActorOwners: Array(Set(mainActorOwners + other.mainActorOwners)).sorted(),
+                           dynamicFunctions: Array(Set(dynamicFunctions + other.dynamicFunctions)).sorted())
+    }
+
+    public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty }
+}
+
+/// The prepare rewriter: finds every view body and opted-in function of the given targets, plans the
+/// minimal edits that route them through Patch, the generated routing code, the baseline and the
+/// build fingerprint. Pure: reads nothing and writes nothing; the caller supplies files and applies
+/// `PreparePlan.updates`.
+public enum Preparer {
+    public static let routingFileName = "PatchThunks.generated.swift"
+    public static let fingerprintFileName = "PatchFingerprint.generated.swift"
+
+    /// - Parameters:
+    ///   - existingFile: the current bytes of a generated file's path, nil when absent.
+    ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
+    public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
+                            cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
+        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
+        let analyses = targets.map { planner.analyze($0) }
+        planner.resolveCollisions(analyses)
+        var updates: [PreparePlan.FileUpdate] = []
+        var declarations: [Baseline.Declaration] = []
+        for analysis in analyses {
+            let output = planner.emit(analysis)
+            updates += output.userFileUpdates
+            declarations += output.declarations
+            let routingPath = join(analysis.target.sourceRoots.first ?? "", routingFileName)
+            let routingBytes = output.routingFile.map { Array($0.utf8) }
+            if existingFile(routingPath) != routingBytes {
+                updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
+            }
+        }
+        let baseline = Baseline(declarations: Planner.disambiguated(declarations))
+        let baselineBytes = baseline.canonicalJSON.bytes
+        let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
+        if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
+            let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
+            let bytes = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+            if existingFile(path) != bytes {
+                updates.append(.init(path: path, before: existingFile(path), after: bytes))
+            }
+        }
+        return PreparePlan(
+            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, baselineBytes: baselineBytes, fingerprint: fingerprint,
+            views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
+            functions: planner.functions.sorted { $0.export < $1.export },
+            skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
+            collisions: planner.collisions, filesScanned: planner.filesScanned, filesParsed: planner.filesParsed,
+            parseSeconds: planner.parseDuration.inSeconds,
+            insertions: planner.insertions, cache: planner.nextCache)
+    }
+
+    /// True when a file was written by `prepare` (never scanned as a user source).
+    public static func isGenerated(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array(PreparedNames.generatedHeader.utf8))
+    }
+
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.isEmpty || directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+    }
+}
+
+/// Splits a user file into its own text and the section `prepare` appended earlier (if any).
+enum GeneratedSection {
+    static func split(_ bytes: [UInt8]) -> (user: [UInt8], hadSection: Bool) {
+        let marker = Array(("\n" + PreparedNames.sectionBegin).utf8)
+        let endMarker = Array((PreparedNames.sectionEnd + "\n").utf8)
+        guard let start = firstRange(of: marker, in: bytes),
+              let end = firstRange(of: endMarker, in: bytes, from: start.upperBound)
+        else { return (bytes, false) }
+        return (Array(bytes[..<start.lowerBound]) + Array(bytes[end.upperBound...]), true)
+    }
+
+    private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Range<Int>? {
+        guard needle.count <= haystack.count else { return nil }
+        var index = start
+        while index + needle.count <= haystack.count {
+            if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                return index..<(index + needle.count)
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+private struct ParsedFile {
+    var path: String
+    var original: [UInt8]
+    /// The file without a previously generated section.
+    var userBytes: [UInt8]
+    /// SHA-256 of `original`: its key in the scan cache.
+    var contentHash: String
+    var scan: FileScan
+}
+
+private struct TargetAnalysis {
+    var target: PrepareTarget
+    var files: [ParsedFile]
+    var declaredTypes: [String: DeclaredType]
+    var viewTypes: Set<String>
+}
+
+private struct TargetOutput {
+    var userFileUpdates: [PreparePlan.FileUpdate] = []
+    var routingFile: String?
+    var declarations: [Baseline.Declaration] = []
+}
+
+private struct Planner {
+    let patchableFunctions: Set<String>
+    let cache: ScanCache
+    /// The scans of this run's files, for the next run.
+    var nextCache = ScanCache()
+    var views: [PreparePlan.RoutedView] = []
+    var functions: [PreparePlan.RoutedFunction] = []
+    var skipped: [PreparePlan.Skip] = []
+    var collisions: [PatchNames.Collision] = []
+    var filesScanned = 0
+    var filesParsed = 0
+    var parseDuration = Duration.zero
+    var insertions: [String: PreparedInsertions] = [:]
+    /// Sanitized names claimed by more than one declaration: none of them is routed.
+    private var collidingNames: Set<String> = []
+
+    init(patchableFunctions: Set<String>, cache: ScanCache) {
+        self.patchableFunctions = patchableFunctions
+        self.cache = cache
+    }
+
+    mutating func analyze(_ target: PrepareTarget) -> TargetAnalysis {
+        var files: [ParsedFile] = []
+        for file in target.files where !Preparer.isGenerated(file.bytes) {
+            filesScanned += 1
+            guard String(validating: file.bytes, as: UTF8.self) != nil else {
+                skipped.append(.init(file: file.path, line: 0, declaration: "(file)", reason: "not valid UTF-8; the file was left untouched"))
+                continue
+            }
+            let (userBytes, _) = GeneratedSection.split(file.bytes)
+            let contentHash = SHA256Hasher.hex(of: file.bytes)
+            if let cached = cache.scans[contentHash] {
+                files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: cached))
+                continue
+            }
+            let parseStart = ContinuousClock.now
+            let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
+            parseDuration += ContinuousClock.now - parseStart
+            filesParsed += 1
+            guard !tree.hasError else {
+                skipped.append(.init(file: file.path, line: 0, declaration: "(file)",
+                                     reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"))
+                continue
+            }
+            let scan = SourceScanner.scan(tree, fileName: file.path)
+            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan))
+        }
+        var declaredTypes: [String: DeclaredType] = [:]
+        var conformances: [String: [String]] = [:]
+        for file in files {
+            for type in file.scan.types {
+                let key = type.path.joined(separator: ".")
+                declaredTypes[key] = declaredTypes[key] ?? type
+                conformances[key, default: []] += type.inheritedTypes
+            }
+            for extensionScan in file.scan.extensions {
+                conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
+            }
+        }
+        let viewTypes = Set(conformances.filter { $0.value.contains("View") || $0.value.contains("SwiftUI.View") }.keys)
+            .intersection(declaredTypes.keys)
+        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, viewTypes: viewTypes)
+    }
+
+    /// Names are checked across all targets: the manifest has one namespace per app.
+    mutating func resolveCollisions(_ analyses: [TargetAnalysis]) {
+        var claims: [(name: String, claimant: String)] = []
+        for analysis in analyses {
+            for file in analysis.files {
+                for body in file.scan.bodies where analysis.viewTypes.contains(body.ownerPath.joined(separator: ".")) {
+                    claims.append((PatchNames.viewTypeName(path: body.ownerPath), "\(analysis.target.name).\(body.ownerPath.joined(separator: "."))"))
+                }
+                for function in file.scan.functions where isOptedIn(function) {
+                    let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
+                                                           argumentLabels: function.parameters.map(\.label))
+                    claims.append((export, "\(analysis.target.name).\(function.key)"))
+                }
+            }
+        }
+        collisions = PatchNames.collisions(in: claims)
+        collidingNames = Set(collisions.map(\.name))
+    }
+
+    private func isOptedIn(_ function: FunctionCandidate) -> Bool {
+        function.hasMarker || patchableFunctions.contains(function.key)
+    }
+
+    mutating func emit(_ analysis: TargetAnalysis) -> TargetOutput {
+        var output = TargetOutput()
+        var routingThunks: [String] = []
+        var routingImports = Set<String>()
+        let targetName = analysis.target.name
+        for file in analysis.files {
+            var edits: [SourceEdit] = []
+            var sectionThunks: [String] = []
+            var sectionImports = Set<String>()
+            var fileInsertions = PreparedInsertions()
+            for body in file.scan.bodies {
+                let owner = body.ownerPath.joined(separator: ".")
+                guard analysis.viewTypes.contains(owner) else {
+                    if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
+                    continue
+                }
+                let typeName = PatchNames.viewTypeName(path: body.ownerPath)
+                let declaredType = analysis.declaredTypes[owner]
+                var reason = body.unsupportedReason
+                if reason == nil, collidingNames.contains(typeName) {
+                    reason = "its patch name \"\(typeName)\" is also claimed by another view (see collisions); rename one of them"
+                }
+                if let reason {
+                    skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
+                    // Undo an earlier run's rename: without the generated `body` the type would not compile.
+                    if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
+                    continue
+                }
+                if !body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: PreparedNames.nativeBody)) }
+                var attributes = ""
+                if body.viewBuilderRange == nil {
+                    attributes += "@ViewBuilder "
+                    fileInsertions.viewBuilderOwners.append(owner)
+                }
+                if body.mainActorRange == nil {
+                    attributes += "@MainActor "
+                    fileInsertions.mainActorOwners.append(owner)
+                }
+                if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
+                let typeContext = body.context.isInExtension ? declaredType : nil
+                let thunk = ThunkEmitter.view(.init(
+                    extendedType: owner, typeName: typeName,
+                    conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),
+                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
+                                         + body.context.availability + body.availability),
+                    whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
+                    contentHash: body.contentHash))
+                if body.context.isFileScoped || declaredType?.isFileScoped == true {
+                    sectionThunks.append(thunk)
+                    sectionImports.formUnion(ThunkEmitter.viewImports)
+                } else {
+                    routingThunks.append(thunk)
+                    routingImports.formUnion(ThunkEmitter.viewImports)
+                }
+                views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
+                                   line: body.line, contentHash: body.contentHash))
+            }
+            for function in file.scan.functions where isOptedIn(function) {
+                let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
+                                                       argumentLabels: function.parameters.map(\.label))
+                var reason = function.unsupportedReason
+                if reason == nil, collidingNames.contains(export) {
+                    reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
+                }
+                if let reason {
+                    skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason))
+                    continue
+                }
+                if !function.isDynamic {
+                    edits.append(.insert("dynamic ", at: function.dynamicInsertion))
+                    fileInsertions.dynamicFunctions.append(function.key)
+                }
+                let owner = function.ownerPath.joined(separator: ".")
+                let declaredType = analysis.declaredTypes[owner]
+                let typeContext = function.context.isInExtension ? declaredType : nil
+                let thunk = ThunkEmitter.function(.init(
+                    extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
+                    conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
+                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
+                                         + function.context.availability + function.availability)))
+                if function.isAccessFileScoped || declaredType?.isFileScoped == true {
+                    sectionThunks.append(thunk)
+                    sectionImports.formUnion(ThunkEmitter.functionImports)
+                } else {
+                    routingThunks.append(thunk)
+                    // The replacement spells the function's parameter types: it needs the file's imports.
+                    routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
+                }
+                functions.append(.init(target: targetName, key: function.key, export: export, file: file.path, line: function.line))
+            }
+            var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
+            if !sectionThunks.isEmpty {
+                let imports = sectionImports.subtracting(file.scan.imports).sorted()
+                newUserBytes += Array(ThunkEmitter.section(imports: imports, thunks: sectionThunks).utf8)
+            }
+            // The cache keeps the scan of each file as this run leaves it: what the next run reads.
+            if newUserBytes != file.original {
+                output.userFileUpdates.append(.init(path: file.path, before: file.original, after: newUserBytes))
+                nextCache.scans[SHA256Hasher.hex(of: newUserBytes)] = file.scan.applying(edits)
+            } else {
+                nextCache.scans[file.contentHash] = file.scan
+            }
+            if !fileInsertions.isEmpty { insertions[file.path] = fileInsertions }
+            for declaration in file.scan.declarations {
+                // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
+                let isViewBody = declaration.kind == .viewBody
+                    && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
+                output.declarations.append(Baseline.Declaration(
+                    id: "\(targetName):\(declaration.localID)",
+                    kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
+                    contentHash: declaration.contentHash, file: file.path))
+            }
+        }
+        if !routingThunks.isEmpty {
+            output.routingFile = ThunkEmitter.file(target: targetName, imports: routingImports.sorted(), thunks: routingThunks)
+        }
+        return output
+    }
+
+    /// The same declaration under several `#if` clauses gets `#2`, `#3`… in source order.
+    static func disambiguated(_ declarations: [Baseline.Declaration]) -> [Baseline.Declaration] {
+        var seen: [String: Int] = [:]
+        return declarations.map { declaration in
+            var copy = declaration
+            let count = (seen[declaration.id] ?? 0) + 1
+            seen[declaration.id] = count
+            if count > 1 { copy.id += "#\(count)" }
+            return copy
+        }
+    }
+
+    private func unique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { seen.insert($0).inserted }
+    }
+}

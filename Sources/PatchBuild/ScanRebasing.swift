@@ -1,0 +1,59 @@
+/// The scan of a file after `prepare`'s edits, derived from the scan before them, so the scan cache
+/// holds the prepared file too and a re-run parses nothing (a prepared file is what the next run
+/// reads). `prepare`'s edits never add lines and never touch declarations' hashed tokens, so only
+/// byte offsets and the "already prepared" facts change. Tests check the result equals a fresh scan.
+extension FileScan {
+    func applying(_ edits: [SourceEdit]) -> FileScan {
+        var scan = self
+        scan.bodies = bodies.map { body in
+            var body = body
+            if let rename = edits.first(where: { $0.range == body.nameRange }) {
+                let start = Self.mapStart(body.nameRange.lowerBound, through: edits)
+                body.nameRange = start..<(start + rename.replacement.utf8.count)
+                body.isPrepared = rename.replacement == PreparedNames.nativeBody
+            } else {
+                body.nameRange = Self.mapStart(body.nameRange.lowerBound, through: edits)..<Self.mapEnd(body.nameRange.upperBound, through: edits)
+            }
+            body.viewBuilderRange = body.viewBuilderRange.map { Self.mapStart($0.lowerBound, through: edits)..<Self.mapEnd($0.upperBound, through: edits) }
+            body.mainActorRange = body.mainActorRange.map { Self.mapStart($0.lowerBound, through: edits)..<Self.mapEnd($0.upperBound, through: edits) }
+            let insertionPoint = Self.mapStart(body.attributeInsertion, through: edits)
+            if let insertion = edits.first(where: { $0.range == body.attributeInsertion..<body.attributeInsertion }) {
+                let textStart = insertionPoint - insertion.replacement.utf8.count
+                body.viewBuilderRange = Self.range(of: "@ViewBuilder ", in: insertion.replacement, at: textStart) ?? body.viewBuilderRange
+                body.mainActorRange = Self.range(of: "@MainActor ", in: insertion.replacement, at: textStart) ?? body.mainActorRange
+            }
+            body.attributeInsertion = insertionPoint
+            return body
+        }
+        scan.functions = functions.map { function in
+            var function = function
+            let insertionPoint = Self.mapStart(function.dynamicInsertion, through: edits)
+            function.dynamicRange = function.dynamicRange.map { Self.mapStart($0.lowerBound, through: edits)..<Self.mapEnd($0.upperBound, through: edits) }
+            if let insertion = edits.first(where: { $0.range == function.dynamicInsertion..<function.dynamicInsertion }) {
+                function.dynamicRange = (insertionPoint - insertion.replacement.utf8.count)..<insertionPoint
+                function.isDynamic = true
+            }
+            function.dynamicInsertion = insertionPoint
+            return function
+        }
+        return scan
+    }
+
+    /// Where the token starting at `offset` lands: after every edit that ends at or before it
+    /// (an insertion at `offset` goes in front of the token).
+    private static func mapStart(_ offset: Int, through edits: [SourceEdit]) -> Int {
+        offset + edits.filter { $0.range.upperBound <= offset }.reduce(0) { $0 + $1.replacement.utf8.count - $1.range.count }
+    }
+
+    /// Where a range ending at `offset` ends: an insertion exactly at `offset` comes after it.
+    private static func mapEnd(_ offset: Int, through edits: [SourceEdit]) -> Int {
+        offset + edits.filter { $0.range.upperBound < offset || ($0.range.upperBound == offset && !$0.range.isEmpty) }
+            .reduce(0) { $0 + $1.replacement.utf8.count - $1.range.count }
+    }
+
+    private static func range(of attribute: String, in inserted: String, at textStart: Int) -> Range<Int>? {
+        guard let found = inserted.utf8.firstRange(of: attribute.utf8) else { return nil }
+        let start = textStart + inserted.utf8.distance(from: inserted.utf8.startIndex, to: found.lowerBound)
+        return start..<(start + attribute.utf8.count)
+    }
+}

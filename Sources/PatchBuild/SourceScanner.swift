@@ -1,0 +1,412 @@
+import PatchManifest
+import SwiftSyntax
+
+/// Where a declaration sits: its enclosing types, the `#if` clauses and `@available` attributes
+/// around it, and whether anything around it limits access to its file.
+struct DeclarationContext: Sendable, Codable, Equatable {
+    var typePath: [String] = []
+    /// `#if` conditions that must all hold, each already parenthesized (`(os(iOS))`, `!(DEBUG)`).
+    var conditions: [String] = []
+    /// `@available(...)` attributes of the enclosing declarations, in source form.
+    var availability: [String] = []
+    /// A private or fileprivate type or extension encloses it: generated code must share its file.
+    var isFileScoped = false
+    /// The `where` clause of the enclosing extension, which generated members must repeat.
+    var extensionWhereClause: String?
+    /// Declared in an extension rather than in the type's own declaration: the type's `#if`
+    /// conditions and `@available` attributes are then not part of this context yet.
+    var isInExtension = false
+}
+
+/// A type declared in a file (struct, class, enum or actor).
+struct DeclaredType: Sendable, Codable, Equatable {
+    var path: [String]
+    var inheritedTypes: [String]
+    var context: DeclarationContext
+    var availability: [String]
+    var isFileScoped: Bool
+}
+
+/// An extension in a file: what it extends and which conformances it adds.
+struct ExtensionScan: Sendable, Codable, Equatable {
+    var extendedPath: [String]
+    var inheritedTypes: [String]
+}
+
+/// A `body` property that may be a view's body, with everything needed to rewrite and route it.
+struct BodyCandidate: Sendable, Codable, Equatable {
+    var ownerPath: [String]
+    var context: DeclarationContext
+    /// The property's own `@available` attributes.
+    var availability: [String]
+    /// Byte range of the `body` name token (renamed to `__patch_native_body`).
+    var nameRange: Range<Int>
+    var isPrepared: Bool
+    /// Where `@ViewBuilder ` and `@MainActor ` go when the property lacks them: the renamed body is no
+    /// longer the protocol witness, so it would lose the result builder and the main-actor isolation
+    /// it inherited from `View.body`.
+    var attributeInsertion: Int
+    /// The existing `@ViewBuilder` / `@MainActor` attributes with their trailing whitespace (what
+    /// `--revert` removes when `prepare` inserted them).
+    var viewBuilderRange: Range<Int>?
+    var mainActorRange: Range<Int>?
+    /// Access modifiers the generated `body` repeats (`public`, `package`).
+    var accessModifiers: [String]
+    var contentHash: String
+    var line: Int
+    /// Why this `body` cannot be routed, if it cannot.
+    var unsupportedReason: String?
+}
+
+/// A function that may be opted in to patching.
+struct FunctionCandidate: Sendable, Codable, Equatable {
+    struct Parameter: Sendable, Codable, Equatable {
+        var label: String?
+        var internalName: String
+        var type: String
+    }
+
+    var ownerPath: [String]
+    var context: DeclarationContext
+    var availability: [String]
+    var baseName: String
+    var parameters: [Parameter]
+    var returnType: String?
+    var isStatic: Bool
+    var staticKeyword: String
+    var throwsEffect: Bool
+    var hasMarker: Bool
+    var isDynamic: Bool
+    /// Where `dynamic ` is inserted (the `func` keyword).
+    var dynamicInsertion: Int
+    /// The existing `dynamic` modifier with its trailing whitespace.
+    var dynamicRange: Range<Int>?
+    var isAccessFileScoped: Bool
+    var contentHash: String
+    var line: Int
+    var unsupportedReason: String?
+
+    var key: String {
+        PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
+    }
+}
+
+/// A baseline entry before the target name is prefixed to its id.
+struct ScannedDeclaration: Sendable, Codable, Equatable {
+    var localID: String
+    var kind: Baseline.Declaration.Kind
+    var contentHash: String
+}
+
+/// Everything `prepare` needs from one parsed file.
+struct FileScan: Sendable, Codable, Equatable {
+    var types: [DeclaredType] = []
+    var extensions: [ExtensionScan] = []
+    var bodies: [BodyCandidate] = []
+    var functions: [FunctionCandidate] = []
+    var declarations: [ScannedDeclaration] = []
+    /// The file's unconditional imports, as written (`import Foundation`): generated code that
+    /// spells the file's types needs them.
+    var imports: [String] = []
+}
+
+/// Walks one file's syntax tree, tracking the context of every declaration. Function bodies are not
+/// entered: types declared inside functions cannot be extended, so they are never routed.
+struct SourceScanner {
+    private let converter: SourceLocationConverter
+    private(set) var result = FileScan()
+
+    static func scan(_ file: SourceFileSyntax, fileName: String) -> FileScan {
+        var scanner = SourceScanner(converter: SourceLocationConverter(fileName: fileName, tree: file))
+        scanner.visit(statements: file.statements, context: DeclarationContext())
+        scanner.result.imports = file.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedDescription }
+        return scanner.result
+    }
+
+    private init(converter: SourceLocationConverter) {
+        self.converter = converter
+    }
+
+    private func line(of node: some SyntaxProtocol) -> Int {
+        node.startLocation(converter: converter).line
+    }
+
+    // MARK: - Walking
+
+    private mutating func visit(statements: CodeBlockItemListSyntax, context: DeclarationContext) {
+        for item in statements {
+            switch item.item {
+            case let .decl(decl): visit(decl: decl, context: context)
+            default: break
+            }
+        }
+    }
+
+    private mutating func visit(members: MemberBlockItemListSyntax, context: DeclarationContext) {
+        for member in members {
+            visit(decl: member.decl, context: context)
+        }
+    }
+
+    private mutating func visit(decl: DeclSyntax, context: DeclarationContext) {
+        if let ifConfig = decl.as(IfConfigDeclSyntax.self) {
+            visit(ifConfig: ifConfig, context: context)
+        } else if let structDecl = decl.as(StructDeclSyntax.self) {
+            visitType(structDecl, name: structDecl.name, inheritance: structDecl.inheritanceClause, members: structDecl.memberBlock, context: context)
+        } else if let classDecl = decl.as(ClassDeclSyntax.self) {
+            visitType(classDecl, name: classDecl.name, inheritance: classDecl.inheritanceClause, members: classDecl.memberBlock, context: context)
+        } else if let enumDecl = decl.as(EnumDeclSyntax.self) {
+            visitType(enumDecl, name: enumDecl.name, inheritance: enumDecl.inheritanceClause, members: enumDecl.memberBlock, context: context)
+        } else if let actorDecl = decl.as(ActorDeclSyntax.self) {
+            visitType(actorDecl, name: actorDecl.name, inheritance: actorDecl.inheritanceClause, members: actorDecl.memberBlock, context: context)
+        } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self) {
+            visitExtension(extensionDecl, context: context)
+        } else if let variable = decl.as(VariableDeclSyntax.self) {
+            visitVariable(variable, context: context)
+        } else if let function = decl.as(FunctionDeclSyntax.self) {
+            visitFunction(function, context: context)
+        } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+            let labels = initializer.signature.parameterClause.parameters.map { Self.signatureComponent($0) }
+            record(localID: Self.qualified(context.typePath, "init(\(labels.joined(separator: ",")))"),
+                   kind: .initializer, node: initializer)
+        }
+    }
+
+    /// Each clause of `#if … #elseif … #else` holds only when its own condition holds and every
+    /// earlier one does not.
+    private mutating func visit(ifConfig: IfConfigDeclSyntax, context: DeclarationContext) {
+        var earlierConditions: [String] = []
+        for clause in ifConfig.clauses {
+            var clauseContext = context
+            clauseContext.conditions += earlierConditions.map { "!\($0)" }
+            if let condition = clause.condition {
+                let text = "(\(condition.trimmedDescription))"
+                clauseContext.conditions.append(text)
+                earlierConditions.append(text)
+            }
+            switch clause.elements {
+            case let .statements(statements)?: visit(statements: statements, context: clauseContext)
+            case let .decls(members)?: visit(members: members, context: clauseContext)
+            default: break
+            }
+        }
+    }
+
+    private mutating func visitType(_ decl: some DeclGroupSyntax, name: TokenSyntax, inheritance: InheritanceClauseSyntax?,
+                                    members: MemberBlockSyntax, context: DeclarationContext) {
+        let availability = Self.availabilityAttributes(decl.attributes)
+        var inner = context
+        inner.typePath.append(name.text)
+        inner.availability += availability
+        inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
+        inner.extensionWhereClause = nil
+        inner.isInExtension = false
+        result.types.append(DeclaredType(
+            path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
+            availability: availability, isFileScoped: inner.isFileScoped))
+        let stored = members.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(Self.isStoredLayoutMember)
+        let cases = members.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
+        var hasher = SHA256Hasher()
+        for member in stored.map(Syntax.init) + cases.map(Syntax.init) {
+            hasher.update(Array(ContentHash.of(member).utf8))
+        }
+        result.declarations.append(ScannedDeclaration(
+            localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex()))
+        visit(members: members.members, context: inner)
+    }
+
+    private mutating func visitExtension(_ decl: ExtensionDeclSyntax, context: DeclarationContext) {
+        let extendedPath = Self.typePath(of: decl.extendedType)
+        result.extensions.append(ExtensionScan(extendedPath: extendedPath, inheritedTypes: Self.inheritedNames(decl.inheritanceClause)))
+        var inner = context
+        inner.typePath = extendedPath
+        inner.availability += Self.availabilityAttributes(decl.attributes)
+        inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
+        inner.extensionWhereClause = decl.genericWhereClause?.trimmedDescription
+        inner.isInExtension = true
+        visit(members: decl.memberBlock.members, context: inner)
+    }
+
+    private mutating func visitVariable(_ variable: VariableDeclSyntax, context: DeclarationContext) {
+        let isStatic = variable.modifiers.contains { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+        for binding in variable.bindings {
+            guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self), binding.accessorBlock != nil else { continue }
+            let name = identifier.identifier.text
+            let isBody = !context.typePath.isEmpty && !isStatic && (name == "body" || name == PreparedNames.nativeBody)
+            if isBody, let accessors = binding.accessorBlock {
+                // Only the body's code: `prepare` adds `@ViewBuilder` to the declaration, which must
+                // not make a prepared file's baseline differ from the original's.
+                record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors)
+            } else {
+                record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable)
+            }
+            if isBody {
+                result.bodies.append(bodyCandidate(variable, binding: binding, name: identifier.identifier, context: context))
+            }
+        }
+    }
+
+    private func bodyCandidate(_ variable: VariableDeclSyntax, binding: PatternBindingSyntax, name: TokenSyntax,
+                               context: DeclarationContext) -> BodyCandidate {
+        let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
+        let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedDescription) }
+        let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedDescription) }
+        let insertionToken = variable.modifiers.first?.firstToken(viewMode: .sourceAccurate) ?? variable.bindingSpecifier
+        let accessModifiers = variable.modifiers.map(\.name.text).filter { ["public", "package", "open"].contains($0) }
+        var candidate = BodyCandidate(
+            ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(variable.attributes),
+            nameRange: name.positionAfterSkippingLeadingTrivia.utf8Offset..<name.endPositionBeforeTrailingTrivia.utf8Offset,
+            isPrepared: name.text == PreparedNames.nativeBody,
+            attributeInsertion: insertionToken.positionAfterSkippingLeadingTrivia.utf8Offset,
+            viewBuilderRange: viewBuilder.map(Self.rangeWithTrailingSpace),
+            mainActorRange: mainActor.map(Self.rangeWithTrailingSpace),
+            accessModifiers: accessModifiers == ["open"] ? ["public"] : accessModifiers,
+            contentHash: binding.accessorBlock.map { ContentHash.of($0) } ?? "",
+            line: line(of: name), unsupportedReason: nil)
+        if Self.isFileScoped(variable.modifiers) { candidate.context.isFileScoped = true }
+        let typeText = binding.typeAnnotation?.type.trimmedDescription.filter { !$0.isWhitespace }
+        if typeText != "someView" && typeText != "someSwiftUI.View" {
+            candidate.unsupportedReason = "`body` is declared as `\(binding.typeAnnotation?.type.trimmedDescription ?? "(no type)")`, not `some View`; routing would change its type"
+        } else if variable.bindings.count > 1 {
+            candidate.unsupportedReason = "`body` shares its declaration with other variables"
+        } else if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) }) {
+            candidate.unsupportedReason = "`body` is nonisolated; the routing call runs on the main actor"
+        } else if case let .accessors(accessors)? = binding.accessorBlock?.accessors,
+                  accessors.contains(where: { $0.accessorSpecifier.tokenKind != .keyword(.get) }) {
+            candidate.unsupportedReason = "`body` has accessors other than `get`"
+        } else if variable.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
+            candidate.unsupportedReason = "`body` has attributes under `#if`"
+        }
+        return candidate
+    }
+
+    private mutating func visitFunction(_ function: FunctionDeclSyntax, context: DeclarationContext) {
+        let signature = function.signature
+        let components = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
+        let kind: Baseline.Declaration.Kind = context.typePath.isEmpty ? .function : .method
+        record(localID: Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))"),
+               kind: kind, node: function)
+        // Functions in extensions of types and free functions alike can be opted in.
+        let hasMarker = function.leadingTrivia.contains { piece in
+            switch piece {
+            case let .lineComment(text), let .docLineComment(text): return Self.isMarkerComment(text)
+            default: return false
+            }
+        } || function.attributes.contains { $0.leadingTrivia.contains { piece in
+            if case let .lineComment(text) = piece { return Self.isMarkerComment(text) }
+            return false
+        } }
+        let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+        let parameters = signature.parameterClause.parameters.map { parameter in
+            FunctionCandidate.Parameter(
+                label: parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text,
+                internalName: (parameter.secondName ?? parameter.firstName).text,
+                type: parameter.type.trimmedDescription)
+        }
+        var candidate = FunctionCandidate(
+            ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(function.attributes),
+            baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedDescription,
+            isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
+            throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
+            hasMarker: hasMarker,
+            isDynamic: function.modifiers.contains { $0.name.tokenKind == .keyword(.dynamic) },
+            dynamicInsertion: function.funcKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
+            dynamicRange: function.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }.map(Self.rangeWithTrailingSpace),
+            isAccessFileScoped: context.isFileScoped || Self.isFileScoped(function.modifiers),
+            contentHash: ContentHash.of(function), line: line(of: function.name), unsupportedReason: nil)
+        candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
+        result.functions.append(candidate)
+    }
+
+    private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
+        let signature = function.signature
+        if function.genericParameterClause != nil || function.genericWhereClause != nil {
+            return "generic functions cannot be called through JSON with a fixed export"
+        }
+        if signature.effectSpecifiers?.asyncSpecifier != nil { return "async functions are not supported (callJSON is synchronous)" }
+        if let throwsClause = signature.effectSpecifiers?.throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
+            return "rethrowing functions take closures, which cannot travel as JSON"
+        }
+        if !candidate.ownerPath.isEmpty && !candidate.isStatic {
+            return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
+        }
+        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.mutating) }) { return "mutating functions are not supported" }
+        guard let returnType = candidate.returnType, !["Void", "()", "Never"].contains(returnType) else {
+            return "the function returns nothing; only functions returning a value can be replaced by a module result"
+        }
+        if returnType.hasPrefix("some ") || returnType.hasPrefix("any ") { return "opaque or existential results cannot be decoded from JSON" }
+        for parameter in signature.parameterClause.parameters {
+            if parameter.ellipsis != nil { return "variadic parameters are not supported" }
+            if let attributed = parameter.type.as(AttributedTypeSyntax.self), !attributed.specifiers.isEmpty {
+                return "`inout` and ownership-annotated parameters are not supported"
+            }
+            if parameter.type.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .arrow }) {
+                return "parameters of function type cannot travel as JSON"
+            }
+        }
+        if function.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) { return "attributes under `#if` are not supported" }
+        return nil
+    }
+
+    private static func isMarkerComment(_ text: String) -> Bool {
+        let content = text.drop { $0 == "/" }.trimmingPrefix(while: { $0 == " " })
+        return content == PreparedNames.patchableMarker || content.hasPrefix(PreparedNames.patchableMarker + " ")
+    }
+
+    // MARK: - Helpers
+
+    private static func rangeWithTrailingSpace(_ node: some SyntaxProtocol) -> Range<Int> {
+        node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPosition.utf8Offset
+    }
+
+    private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol) {
+        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: ContentHash.of(node)))
+    }
+
+    private static func qualified(_ path: [String], _ member: String) -> String {
+        (path + [member]).joined(separator: ".")
+    }
+
+    /// `label:Type` with the type's tokens joined without spaces, so formatting never changes ids.
+    private static func signatureComponent(_ parameter: FunctionParameterSyntax) -> String {
+        let type = parameter.type.tokens(viewMode: .sourceAccurate).map(\.text).joined()
+        return "\(parameter.firstName.text):\(type)\(parameter.ellipsis == nil ? "" : "...")"
+    }
+
+    /// Stored properties (no accessors, or only observers) make up a type's layout.
+    private static func isStoredLayoutMember(_ variable: VariableDeclSyntax) -> Bool {
+        guard !variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) else { return false }
+        return variable.bindings.allSatisfy { binding in
+            guard let accessors = binding.accessorBlock else { return true }
+            if case let .accessors(list) = accessors.accessors {
+                return list.allSatisfy { [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) }
+            }
+            return false
+        }
+    }
+
+    static func typePath(of type: TypeSyntax) -> [String] {
+        if let member = type.as(MemberTypeSyntax.self) {
+            return typePath(of: member.baseType) + [member.name.text]
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return [identifier.name.text]
+        }
+        return [type.trimmedDescription]
+    }
+
+    private static func inheritedNames(_ clause: InheritanceClauseSyntax?) -> [String] {
+        clause?.inheritedTypes.map { $0.type.trimmedDescription.filter { !$0.isWhitespace } } ?? []
+    }
+
+    private static func availabilityAttributes(_ attributes: AttributeListSyntax) -> [String] {
+        attributes.compactMap { element in
+            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "available" else { return nil }
+            return attribute.trimmedDescription
+        }
+    }
+
+    private static func isFileScoped(_ modifiers: DeclModifierListSyntax) -> Bool {
+        modifiers.contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }
+    }
+}

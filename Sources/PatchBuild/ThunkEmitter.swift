@@ -1,0 +1,143 @@
+import PatchManifest
+
+/// Writes the Swift that routes views and opted-in functions through the SDK (docs/prepare.md).
+enum ThunkEmitter {
+    /// One routed view body: everything its generated `body` needs.
+    struct ViewThunk: Sendable {
+        var extendedType: String
+        var typeName: String
+        var conditions: [String]
+        var availability: [String]
+        var whereClause: String?
+        var accessModifiers: [String]
+        var contentHash: String
+    }
+
+    /// One opted-in function.
+    struct FunctionThunk: Sendable {
+        var extendedType: String?
+        var candidate: FunctionCandidate
+        var exportName: String
+        var conditions: [String]
+        var availability: [String]
+    }
+
+    /// The generated `body` that asks the SDK for the module's rendering and falls back to the
+    /// view's own code, renamed `__patch_native_body`. (Why not `@_dynamicReplacement(for: body)`
+    /// calling the original `body`, as sdk-contract §5.1 shows: docs/prepare.md "Why `body` is
+    /// renamed" — that replacement's opaque result type contains itself and crashes at runtime.)
+    static func view(_ thunk: ViewThunk) -> String {
+        let access = thunk.accessModifiers.map { $0 + " " }.joined()
+        var lines = thunk.availability
+        lines.append("extension \(thunk.extendedType)\(thunk.whereClause.map { " " + $0 } ?? "") {")
+        lines.append("    // patch-body-sha256: \(thunk.contentHash)")
+        lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
+        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(stringLiteral(thunk.typeName)), instance: self) {")
+        lines.append("            __p")
+        lines.append("        } else {")
+        lines.append("            \(PreparedNames.nativeBody)")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("}")
+        return wrap(lines, in: thunk.conditions)
+    }
+
+    /// A `@_dynamicReplacement` of an opted-in function: calls the module's export with the
+    /// arguments as a JSON object (keys = parameter names) when the active module has it, decodes
+    /// the result, and otherwise (or when the call fails) runs the original function.
+    static func function(_ thunk: FunctionThunk) -> String {
+        let function = thunk.candidate
+        let indent = thunk.extendedType == nil ? "" : "    "
+        let parameterList = function.parameters.map { parameter in
+            let label = parameter.label ?? "_"
+            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
+        }.joined(separator: ", ")
+        let originalCall = "\(function.baseName)(" + function.parameters.map { parameter in
+            (parameter.label.map { "\($0): " } ?? "") + parameter.internalName
+        }.joined(separator: ", ") + ")"
+        let selector = "\(function.baseName)(" + function.parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
+        let returnType = function.returnType ?? "Void"
+        let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
+        let fields = function.parameters.map { "let \($0.internalName): \($0.type)" }.joined(separator: "; ")
+        let arguments = function.parameters.map { "\($0.internalName): \($0.internalName)" }.joined(separator: ", ")
+        let export = stringLiteral(thunk.exportName)
+
+        var body: [String] = []
+        body.append("// patch-function-sha256: \(function.contentHash)")
+        body += thunk.availability
+        body.append("@_dynamicReplacement(for: \(selector))")
+        body.append("\(staticKeyword)func \(PreparedNames.functionReplacementPrefix)\(function.baseName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
+        body.append("    struct __PatchArguments: Encodable { \(fields) }")
+        body.append("    if Patch.shared.hasFunction(\(export)),")
+        body.append("       let __result: \(returnType) = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments))) {")
+        body.append("        return __result")
+        body.append("    }")
+        body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
+        body.append("}")
+
+        var lines: [String] = []
+        if let extendedType = thunk.extendedType {
+            lines.append("extension \(extendedType)\(function.context.extensionWhereClause.map { " " + $0 } ?? "") {")
+            lines += body.map { indent + $0 }
+            lines.append("}")
+        } else {
+            lines = body
+        }
+        return wrap(lines, in: thunk.conditions)
+    }
+
+    /// Imports routed views need: SwiftUI, `Patch` (PatchSDK) and `thunkBody` (PatchSwiftUI, which does
+    /// not re-export PatchSDK; sdk-contract §5.1).
+    static let viewImports = ["import SwiftUI", "import PatchSDK", "import PatchSwiftUI"]
+    /// Imports routed functions need: `Patch.callJSON` only, so logic targets stay free of SwiftUI.
+    static let functionImports = ["import PatchSDK"]
+
+    /// A whole generated file for one target.
+    static func file(target: String, imports: [String], thunks: [String]) -> String {
+        var text = PreparedNames.generatedHeader + "\n"
+        text += "// Routes the patchable views and functions of target \(target) through Patch (docs/prepare.md).\n\n"
+        text += imports.joined(separator: "\n") + "\n"
+        for thunk in thunks { text += "\n" + thunk + "\n" }
+        return text
+    }
+
+    /// The section appended to a file whose views are private to it.
+    static func section(imports: [String], thunks: [String]) -> String {
+        var text = "\n" + PreparedNames.sectionBegin + "\n" + imports.joined(separator: "\n") + "\n"
+        for thunk in thunks { text += "\n" + thunk + "\n" }
+        return text + PreparedNames.sectionEnd + "\n"
+    }
+
+    /// The fingerprint constant the app passes to `Patch.configure` (sdk-contract §7.1).
+    static func fingerprintFile(fingerprint: String) -> String {
+        """
+        \(PreparedNames.generatedHeader)
+
+        /// The fingerprint of this native build: SHA-256 of `.patch/baseline.json` plus the call ABI and
+        /// view IR versions (docs/prepare.md). Pass it as `PatchConfiguration(fingerprint:)` so the
+        /// backend only offers modules built against this binary.
+        enum PatchBuildFingerprint {
+            static let value = \(stringLiteral(fingerprint))
+        }
+
+        """
+    }
+
+    private static func wrap(_ lines: [String], in conditions: [String]) -> String {
+        guard !conditions.isEmpty else { return lines.joined(separator: "\n") }
+        return (["#if " + conditions.joined(separator: " && ")] + lines + ["#endif"]).joined(separator: "\n")
+    }
+
+    static func stringLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case "\n": literal += "\\n"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
+    }
+}

@@ -1,0 +1,29 @@
+import SwiftParser
+import SwiftSyntax
+
+/// Takes `prepare`'s edits back out of a file the user changed after it was prepared (when it was not
+/// changed, `--revert` restores the saved original bytes instead): renames `__patch_native_body`
+/// back to `body`, removes the `@ViewBuilder`, `@MainActor` and `dynamic` that `prepare` inserted (recorded in
+/// `PreparedInsertions`) and the generated section. Everything else stays as the user left it.
+public enum Unpreparer {
+    public static func unprepare(_ bytes: [UInt8], insertions: PreparedInsertions, path: String) -> [UInt8] {
+        let (userBytes, _) = GeneratedSection.split(bytes)
+        let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
+        let scan = SourceScanner.scan(tree, fileName: path)
+        var edits: [SourceEdit] = []
+        for body in scan.bodies where body.isPrepared {
+            edits.append(SourceEdit(range: body.nameRange, replacement: "body"))
+            let owner = body.ownerPath.joined(separator: ".")
+            if insertions.viewBuilderOwners.contains(owner), let range = body.viewBuilderRange {
+                edits.append(SourceEdit(range: range, replacement: ""))
+            }
+            if insertions.mainActorOwners.contains(owner), let range = body.mainActorRange {
+                edits.append(SourceEdit(range: range, replacement: ""))
+            }
+        }
+        for function in scan.functions where insertions.dynamicFunctions.contains(function.key) {
+            if let range = function.dynamicRange { edits.append(SourceEdit(range: range, replacement: "")) }
+        }
+        return SourceEdit.apply(edits, to: userBytes)
+    }
+}

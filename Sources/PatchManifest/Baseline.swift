@@ -1,0 +1,109 @@
+/// What a shipped build contains, per declaration: the record `build` later diffs against to find
+/// what changed, and the input of the build fingerprint. Written by `patchcli prepare` to
+/// `.patch/baseline.json` in canonical JSON (docs/prepare.md "Baseline").
+public struct Baseline: Sendable, Equatable {
+    /// Version of this file's layout; bumped when a field changes meaning.
+    public static let formatVersion: Int64 = 1
+
+    public struct Declaration: Sendable, Equatable {
+        public enum Kind: String, Sendable, CaseIterable, Codable {
+            case function, method, initializer, computedProperty, viewBody, storedLayout
+        }
+
+        /// Stable across edits that do not rename or re-type the declaration:
+        /// `<target>:<Type.path>.<name>(<label>:<type>,…)` for callables, `<target>:<Type.path>.<name>`
+        /// for properties, `<target>:<Type.path>` for a stored layout.
+        public var id: String
+        public var kind: Kind
+        /// SHA-256 (lowercase hex) of the declaration's token texts: whitespace and comments do not
+        /// change it, any change to code does.
+        public var contentHash: String
+        /// The file that declares it, relative to the project root.
+        public var file: String
+
+        public init(id: String, kind: Kind, contentHash: String, file: String) {
+            self.id = id
+            self.kind = kind
+            self.contentHash = contentHash
+            self.file = file
+        }
+    }
+
+    /// Sorted by `id`, so the same sources always give the same bytes.
+    public private(set) var declarations: [Declaration]
+
+    public init(declarations: [Declaration]) {
+        self.declarations = declarations.sorted { $0.id < $1.id }
+    }
+
+    public var canonicalJSON: CanonicalJSON {
+        .object([
+            "format": .integer(Self.formatVersion),
+            "declarations": .array(declarations.map { declaration in
+                .object([
+                    "id": .string(declaration.id),
+                    "kind": .string(declaration.kind.rawValue),
+                    "hash": .string(declaration.contentHash),
+                    "file": .string(declaration.file),
+                ])
+            }),
+        ])
+    }
+
+    public enum DecodingFailure: Error, CustomStringConvertible {
+        case notABaseline(reason: String)
+        case unsupportedFormat(Int64)
+
+        public var description: String {
+            switch self {
+            case let .notABaseline(reason): return "not a Patch baseline: \(reason); run `patchcli prepare` to write it again"
+            case let .unsupportedFormat(version): return "baseline format \(version) is newer than this patchcli understands (\(Baseline.formatVersion)); update patchcli"
+            }
+        }
+    }
+
+    /// Reads a baseline back from its JSON value (as written by `canonicalJSON`).
+    public init(json: CanonicalJSON) throws(DecodingFailure) {
+        guard case let .object(root) = json else { throw .notABaseline(reason: "the top level is not an object") }
+        guard case let .integer(format)? = root["format"] else { throw .notABaseline(reason: "\"format\" is missing") }
+        guard format <= Self.formatVersion else { throw .unsupportedFormat(format) }
+        guard case let .array(entries)? = root["declarations"] else { throw .notABaseline(reason: "\"declarations\" is missing") }
+        var declarations: [Declaration] = []
+        for (index, entry) in entries.enumerated() {
+            guard case let .object(fields) = entry,
+                  case let .string(id)? = fields["id"],
+                  case let .string(kindName)? = fields["kind"], let kind = Declaration.Kind(rawValue: kindName),
+                  case let .string(hash)? = fields["hash"],
+                  case let .string(file)? = fields["file"]
+            else { throw .notABaseline(reason: "declarations[\(index)] lacks id, kind, hash or file") }
+            declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file))
+        }
+        self.init(declarations: declarations)
+    }
+}
+
+/// The native build's identity as devices report it (`fingerprint`, sdk-contract §7.1, §7.7): the
+/// backend offers a module only to the binary it was built against. It changes whenever any
+/// declaration of the baseline changes, or the call ABI or view IR version the build targets.
+public enum BuildFingerprint {
+    /// The export calling convention modules are built for (`callPacked`, sdk-contract §2.4).
+    public static let abiVersion: Int64 = 1
+    /// The newest ViewNode IR schema the SDK accepts (sdk-contract §5.5).
+    public static let irSchemaVersion: Int64 = 6
+
+    /// SHA-256 (lowercase hex) of the canonical JSON
+    /// `{"abiVersion":1,"baselineSHA256":"<sha256 of the baseline bytes>","irSchemaVersion":6}`.
+    public static func compute(baseline: Baseline) -> String {
+        compute(canonicalBaseline: baseline.canonicalJSON.bytes)
+    }
+
+    /// The same, from the baseline's canonical bytes when the caller already has them.
+    public static func compute(canonicalBaseline: [UInt8]) -> String {
+        let input = CanonicalJSON.object([
+            "abiVersion": .integer(abiVersion),
+            "baselineSHA256": .string(SHA256Hasher.hex(of: canonicalBaseline)),
+            "irSchemaVersion": .integer(irSchemaVersion),
+        ])
+        return SHA256Hasher.hex(of: input.bytes)
+    }
+}

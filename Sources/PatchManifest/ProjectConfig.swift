@@ -1,0 +1,158 @@
+import Foundation
+
+/// `patch.json`: how a project is set up for Patch. Written by `patchcli init`, read by every later
+/// command. Schema: docs/patch-config.schema.json; each field is documented there and in docs/prepare.md.
+public struct ProjectConfig: Codable, Sendable, Equatable {
+    public static let fileName = "patch.json"
+    public static let currentVersion = 1
+
+    public enum ProjectKind: String, Codable, Sendable {
+        case swiftPackage = "swiftpm"
+        case xcodeProject = "xcode"
+    }
+
+    public struct Project: Codable, Sendable, Equatable {
+        public var kind: ProjectKind
+        /// `Package.swift` or the `.xcodeproj` directory, relative to the config file.
+        public var path: String
+
+        public init(kind: ProjectKind, path: String) {
+            self.kind = kind
+            self.path = path
+        }
+    }
+
+    public struct Target: Codable, Sendable, Equatable {
+        public var name: String
+        /// Folders holding the target's Swift sources, relative to the config file.
+        public var sourceRoots: [String]
+        /// The target's Info.plist, when it has one (Xcode app targets).
+        public var infoPlist: String?
+
+        public init(name: String, sourceRoots: [String], infoPlist: String? = nil) {
+            self.name = name
+            self.sourceRoots = sourceRoots
+            self.infoPlist = infoPlist
+        }
+    }
+
+    public struct Signing: Codable, Sendable, Equatable {
+        /// The Ed25519 private key; outside the repository, readable by its owner only.
+        public var privateKeyPath: String
+        /// The generated Swift file embedding the public key, relative to the config file.
+        public var publicKeyFile: String
+
+        public init(privateKeyPath: String, publicKeyFile: String) {
+            self.privateKeyPath = privateKeyPath
+            self.publicKeyFile = publicKeyFile
+        }
+    }
+
+    public var schema: String?
+    public var version: Int
+    public var appKey: String
+    public var appID: String?
+    public var apiBaseURL: String
+    public var channel: String
+    public var project: Project
+    public var targets: [Target]
+    /// The target that ships the app binary: it receives the fingerprint constant.
+    public var appTarget: String
+    /// Globs (relative to the config file; `**` crosses folders) of the sources `prepare` reads.
+    public var include: [String]
+    public var exclude: [String]
+    /// Functions opted in to patching by key (`PatchNames.functionKey`), besides `// @patchable`.
+    public var patchableFunctions: [String]
+    public var signing: Signing
+
+    enum CodingKeys: String, CodingKey {
+        case schema = "$schema"
+        case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
+             patchableFunctions, signing
+    }
+
+    public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
+                targets: [Target], appTarget: String, include: [String], exclude: [String],
+                patchableFunctions: [String], signing: Signing, schema: String? = nil) {
+        self.schema = schema
+        self.version = Self.currentVersion
+        self.appKey = appKey
+        self.appID = appID
+        self.apiBaseURL = apiBaseURL
+        self.channel = channel
+        self.project = project
+        self.targets = targets
+        self.appTarget = appTarget
+        self.include = include
+        self.exclude = exclude
+        self.patchableFunctions = patchableFunctions
+        self.signing = signing
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schema = try container.decodeIfPresent(String.self, forKey: .schema)
+        version = try container.decode(Int.self, forKey: .version)
+        appKey = try container.decode(String.self, forKey: .appKey)
+        appID = try container.decodeIfPresent(String.self, forKey: .appID)
+        apiBaseURL = try container.decode(String.self, forKey: .apiBaseURL)
+        channel = try container.decode(String.self, forKey: .channel)
+        project = try container.decode(Project.self, forKey: .project)
+        targets = try container.decode([Target].self, forKey: .targets)
+        appTarget = try container.decode(String.self, forKey: .appTarget)
+        include = try container.decodeIfPresent([String].self, forKey: .include) ?? ["**/*.swift"]
+        exclude = try container.decodeIfPresent([String].self, forKey: .exclude) ?? []
+        patchableFunctions = try container.decodeIfPresent([String].self, forKey: .patchableFunctions) ?? []
+        signing = try container.decode(Signing.self, forKey: .signing)
+    }
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case malformed(path: String, reason: String)
+        case invalid(path: String, field: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case let .malformed(path, reason):
+                return "\(path): not a valid Patch config (\(reason)); fix it or run `patchcli init --force` to write a new one"
+            case let .invalid(path, field, reason):
+                return "\(path): field \"\(field)\" \(reason)"
+            }
+        }
+    }
+
+    /// Decodes and checks a config file's bytes; `path` only labels the errors.
+    public static func decode(_ bytes: [UInt8], path: String) throws(LoadError) -> ProjectConfig {
+        let config: ProjectConfig
+        do {
+            config = try JSONDecoder().decode(ProjectConfig.self, from: Data(bytes))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .malformed(path: path, reason: "missing field \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\"")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw .malformed(path: path, reason: "wrong type at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw .malformed(path: path, reason: "null at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch {
+            throw .malformed(path: path, reason: "invalid JSON")
+        }
+        guard config.version <= currentVersion else {
+            throw .invalid(path: path, field: "version", reason: "is \(config.version); this patchcli reads version \(currentVersion) (update patchcli)")
+        }
+        guard !config.targets.isEmpty else { throw .invalid(path: path, field: "targets", reason: "is empty; list at least one target") }
+        for (index, target) in config.targets.enumerated() where target.sourceRoots.isEmpty {
+            throw .invalid(path: path, field: "targets[\(index)].sourceRoots", reason: "is empty; list the folders of target \(target.name)'s sources")
+        }
+        guard config.targets.contains(where: { $0.name == config.appTarget }) else {
+            throw .invalid(path: path, field: "appTarget", reason: "names \"\(config.appTarget)\", which is not in \"targets\"")
+        }
+        return config
+    }
+
+    /// The file's bytes: pretty-printed with sorted keys, so the file diffs well under version control.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and arrays cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data()
+        return [UInt8](data) + [UInt8(ascii: "\n")]
+    }
+}

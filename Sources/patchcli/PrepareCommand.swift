@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import PatchBuild
+
+struct PrepareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prepare",
+        abstract: "Make the app's views and opted-in functions patchable (rewrites sources minimally).",
+        discussion: """
+            Reads patch.json, renames each SwiftUI view's `body` to `__patch_native_body` and generates a
+            routing `body` per view, adds `dynamic` and a replacement to functions marked `// @patchable`,
+            and writes .patch/baseline.json plus the fingerprint constant. Details: docs/prepare.md.
+            Exit code 30: --check found files prepare would change.
+            """)
+
+    @Option(name: .long, help: "The project folder holding patch.json.")
+    var project: String = "."
+
+    @Flag(help: "Change nothing; exit 30 if any file would change (the CI gate).")
+    var check = false
+
+    @Flag(name: .customLong("dry-run"), help: "Change nothing; print the changes as a unified diff.")
+    var dryRun = false
+
+    @Flag(help: "Undo prepare: restore the original sources (byte-identical when unchanged since) and delete generated files.")
+    var revert = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard [check, dryRun, revert].filter({ $0 }).count <= 1 else {
+            throw ValidationError("--check, --dry-run and --revert exclude each other")
+        }
+    }
+
+    func run() async throws {
+        let console = Console(output)
+        try await console.perform("prepare") {
+            if revert { return try revertProject(console) }
+            console.progress("preparing \(project)")
+            let start = ContinuousClock.now
+            let session = try PrepareSession.run(root: project)
+            let plan = session.plan
+            var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
+            result.planSeconds = Self.seconds(since: start)
+            if check {
+                guard session.updates.isEmpty else {
+                    throw CommandFailure(
+                        kind: "prepare_needed",
+                        message: "prepare would change \(session.updates.count) file(s): \(session.updates.map(\.path).joined(separator: ", "))",
+                        exitStatus: .prepareWouldChange, hint: "run `patchcli prepare` and commit the result")
+                }
+                result.seconds = Self.seconds(since: start)
+                console.line("prepared: nothing would change (\(plan.views.count) views, \(plan.functions.count) functions routed)")
+                return result
+            }
+            if dryRun {
+                let diff = session.updates.map { UnifiedDiff.make(path: $0.path, old: $0.before, new: $0.after) }.joined()
+                result.diff = diff
+                result.seconds = Self.seconds(since: start)
+                if !output.json { print(diff, terminator: "") }
+                return result
+            }
+            try Self.apply(session.updates + session.bookkeeping, root: project)
+            result.seconds = Self.seconds(since: start)
+            report(result, console: console)
+            return result
+        }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        (ContinuousClock.now - start).inSeconds
+    }
+
+    private func revertProject(_ console: Console) throws -> PrepareResult {
+        let updates = try PrepareSession.revert(root: project)
+        try Self.apply(updates, root: project)
+        let restored = updates.filter { !$0.path.hasPrefix(".patch/") }.map(\.path)
+        console.line(updates.isEmpty ? "nothing to revert: no prepare state in \(project)/.patch" : "reverted \(restored.count) file(s)")
+        for path in restored { console.line("  \(path)") }
+        return PrepareResult(mode: "revert", changedFiles: restored)
+    }
+
+    /// Writes (atomically) or deletes each file; paths are relative to `root`.
+    static func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
+        for update in updates {
+            let path = root == "." ? update.path : root + "/" + update.path
+            if let bytes = update.after {
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw FileAccessError.unwritable(path: directory, reason: FileAccess.reason(error))
+                }
+                try FileAccess.writeAtomically(bytes, to: path)
+            } else if FileManager.default.fileExists(atPath: path) {
+                do {
+                    try FileManager.default.removeItem(atPath: path)
+                } catch {
+                    throw FileAccessError.unwritable(path: path, reason: FileAccess.reason(error))
+                }
+            }
+        }
+    }
+
+    private func report(_ result: PrepareResult, console: Console) {
+        if result.changedFiles.isEmpty {
+            console.line("already prepared: nothing changed")
+        } else {
+            console.line("changed \(result.changedFiles.count) file(s):")
+            for path in result.changedFiles { console.line("  \(path)") }
+        }
+        console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s); fingerprint \(result.fingerprint ?? "")")
+        for skip in result.skipped {
+            console.line("skipped \(skip.declaration) (\(skip.file):\(skip.line)): \(skip.reason)")
+        }
+        for collision in result.collisions { console.line("collision: \(collision)") }
+    }
+}
+
+/// The `--json` result of `prepare`.
+struct PrepareResult: Encodable {
+    struct Skipped: Encodable {
+        var file: String
+        var line: Int
+        var declaration: String
+        var reason: String
+    }
+
+    var mode: String
+    var filesScanned = 0
+    var changedFiles: [String] = []
+    var views = 0
+    var functions = 0
+    var skipped: [Skipped] = []
+    var collisions: [String] = []
+    var fingerprint: String?
+    var diff: String?
+    /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took.
+    var filesParsed = 0
+    var parseSeconds = 0.0
+    /// Reading, parsing, scanning and planning: everything before the first write.
+    var planSeconds = 0.0
+    /// Wall time of the whole command, writing (atomic, synced files) included.
+    var seconds = 0.0
+
+    init(mode: String, changedFiles: [String]) {
+        self.mode = mode
+        self.changedFiles = changedFiles
+    }
+
+    init(plan: PreparePlan, updates: [PreparePlan.FileUpdate], mode: String) {
+        self.mode = mode
+        filesScanned = plan.filesScanned
+        changedFiles = updates.map(\.path)
+        views = plan.views.count
+        functions = plan.functions.count
+        skipped = plan.skipped.map { Skipped(file: $0.file, line: $0.line, declaration: $0.declaration, reason: $0.reason) }
+        collisions = plan.collisions.map(\.description)
+        fingerprint = plan.fingerprint
+        filesParsed = plan.filesParsed
+        parseSeconds = plan.parseSeconds
+    }
+}

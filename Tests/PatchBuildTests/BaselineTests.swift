@@ -1,0 +1,76 @@
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+@Suite struct BaselineTests {
+    private let source = """
+        struct Money { var cents: Int; var currency: String }
+        enum Kind { case a, b }
+        struct Screen: View {
+            let title: String
+            var subtitle: String { title.uppercased() }
+            init(title: String) { self.title = title }
+            var body: some View { Text(title) }
+            func render(times: Int, _ extra: [String: Int]) -> String { title }
+        }
+        func helper(_ x: Int) -> Int { x }
+        """
+
+    @Test func recordsEveryDeclarationKindWithStableIDs() {
+        let baseline = PreparedProject(source).plan.baseline
+        let kinds = Dictionary(uniqueKeysWithValues: baseline.declarations.map { ($0.id, $0.kind) })
+        #expect(kinds == [
+            "App:Money": .storedLayout, "App:Kind": .storedLayout, "App:Screen": .storedLayout,
+            "App:Screen.subtitle": .computedProperty, "App:Screen.init(title:String)": .initializer,
+            "App:Screen.body": .viewBody, "App:Screen.render(times:Int,_:[String:Int])": .method,
+            "App:helper(_:Int)": .function,
+        ])
+        #expect(baseline.declarations.map(\.id) == baseline.declarations.map(\.id).sorted())
+    }
+
+    @Test func hashesIgnoreFormattingAndCommentsButNotCode() {
+        let original = PreparedProject(source).plan.baseline
+        let reformatted = PreparedProject(source
+            .replacingOccurrences(of: "{ title.uppercased() }", with: "{\n        // shout\n        title  .uppercased()\n    }"))
+            .plan.baseline
+        #expect(original == reformatted)
+        let edited = PreparedProject(source.replacingOccurrences(of: "title.uppercased()", with: "title.lowercased()")).plan.baseline
+        let changed = zip(original.declarations, edited.declarations).filter { $0.contentHash != $1.contentHash }.map(\.0.id)
+        #expect(changed == ["App:Screen.subtitle"])
+    }
+
+    @Test func preparedSourcesHaveTheSameBaselineAsTheOriginals() {
+        let first = PreparedProject(source + "\n// @patchable\nfunc twice(_ x: Int) -> Int { x * 2 }\n")
+        let second = first.rerun(targets: ["App"])
+        #expect(first.plan.baseline == second.plan.baseline)
+        #expect(first.plan.fingerprint == second.plan.fingerprint)
+    }
+
+    @Test func canonicalJSONIsSortedCompactAndRoundTrips() throws {
+        let baseline = Baseline(declarations: [
+            .init(id: "App:b", kind: .function, contentHash: "22", file: "B.swift"),
+            .init(id: "App:a", kind: .viewBody, contentHash: "11", file: "A \"quoted\".swift"),
+        ])
+        #expect(baseline.canonicalJSON.text == #"{"declarations":[{"file":"A \"quoted\".swift","hash":"11","id":"App:a","kind":"viewBody"},{"file":"B.swift","hash":"22","id":"App:b","kind":"function"}],"format":1}"#)
+        #expect(try Baseline(json: baseline.canonicalJSON) == baseline)
+    }
+
+    @Test func fingerprintCoversBaselineAndVersions() {
+        let baseline = Baseline(declarations: [.init(id: "App:a", kind: .function, contentHash: "11", file: "A.swift")])
+        let input = CanonicalJSON.object([
+            "abiVersion": .integer(1), "irSchemaVersion": .integer(6),
+            "baselineSHA256": .string(SHA256Hasher.hex(of: baseline.canonicalJSON.bytes)),
+        ])
+        #expect(BuildFingerprint.compute(baseline: baseline) == SHA256Hasher.hex(of: input.bytes))
+        #expect(BuildFingerprint.compute(baseline: Baseline(declarations: [])) != BuildFingerprint.compute(baseline: baseline))
+    }
+
+    @Test func namingRuleIsDocumentedAndDeterministic() {
+        #expect(PatchNames.viewTypeName(path: ["Banner"]) == "Banner")
+        #expect(PatchNames.viewTypeName(path: ["Outer", "Inner"]) == "Outer_Inner")
+        #expect(PatchNames.viewTypeName(path: ["`Type`", "Café"]) == "Type_Caf_uE9_")
+        #expect(PatchNames.viewBodyExport(typeName: "Outer_Inner") == "view_body__Outer_Inner")
+        #expect(PatchNames.functionKey(typePath: ["Pricing"], baseName: "total", argumentLabels: ["of", nil]) == "Pricing.total(of:_:)")
+        #expect(PatchNames.functionExport(typePath: [], baseName: "format", argumentLabels: [nil]) == "_pf_format___")
+    }
+}

@@ -1,0 +1,15 @@
+import PatchSDK
+import SwiftUI
+
+@MainActor func renderAll() -> String {
+    [renderView(Greeting(name: "Ada")), renderView(Outer.Inner()), renderView(Box(value: 3)), renderSecret(),
+     String(Pricing.total(cents: 250, quantity: 2)), greetingLine(for: "Ada")].joined(separator: " | ")
+}
+
+MainActor.assumeIsolated {
+    print("native: " + renderAll())
+    Patch.shared.routedViews = ["Greeting", "Outer_Inner", "Box", "Secret"]
+    Patch.shared.functionResults = ["_pf_Pricing_total__cents_quantity": "999", "_pf_greetingLine__for": "\"Hi from the module\""]
+    print("module: " + renderAll())
+    print("calls: " + Patch.shared.calls.joined(separator: "; "))
+}

@@ -1,0 +1,167 @@
+import Foundation
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+@Suite struct InitTests {
+    @Test func swiftPackageTargetsAreReadFromTheManifestSyntax() throws {
+        let detected = try ProjectDetector.swiftPackage(manifest: """
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "Shop",
+                targets: [
+                    .target(name: "Core", dependencies: []),
+                    .executableTarget(name: "ShopApp", dependencies: ["Core"], path: "App/Sources"),
+                    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+                ]
+            )
+            """, path: "Package.swift", name: "folder")
+        #expect(detected.name == "Shop")
+        #expect(detected.targets == [.init(name: "Core", sourceRoots: ["Sources/Core"]), .init(name: "ShopApp", sourceRoots: ["App/Sources"])])
+        #expect(detected.appTarget == "ShopApp")
+    }
+
+    @Test func xcodeProjectTargetsSourceFoldersAndInfoPlistAreRead() throws {
+        let pbxproj = """
+            // !$*UTF8*$!
+            {
+                archiveVersion = 1;
+                objects = {
+                    ROOT = {isa = PBXProject; mainGroup = MAIN; targets = (APP, TESTS, WIDGET); buildConfigurationList = PLIST0; };
+                    MAIN = {isa = PBXGroup; children = (GAPP, GTESTS); sourceTree = "<group>"; };
+                    GAPP = {isa = PBXGroup; children = (F1, GVIEWS); path = Shop; sourceTree = "<group>"; };
+                    GVIEWS = {isa = PBXGroup; children = (F2); path = Views; sourceTree = "<group>"; };
+                    GTESTS = {isa = PBXGroup; children = (F3); path = ShopTests; sourceTree = "<group>"; };
+                    F1 = {isa = PBXFileReference; path = ShopApp.swift; sourceTree = "<group>"; };
+                    F2 = {isa = PBXFileReference; path = Home.swift; sourceTree = "<group>"; };
+                    F3 = {isa = PBXFileReference; path = ShopTests.swift; sourceTree = "<group>"; };
+                    B1 = {isa = PBXBuildFile; fileRef = F1; };
+                    B2 = {isa = PBXBuildFile; fileRef = F2; };
+                    B3 = {isa = PBXBuildFile; fileRef = F3; };
+                    SRC = {isa = PBXSourcesBuildPhase; files = (B1, B2); };
+                    SRCT = {isa = PBXSourcesBuildPhase; files = (B3); };
+                    SYNC = {isa = PBXFileSystemSynchronizedRootGroup; path = Widget; sourceTree = "<group>"; };
+                    APP = {isa = PBXNativeTarget; name = Shop; productType = "com.apple.product-type.application"; buildPhases = (SRC); buildConfigurationList = LIST; };
+                    TESTS = {isa = PBXNativeTarget; name = ShopTests; productType = "com.apple.product-type.bundle.unit-test"; buildPhases = (SRCT); };
+                    WIDGET = {isa = PBXNativeTarget; name = Widget; productType = "com.apple.product-type.app-extension"; fileSystemSynchronizedGroups = (SYNC); buildPhases = (); };
+                    LIST = {isa = XCConfigurationList; buildConfigurations = (DEBUG); };
+                    DEBUG = {isa = XCBuildConfiguration; buildSettings = {INFOPLIST_FILE = "Shop/Info.plist"; }; name = Debug; };
+                };
+                rootObject = ROOT;
+            }
+            """
+        let detected = try ProjectDetector.xcodeProject(pbxproj: Array(pbxproj.utf8), path: "Shop.xcodeproj")
+        #expect(detected.name == "Shop")
+        #expect(detected.targets == [
+            .init(name: "Shop", sourceRoots: ["Shop"], infoPlist: "Shop/Info.plist"),
+            .init(name: "Widget", sourceRoots: ["Widget"]),
+        ])
+        #expect(detected.appTarget == "Shop")
+    }
+
+    @Test func infoPlistGetsBackgroundKeysAndKeepsTheRest() throws {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+                <key>CFBundleName</key><string>Shop</string>
+                <key>UIBackgroundModes</key><array><string>audio</string><string>fetch</string></array>
+            </dict>
+            </plist>
+            """
+        let updated = try InfoPlistEditor.addingBackgroundUpdates(to: Array(plist.utf8), path: "Info.plist", taskIdentifier: "com.example.check", silentPush: true)
+        let dictionary = try #require(try PropertyListSerialization.propertyList(from: Data(updated), format: nil) as? [String: Any])
+        #expect(dictionary["CFBundleName"] as? String == "Shop")
+        #expect(dictionary["UIBackgroundModes"] as? [String] == ["audio", "fetch", "processing", "remote-notification"])
+        #expect(dictionary["BGTaskSchedulerPermittedIdentifiers"] as? [String] == ["com.example.check"])
+        let again = try InfoPlistEditor.addingBackgroundUpdates(to: updated, path: "Info.plist", taskIdentifier: "com.example.check", silentPush: true)
+        #expect(again == updated)
+    }
+
+    @Test func initPlansEverythingOnceAndNothingTheSecondTime() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)").path
+        let home = root + "-home"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: root + "/Sources/Demo", withIntermediateDirectories: true)
+        try Data("// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"Demo\", targets: [.executableTarget(name: \"Demo\")])\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/Package.swift"))
+        try Data("struct Home: View { var body: some View { Text(\"x\") } }\n".utf8).write(to: URL(fileURLWithPath: root + "/Sources/Demo/Home.swift"))
+        try Data(".build/".utf8).write(to: URL(fileURLWithPath: root + "/.gitignore"))
+
+        let plan = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(plan.writes.map(\.path) == [
+            "patch.json", home + "/.config/patch/keys/demo.ed25519", "Sources/Demo/PatchPublicKey.generated.swift", ".gitignore",
+        ])
+        #expect(plan.writes[1].permissions == 0o600)
+        #expect(plan.createdKeyPair)
+        #expect(plan.launchSnippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
+        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n")
+        for write in plan.writes {
+            let path = write.path.hasPrefix("/") ? write.path : root + "/" + write.path
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(write.bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let config = try ProjectSources.loadConfig(root: root)
+        #expect(config.targets == [.init(name: "Demo", sourceRoots: ["Sources/Demo"])])
+
+        let second = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(second.writes.isEmpty)
+        #expect(!second.createdKeyPair)
+    }
+}
+
+@Suite struct ConfigSchemaTests {
+    /// docs/patch-config.schema.json lists exactly the keys patch.json has, and its required ones.
+    @Test func schemaMatchesTheConfigFile() throws {
+        let schemaURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/patch-config.schema.json").standardizedFileURL
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: Any])
+        let config = ProjectConfig(
+            appKey: "k", appID: "id", apiBaseURL: "u", channel: "c", project: .init(kind: .xcodeProject, path: "A.xcodeproj"),
+            targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist")], appTarget: "A", include: [], exclude: [],
+            patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
+        let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
+        #expect(Set(encoded.keys) == Set(properties.keys))
+        let required = try #require(schema["required"] as? [String])
+        var minimal = encoded
+        for key in encoded.keys where !required.contains(key) { minimal[key] = nil }
+        let minimalBytes = Array(try JSONSerialization.data(withJSONObject: minimal))
+        #expect(throws: Never.self) { try ProjectConfig.decode(minimalBytes, path: "patch.json") }
+    }
+
+    @Test func invalidConfigsNameTheField() {
+        #expect(throws: ProjectConfig.LoadError.self) { try ProjectConfig.decode(Array("{}".utf8), path: "patch.json") }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":["A"]}],"appTarget":"B","signing":{"privateKeyPath":"p","publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("an appTarget outside targets was accepted")
+        } catch {
+            #expect(error.description.contains("\"appTarget\""))
+        }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":[]}],"appTarget":"A","signing":{"privateKeyPath":"p","publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("a target without source roots was accepted")
+        } catch {
+            #expect(error.description.contains("targets[0].sourceRoots"))
+        }
+    }
+}
+
+@Suite struct UtilityTests {
+    @Test func globsMatchComponentsAndDoubleStars() {
+        #expect(Glob("**/*.swift").matches("Sources/App/A.swift"))
+        #expect(Glob("**/*.swift").matches("A.swift"))
+        #expect(Glob("Sources/*/A?.swift").matches("Sources/App/AB.swift"))
+        #expect(!Glob("Sources/*.swift").matches("Sources/App/A.swift"))
+        #expect(Glob("**/Tests/**").matches("Sources/Tests/x/y.swift"))
+        #expect(!Glob("**/Tests/**").matches("Sources/App/Tests.swift"))
+    }
+
+    @Test func unifiedDiffShowsReplacedLinesWithContext() {
+        let diff = UnifiedDiff.make(path: "A.swift", old: Array("a\nb\nc\nd\ne\nf\ng\n".utf8), new: Array("a\nb\nc\nD\ne\nf\ng\n".utf8))
+        #expect(diff == "--- a/A.swift\n+++ b/A.swift\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n e\n f\n g\n")
+        #expect(UnifiedDiff.make(path: "N.swift", old: nil, new: Array("x\n".utf8)) == "--- /dev/null\n+++ b/N.swift\n@@ -0,0 +1,1 @@\n+x\n")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+@testable import PatchBuild
+import PatchManifest
+import SwiftParser
+import Testing
+
+/// `prepare` on a project folder: the files it writes, `--revert`, and edits made in between.
+@Suite struct PrepareSessionTests {
+    private let viewSource = """
+        import SwiftUI
+
+        struct Home: View {
+            var body: some View {
+                Text("home")   // greeting
+            }
+        }
+
+        private struct Badge: View { var body: some View { Text("b") } }
+        """
+    private let logicSource = "enum Tax {\n    // @patchable\n    static func rate(for region: String) -> Int { 20 }\n}"
+
+    private func makeProject() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("prepare-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root + "/Sources/App", withIntermediateDirectories: true)
+        try Data(viewSource.utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Home.swift"))
+        try Data(logicSource.utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Tax.swift"))
+        let config = ProjectConfig(
+            appKey: "app", appID: nil, apiBaseURL: "https://example.invalid", channel: "production",
+            project: .init(kind: .swiftPackage, path: "Package.swift"),
+            targets: [.init(name: "App", sourceRoots: ["Sources/App"])], appTarget: "App",
+            include: ["**/*.swift"], exclude: [], patchableFunctions: [],
+            signing: .init(privateKeyPath: "/nonexistent", publicKeyFile: "Sources/App/Key.swift"))
+        try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
+        return root
+    }
+
+    private func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
+        for update in updates {
+            let path = root + "/" + update.path
+            if let bytes = update.after {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+            } else {
+                try FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+
+    private func read(_ root: String, _ path: String) -> String? {
+        FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func prepareWritesSourcesGeneratedFilesBaselineAndState() throws {
+        let root = try makeProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let session = try PrepareSession.run(root: root)
+        #expect(Set(session.updates.map(\.path)) == [
+            "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
+            "Sources/App/PatchFingerprint.generated.swift", ".patch/baseline.json",
+        ])
+        try apply(session.updates + session.bookkeeping, root: root)
+        for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
+                     "Sources/App/PatchFingerprint.generated.swift"] {
+            assertParses(read(root, path) ?? "", path)
+        }
+        #expect(read(root, ".patch/originals/Sources/App/Home.swift") == viewSource)
+        let baseline = try Baseline(json: JSONDecoder().decode(CanonicalJSON.self, from: Data((read(root, ".patch/baseline.json") ?? "").utf8)))
+        #expect(BuildFingerprint.compute(baseline: baseline) == session.plan.fingerprint)
+        #expect(read(root, "Sources/App/PatchFingerprint.generated.swift")?.contains(session.plan.fingerprint) == true)
+
+        let again = try PrepareSession.run(root: root)
+        #expect(again.updates.isEmpty)
+        // The re-run takes every scan from .patch/cache: nothing is parsed.
+        #expect(session.plan.filesParsed == 2)
+        #expect(again.plan.filesParsed == 0)
+        #expect(again.plan.baseline == session.plan.baseline)
+        #expect(again.plan.views == session.plan.views)
+    }
+
+    @Test func revertRestoresOriginalBytesExactly() throws {
+        let root = try makeProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let session = try PrepareSession.run(root: root)
+        try apply(session.updates + session.bookkeeping, root: root)
+        try apply(try PrepareSession.revert(root: root), root: root)
+        #expect(read(root, "Sources/App/Home.swift") == viewSource)
+        #expect(read(root, "Sources/App/Tax.swift") == logicSource)
+        #expect(read(root, "Sources/App/PatchThunks.generated.swift") == nil)
+        #expect(read(root, "Sources/App/PatchFingerprint.generated.swift") == nil)
+        #expect(read(root, PrepareState.path) == nil)
+        #expect(read(root, ".patch/originals/Sources/App/Home.swift") == nil)
+    }
+
+    @Test func revertKeepsEditsMadeAfterPrepare() throws {
+        let root = try makeProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let session = try PrepareSession.run(root: root)
+        try apply(session.updates + session.bookkeeping, root: root)
+        // The user edits the prepared file (a new line in the view), without running prepare again.
+        let prepared = read(root, "Sources/App/Home.swift") ?? ""
+        let edited = prepared.replacingOccurrences(of: "Text(\"home\")", with: "Text(\"home\")\n        Text(\"new\")")
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Home.swift"))
+        try apply(try PrepareSession.revert(root: root), root: root)
+        #expect(read(root, "Sources/App/Home.swift") == viewSource.replacingOccurrences(of: "Text(\"home\")", with: "Text(\"home\")\n        Text(\"new\")"))
+        #expect(read(root, "Sources/App/Tax.swift") == logicSource)
+    }
+
+    @Test func editsBetweenPrepareRunsStillRevertToTheUsersText() throws {
+        let root = try makeProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try apply({ let s = try PrepareSession.run(root: root); return s.updates + s.bookkeeping }(), root: root)
+        let prepared = read(root, "Sources/App/Tax.swift") ?? ""
+        try Data(prepared.replacingOccurrences(of: "{ 20 }", with: "{ 21 }").utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Tax.swift"))
+        try apply({ let s = try PrepareSession.run(root: root); return s.updates + s.bookkeeping }(), root: root)
+        try apply(try PrepareSession.revert(root: root), root: root)
+        #expect(read(root, "Sources/App/Tax.swift") == logicSource.replacingOccurrences(of: "{ 20 }", with: "{ 21 }"))
+        #expect(read(root, "Sources/App/Home.swift") == viewSource)
+    }
+
+    @Test func missingConfigIsReported() {
+        #expect(throws: ProjectError.self) { try PrepareSession.run(root: "/nonexistent-\(UUID().uuidString)") }
+    }
+}

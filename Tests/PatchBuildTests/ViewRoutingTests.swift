@@ -1,0 +1,276 @@
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+/// Golden tests: for each kind of view declaration, the exact user-file edit and generated thunk.
+@Suite struct ViewRoutingTests {
+    @Test func plainViewRenamesBodyAndAddsViewBuilderAndMainActor() {
+        let source = """
+            import SwiftUI
+
+            /// Greets.
+            struct Greeting: View {
+                let name: String
+
+                var body: some View {   // trailing comment kept
+                    Text("Hello, \\(name)")
+                }
+            }
+
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile == source.replacingOccurrences(
+            of: "    var body: some View {   // trailing", with: "    @ViewBuilder @MainActor var __patch_native_body: some View {   // trailing"))
+        #expect(project.routingThunks == expectedViewThunk("Greeting", "Greeting", hashOf: "{\n        Text(\"Hello, \\(name)\")\n    }") + "\n")
+        #expect(project.routingFile?.contains("import SwiftUI\n") == true)
+        #expect(project.routingFile?.contains("import PatchSwiftUI\n") == true)
+        #expect(project.routingFile?.contains("import PatchSDK\n") == true)
+        #expect(project.plan.views.map(\.typeName) == ["Greeting"])
+        assertParses(project.userFile, "user file")
+        assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    @Test func nestedTypesUseDottedExtensionAndUnderscoredName() {
+        let project = PreparedProject("""
+            struct Outer {
+                struct Inner: View {
+                    var body: some View { Text("inner") }
+                }
+            }
+            extension Outer.Inner {
+                struct Deeper: View {
+                    var body: some View { Text("deeper") }
+                }
+            }
+            """)
+        #expect(project.routingThunks == [
+            expectedViewThunk("Outer.Inner", "Outer_Inner", hashOf: "{ Text(\"inner\") }"),
+            expectedViewThunk("Outer.Inner.Deeper", "Outer_Inner_Deeper", hashOf: "{ Text(\"deeper\") }"),
+        ].joined(separator: "\n\n") + "\n")
+        #expect(project.userFile.contains("        @ViewBuilder @MainActor var __patch_native_body: some View { Text(\"inner\") }"))
+    }
+
+    @Test func genericViewDropsParametersAndConditionalExtensionKeepsWhereClause() {
+        let project = PreparedProject("""
+            struct Row<Trailing: View>: View {
+                let trailing: Trailing
+                var body: some View { trailing }
+            }
+            struct Box<Value> { let value: Value }
+            extension Box: View where Value: View {
+                var body: some View { value }
+            }
+            """)
+        let thunks = project.routingThunks
+        #expect(thunks.contains("extension Row {\n"))
+        #expect(thunks.contains("typeName: \"Row\""))
+        #expect(thunks.contains("extension Box where Value: View {\n"))
+        #expect(thunks.contains("typeName: \"Box\""))
+        assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    @Test func ifConfigClausesCarryTheirConditions() {
+        let project = PreparedProject("""
+            #if os(iOS)
+            struct Phone: View {
+                var body: some View { Text("phone") }
+            }
+            #elseif os(macOS)
+            struct Desk: View {
+                var body: some View { Text("desk") }
+            }
+            #else
+            struct Other: View {
+                #if DEBUG
+                var body: some View { Text("debug") }
+                #else
+                var body: some View { Text("release") }
+                #endif
+            }
+            #endif
+            """)
+        let thunks = project.routingThunks
+        #expect(thunks.contains("#if (os(iOS))\nextension Phone {"))
+        #expect(thunks.contains("#if !(os(iOS)) && (os(macOS))\nextension Desk {"))
+        #expect(thunks.contains("#if !(os(iOS)) && !(os(macOS)) && (DEBUG)\nextension Other {"))
+        #expect(thunks.contains("#if !(os(iOS)) && !(os(macOS)) && !(DEBUG)\nextension Other {"))
+        #expect(thunks.components(separatedBy: "#endif").count == 5)
+        #expect(project.plan.views.count == 4)
+        assertParses(project.routingFile ?? "", "routing file")
+        assertParses(project.userFile, "user file")
+    }
+
+    @Test func aTypeDeclaredInTwoClausesGetsOneThunkPerClause() {
+        let project = PreparedProject("""
+            #if os(iOS)
+            struct Screen: View {
+                var body: some View { Text("touch") }
+            }
+            #else
+            struct Screen: View {
+                var body: some View { Text("pointer") }
+            }
+            #endif
+            #if DEBUG
+            struct Probe {}
+            #endif
+            #if DEBUG
+            extension Probe: View {
+                var body: some View { Text("probe") }
+            }
+            #endif
+            """)
+        let thunks = project.routingThunks
+        #expect(thunks.contains("#if (os(iOS))\nextension Screen {"))
+        #expect(thunks.contains("#if !(os(iOS))\nextension Screen {"))
+        // The extension's clause and the type's clause are the same condition: written once.
+        #expect(thunks.contains("#if (DEBUG)\nextension Probe {"))
+        #expect(project.plan.collisions.isEmpty)
+        #expect(project.plan.views.count == 3)
+    }
+
+    @Test func availabilityIsCarriedFromTypeExtensionAndProperty() {
+        let project = PreparedProject("""
+            @available(iOS 17, macOS 14, *)
+            struct Fresh: View {
+                var body: some View { Text("new") }
+            }
+            struct Later {}
+            @available(iOS 18, *)
+            extension Later: View {
+                var body: some View { Text("later") }
+            }
+            """)
+        let thunks = project.routingThunks
+        #expect(thunks.contains("@available(iOS 17, macOS 14, *)\nextension Fresh {"))
+        #expect(thunks.contains("@available(iOS 18, *)\nextension Later {"))
+    }
+
+    @Test func bodyInExtensionExplicitGetViewBuilderAndMainActor() {
+        let source = """
+            struct Card {}
+            extension Card: View {
+                @ViewBuilder var body: some View {
+                    get {
+                        Text("a")
+                        Text("b")
+                    }
+                }
+            }
+            struct Badge: SwiftUI.View {
+                @MainActor public var body: some View { Text("b") }
+            }
+            """
+        let project = PreparedProject(source)
+        // Card has @ViewBuilder: it only gets @MainActor. Badge has @MainActor: it gets @ViewBuilder
+        // (before its modifiers).
+        #expect(project.userFile == source
+            .replacingOccurrences(of: "@ViewBuilder var body", with: "@ViewBuilder @MainActor var __patch_native_body")
+            .replacingOccurrences(of: "@MainActor public var body", with: "@MainActor @ViewBuilder public var __patch_native_body"))
+        #expect(project.routingThunks.contains(expectedViewThunk("Badge", "Badge", hashOf: "{ Text(\"b\") }", access: "public ")))
+        #expect(project.plan.views.map(\.typeName) == ["Badge", "Card"])
+    }
+
+    @Test func privateViewsGetTheirThunkInTheSameFile() {
+        let source = """
+            import SwiftUI
+
+            private struct Secret: View {
+                var body: some View { Text("s") }
+            }
+            fileprivate extension Outer {
+                struct Hidden: View { var body: some View { Text("h") } }
+            }
+            struct Outer {}
+            """
+        let project = PreparedProject(source)
+        #expect(project.routingFile == nil)
+        let expectedSection = "\n" + PreparedNames.sectionBegin + "\nimport PatchSDK\nimport PatchSwiftUI\n\n"
+            + expectedViewThunk("Secret", "Secret", hashOf: "{ Text(\"s\") }") + "\n\n"
+            + expectedViewThunk("Outer.Hidden", "Outer_Hidden", hashOf: "{ Text(\"h\") }") + "\n"
+            + PreparedNames.sectionEnd + "\n"
+        #expect(project.userFile.hasSuffix(expectedSection))
+        assertParses(project.userFile, "user file")
+        // The generated section is replaced, not appended again.
+        let again = project.rerun(targets: ["App"])
+        #expect(again.plan.updates.isEmpty)
+    }
+
+    @Test func viewsInSeveralTargetsGetOneRoutingFileEach() {
+        let project = PreparedProject(targets: [
+            "App": ["Home.swift": "struct Home: View { var body: some View { Text(\"home\") } }"],
+            "Feature": ["Panel.swift": "public struct Panel: View { public var body: some View { Text(\"p\") } }"],
+        ], appTarget: "App")
+        #expect(project.files["Sources/App/\(Preparer.routingFileName)"]?.contains("extension Home {") == true)
+        #expect(project.files["Sources/Feature/\(Preparer.routingFileName)"]?.contains("public var body") == true)
+        #expect(project.files["Sources/App/\(Preparer.fingerprintFileName)"]?.contains(project.plan.fingerprint) == true)
+        #expect(project.files["Sources/Feature/\(Preparer.fingerprintFileName)"] == nil)
+    }
+
+    @Test func unsupportedBodiesAreSkippedWithReasonsAndLeftUntouched() {
+        let source = """
+            struct Concrete: View {
+                var body: Text { Text("t") }
+            }
+            struct Stored: View {
+                let body = Text("t")
+            }
+            struct Isolated: View {
+                nonisolated var body: some View { Text("n") }
+            }
+            struct NotAView {
+                var body: some View { Text("x") }
+            }
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile == source)
+        #expect(project.routingFile == nil)
+        #expect(project.plan.skipped.map(\.declaration) == ["Concrete.body", "Isolated.body"])
+        #expect(project.plan.skipped.first?.reason.contains("not `some View`") == true)
+        #expect(project.plan.skipped.last?.reason.contains("nonisolated") == true)
+    }
+
+    @Test func filesThatDoNotParseAreLeftUntouched() {
+        let source = "struct Broken: View {\n    var body: some View { Text(\"x\" }\n"
+        let project = PreparedProject(source)
+        #expect(project.userFile == source)
+        #expect(project.plan.skipped.first?.reason.contains("does not parse") == true)
+    }
+
+    @Test func collidingNamesAreReportedAndNotRouted() {
+        let project = PreparedProject("""
+            struct Outer { struct Inner: View { var body: some View { Text("a") } } }
+            struct Outer_Inner: View { var body: some View { Text("b") } }
+            struct Fine: View { var body: some View { Text("c") } }
+            """)
+        #expect(project.plan.collisions == [PatchNames.Collision(name: "Outer_Inner", claimants: ["App.Outer.Inner", "App.Outer_Inner"])])
+        #expect(project.plan.views.map(\.typeName) == ["Fine"])
+        #expect(project.plan.skipped.count == 2)
+        #expect(!project.userFile.contains("struct Outer_Inner: View { @ViewBuilder"))
+    }
+
+    @Test func prepareIsIdempotent() {
+        let first = PreparedProject(targets: [
+            "App": [
+                "A.swift": "struct A: View {\n    var body: some View { Text(\"a\") }\n}\nprivate struct P: View { var body: some View { Text(\"p\") } }\n",
+                "Logic.swift": "enum Math {\n    // @patchable\n    static func double(_ x: Int) -> Int { x * 2 }\n}\n",
+            ],
+        ])
+        #expect(!first.plan.updates.isEmpty)
+        let second = first.rerun(targets: ["App"])
+        #expect(second.plan.updates.isEmpty)
+        #expect(second.plan.fingerprint == first.plan.fingerprint)
+        #expect(second.plan.views == first.plan.views)
+    }
+
+    @Test func aPreparedBodyThatCanNoLongerBeRoutedGetsItsNameBack() {
+        // Prepared earlier, but now a second view claims the same name: without the generated `body`
+        // the type would not compile, so the rename is undone.
+        let project = PreparedProject("""
+            struct Outer { struct Inner: View { @ViewBuilder var __patch_native_body: some View { Text("a") } } }
+            struct Outer_Inner: View { var body: some View { Text("b") } }
+            """)
+        #expect(project.userFile.contains("@ViewBuilder var body: some View { Text(\"a\") }"))
+        #expect(project.routingFile == nil)
+    }
+}

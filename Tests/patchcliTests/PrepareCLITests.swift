@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `patchcli init` and `patchcli prepare` end to end on a copy of Examples/PatchShop.
+@Suite struct PrepareCLITests {
+    private static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Examples/PatchShop").standardizedFileURL
+
+    /// Copies the example app into `directory/PatchShop` and returns that folder.
+    private func copyExample(into directory: URL) throws -> URL {
+        let project = directory.appendingPathComponent("PatchShop")
+        try FileManager.default.copyItem(at: Self.example, to: project)
+        return project
+    }
+
+    private func snapshot(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
+            guard !relative.hasPrefix(".patch"), let data = FileManager.default.contents(atPath: url.path), !url.hasDirectoryPath else { continue }
+            files[relative] = data
+        }
+        return files
+    }
+
+    @Test func initPreparesOnceThenChangesNothing() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            let keys = directory.appendingPathComponent("keys").path
+            let first = try CLI.run(["init", "--project", project.path, "--key-dir", keys, "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.result?["views"] as? Int == 15)
+            #expect(first.result?["functions"] as? Int == 5)
+            #expect(first.result?["created_key_pair"] as? Bool == true)
+            let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/patchshop.ed25519")
+            #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+            let second = try CLI.run(["init", "--project", project.path, "--key-dir", keys])
+            #expect(second.status == 0)
+            #expect(second.stdout.contains("already set up: nothing changed"))
+            let check = try CLI.run(["prepare", "--project", project.path, "--check"])
+            #expect(check.status == 0)
+        }
+    }
+
+    @Test func checkFailsWith30AndDryRunShowsTheDiffWithoutWriting() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            let file = project.appendingPathComponent("Sources/PatchShop/CartScreen.swift")
+            let edited = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+                .replacingOccurrences(of: "struct TotalsView: View {", with: "struct TotalsView: View {\n    var body: some View { EmptyView() }\n}\nstruct NewView: View {")
+            try Data(edited.utf8).write(to: file)
+            let before = try snapshot(project)
+
+            let check = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(check.status == 30)
+            #expect(check.error?["kind"] as? String == "prepare_needed")
+            #expect((check.error?["message"] as? String)?.contains("Sources/PatchShop/CartScreen.swift") == true)
+
+            let dryRun = try CLI.run(["prepare", "--project", project.path, "--dry-run"])
+            #expect(dryRun.status == 0)
+            #expect(dryRun.stdout.contains("--- a/Sources/PatchShop/CartScreen.swift"))
+            #expect(dryRun.stdout.contains("+    @ViewBuilder @MainActor var __patch_native_body: some View { EmptyView() }"))
+            #expect(try snapshot(project) == before)
+        }
+    }
+
+    @Test func revertRestoresTheExampleByteForByte() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            let original = try snapshot(project)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            #expect(try snapshot(project) != original)
+            let revert = try CLI.run(["prepare", "--project", project.path, "--revert", "--json"])
+            #expect(revert.status == 0)
+            var restored = try snapshot(project)
+            // init's own files stay: they are configuration, not preparation.
+            for path in ["patch.json", ".gitignore", "Sources/PatchShop/PatchPublicKey.generated.swift"] {
+                #expect(restored.removeValue(forKey: path) != nil)
+            }
+            #expect(restored == original)
+        }
+    }
+
+    @Test func prepareWithoutConfigExitsWith3AndPointsToInit() throws {
+        try withScratchDirectory { directory in
+            let result = try CLI.run(["prepare", "--project", directory.path, "--json"])
+            #expect(result.status == 3)
+            #expect(result.error?["kind"] as? String == "config_missing")
+            #expect((result.error?["hint"] as? String)?.contains("patchcli init") == true)
+        }
+    }
+}
