@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -37,16 +38,28 @@ let package = Package(
             name: "PatchManifest",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
+        // `patchcli prepare` and `patchcli build`: Swift sources in, guest wasm modules out.
+        // Its guest templates live in templates/ at the package root and are located at run time.
+        .target(
+            name: "PatchBuild",
+            dependencies: [
+                "PatchManifest",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
                 "PatchDiff",
                 "PatchManifest",
+                "PatchBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
+        .testTarget(name: "PatchBuildTests", dependencies: ["PatchBuild"], exclude: ["GuestFixtures"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )
