@@ -1,3 +1,5 @@
+import PatchBuild
+
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
 extension CommandFailure {
@@ -5,9 +7,38 @@ extension CommandFailure {
         switch error {
         case let failure as CommandFailure:
             self = failure
+        case let error as ToolchainError:
+            self.init(kind: "toolchain_missing", message: error.description, exitStatus: .toolchainMissing,
+                      hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")
+        case let error as GuestBuildError:
+            self.init(error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")
+        }
+    }
+}
+
+extension CommandFailure {
+    init(_ error: GuestBuildError) {
+        let message = error.description
+        switch error {
+        case .sourcesUnreadable:
+            self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: nil)
+        case .invalidDeclarationID:
+            self.init(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli help build`")
+        case .templatesMissing, .toolchain:
+            self.init(kind: "toolchain_missing", message: message, exitStatus: .toolchainMissing, hint: nil)
+        case .nothingToPatch:
+            self.init(kind: "nothing_to_patch", message: message, exitStatus: .nothingToPatch,
+                      hint: "the message gives each declaration's reason and file:line")
+        case .compileFailed:
+            self.init(kind: "compile_failed", message: message, exitStatus: .guestCompileFailed,
+                      hint: "this is usually a patchcli bug in the generated guest code; please report it with the sources")
+        case .outputUnwritable:
+            self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: nil)
+        case .invalidProbe:
+            self.init(kind: "malformed_input", message: message, exitStatus: .malformedInput, hint: nil)
         }
     }
 }

@@ -16,4 +16,11 @@ enum ExitStatus: Int32, Codable {
     case limitExceeded = 6
     /// An output file could not be written.
     case outputUnwritable = 7
+    /// build: no usable toolchain (swiftc with the Embedded wasm32 stdlib, clang, wasm-ld) or
+    /// guest templates.
+    case toolchainMissing = 31
+    /// build: the guest compiler or linker failed in a way not attributable to one declaration.
+    case guestCompileFailed = 32
+    /// build: none of the requested declarations can be patched.
+    case nothingToPatch = 33
 }
