@@ -53,7 +53,9 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
-        // swift-syntax stays in this target (and the executable): parsing and rewriting app sources.
+        // `patchcli prepare` and `patchcli build`: Swift sources in, guest wasm modules out.
+        // swift-syntax stays in this target (and the executable). Guest templates live in templates/
+        // at the package root and are located at run time.
         .target(
             name: "PatchBuild",
             dependencies: [
@@ -89,7 +91,7 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures", "GuestFixtures"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

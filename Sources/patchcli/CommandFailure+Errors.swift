@@ -31,6 +31,11 @@ extension CommandFailure {
             }
         case let error as InitError:
             self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : .malformedInput, hint: error.hint)
+        case let error as ToolchainError:
+            self.init(kind: "toolchain_missing", message: error.description, exitStatus: .toolchainMissing,
+                      hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")
+        case let error as GuestBuildError:
+            self.init(error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")

@@ -40,4 +40,11 @@ enum ExitStatus: Int32, Codable {
     case fallbackExhausted = 29
     /// `prepare --check`: sources are not prepared as `prepare` would leave them (docs/prepare.md).
     case prepareWouldChange = 30
+    /// build: no usable toolchain (swiftc with the Embedded wasm32 stdlib, clang, wasm-ld) or
+    /// guest templates.
+    case toolchainMissing = 31
+    /// build: the guest compiler or linker failed in a way not attributable to one declaration.
+    case guestCompileFailed = 32
+    /// build: none of the requested declarations can be patched.
+    case nothingToPatch = 33
 }

@@ -1,0 +1,159 @@
+/// Generates the JSON codecs of project types (Embedded Swift has no Codable) and the export glue,
+/// in the shapes JSONEncoder uses on the device (see the function-patching convention).
+struct GuestCodecGenerator {
+    let index: GuestSourceIndex
+    let reader: GuestSignatureReader
+
+    /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.
+    func emitCodec(for type: Int, into writer: inout GuestSourceWriter) {
+        guard case .success(let shape) = reader.codableShape(of: type) else { return }
+        let name = index.types[type].qualifiedName
+        writer.line("extension \(name): _PatchJSONCodable {")
+        if let rawType = shape.rawType {
+            writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+            writer.line("        guard let decoded = \(name)(rawValue: try \(rawType.spelling(index))(_patchJSON: value)) else { throw _PatchDecodeError(\"unknown raw value for \(name)\") }")
+            writer.line("        self = decoded")
+            writer.line("    }")
+            writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) { rawValue._patchEncode(into: &writer) }")
+        } else if shape.isEnum {
+            emitEnumCodec(name: name, shape: shape, into: &writer)
+        } else {
+            emitStructCodec(name: name, shape: shape, into: &writer)
+        }
+        writer.line("}")
+    }
+
+    private func emitStructCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
+        writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+        writer.line("        guard case .object = value else { throw _PatchDecodeError(\"expected a JSON object for \(name)\") }")
+        for field in shape.fields where !field.isConstant {
+            let decode = "try value.decode(\(literal(field.name)), as: \(field.type.spelling(index)).self)"
+            if field.hasDefault {
+                writer.line("        if value.hasMember(\(literal(field.name))) { self.\(field.name) = \(decode) }")
+            } else {
+                writer.line("        self.\(field.name) = \(decode)")
+            }
+        }
+        writer.line("    }")
+        writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) {")
+        writer.line("        writer.bytes.append(UInt8(ascii: \"{\"))")
+        // JSONEncoder omits nil optionals, so whether a comma is due is known only at run time.
+        writer.line("        var first = true")
+        writer.line("        _ = first")
+        for field in shape.fields {
+            if field.type.isOptional {
+                writer.line("        if let present = self.\(field.name) {")
+                writer.line("            if !first { writer.bytes.append(UInt8(ascii: \",\")) }; first = false")
+                writer.line("            writer.writeKey(\(literal(field.name))); present._patchEncode(into: &writer)")
+                writer.line("        }")
+            } else {
+                writer.line("        if !first { writer.bytes.append(UInt8(ascii: \",\")) }; first = false")
+                writer.line("        writer.writeKey(\(literal(field.name))); self.\(field.name)._patchEncode(into: &writer)")
+            }
+        }
+        writer.line("        writer.bytes.append(UInt8(ascii: \"}\"))")
+        writer.line("    }")
+    }
+
+    /// Enums without raw values: `{"case":{}}`, payloads as `{"case":{"_0":…,"label":…}}`.
+    private func emitEnumCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
+        writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+        writer.line("        guard case .object(let members) = value, members.count == 1 else { throw _PatchDecodeError(\"expected a single-key object for enum \(name)\") }")
+        writer.line("        let payload = members[0].value")
+        writer.line("        _ = payload")
+        for enumCase in shape.cases {
+            writer.line("        if _patchBytesEqual(members[0].key, \(literal(enumCase.name))) {")
+            if enumCase.payload.isEmpty {
+                writer.line("            self = .\(escaped(enumCase.name))")
+            } else {
+                let arguments = enumCase.payload.map { field in
+                    let decode = "try payload.decode(\(literal(field.key)), as: \(field.type.spelling(index)).self)"
+                    return field.label.map { "\($0): \(decode)" } ?? decode
+                }
+                writer.line("            self = .\(escaped(enumCase.name))(\(arguments.joined(separator: ", ")))")
+            }
+            writer.line("            return")
+            writer.line("        }")
+        }
+        writer.line("        throw _PatchDecodeError(\"unknown case for enum \(name)\")")
+        writer.line("    }")
+        writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) {")
+        writer.line("        switch self {")
+        for enumCase in shape.cases {
+            let bindings = enumCase.payload.indices.map { "let value\($0)" }
+            let pattern = enumCase.payload.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
+            writer.line("        case .\(escaped(enumCase.name))\(pattern):")
+            writer.line("            writer.bytes.append(UInt8(ascii: \"{\")); writer.writeKey(\(literal(enumCase.name))); writer.bytes.append(UInt8(ascii: \"{\"))")
+            for (position, field) in enumCase.payload.enumerated() {
+                if position > 0 { writer.line("            writer.bytes.append(UInt8(ascii: \",\"))") }
+                writer.line("            writer.writeKey(\(literal(field.key))); value\(position)._patchEncode(into: &writer)")
+            }
+            writer.line("            writer.bytes.append(UInt8(ascii: \"}\")); writer.bytes.append(UInt8(ascii: \"}\"))")
+        }
+        writer.line("        }")
+        writer.line("    }")
+    }
+
+    /// The packed-JSON export and, when the signature allows, the scalar fast path.
+    func emitGlue(for plan: GuestExportPlan, into writer: inout GuestSourceWriter) {
+        let symbol = plan.name.jsonSymbol
+        writer.line("@_cdecl(\"\(symbol)\")")
+        writer.line("public func _\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
+        writer.line("    _patchExport(input, length) { arguments, writer throws(_PatchDecodeError) in")
+        var receiver = callee(plan)
+        if plan.isInstanceMethod, let owner = plan.owner {
+            writer.line("        let receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
+            receiver = "receiver." + escaped(plan.name.baseName)
+        }
+        for (position, parameter) in plan.parameters.enumerated() {
+            writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
+        }
+        let call = receiver + "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")"
+        if plan.result == nil {
+            writer.line("        \(call)")
+            writer.line("        writer.writeVoidEnvelope()")
+        } else {
+            writer.line("        writer.writeValueEnvelope(\(call))")
+        }
+        writer.line("    }")
+        writer.line("}")
+        guard plan.hasScalarFastPath else { return }
+        let parameters = plan.parameters.enumerated().map { "_ argument\($0.offset): \($0.element.type.scalarABISpelling ?? "")" }
+        let resultSpelling = plan.result?.scalarABISpelling.map { " -> \($0)" } ?? ""
+        // Int is 32-bit in the guest and 64-bit on the device: a value out of Int32's range traps,
+        // which the SDK reports as a failed call instead of returning a wrong number.
+        let values = plan.parameters.enumerated().map { $0.element.type == .int ? "Int(argument\($0.offset))" : "argument\($0.offset)" }
+        let scalarCall = callee(plan) + "(" + callArguments(plan, values: values) + ")"
+        writer.line("@_cdecl(\"\(plan.name.scalarSymbol)\")")
+        writer.line("public func _\(plan.name.scalarSymbol)(\(parameters.joined(separator: ", ")))\(resultSpelling) {")
+        writer.line(plan.result == .int ? "    Int64(\(scalarCall))" : "    \(scalarCall)")
+        writer.line("}")
+    }
+
+    private func callee(_ plan: GuestExportPlan) -> String {
+        guard let owner = plan.owner else { return escaped(plan.name.baseName) }
+        return index.types[owner].qualifiedName + "." + escaped(plan.name.baseName)
+    }
+
+    private func callArguments(_ plan: GuestExportPlan, values: [String]) -> String {
+        zip(plan.parameters, values).map { parameter, value in
+            parameter.label == "_" ? value : "\(parameter.label): \(value)"
+        }.joined(separator: ", ")
+    }
+
+    /// A Swift string literal for a JSON key (identifiers need no escaping beyond backticks).
+    private func literal(_ text: String) -> String {
+        "\"" + text.replacingBackticks() + "\""
+    }
+
+    private func escaped(_ name: String) -> String {
+        GuestCodecGenerator.keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    static let keywords: Set<String> = ["default", "case", "class", "struct", "enum", "func", "let", "var", "return", "in", "is", "as", "self", "Self", "init", "repeat", "where", "switch", "if", "else", "for", "while", "do", "try", "throw", "static", "import", "operator", "extension", "protocol", "subscript", "internal", "public", "private", "fileprivate", "inout", "nil", "true", "false", "super", "guard", "defer", "break", "continue", "fallthrough", "catch", "throws", "rethrows", "associatedtype", "typealias", "deinit", "any", "some"]
+}
+
+private extension String {
+    /// Identifiers written as `` `default` `` are keyed as `default` in JSON.
+    func replacingBackticks() -> String { filter { $0 != "`" } }
+}

@@ -1,0 +1,173 @@
+import SwiftSyntax
+
+/// A piece of project code the guest may include: a top-level declaration, the "shell" of a type
+/// (its header, stored properties and enum cases, which fix its layout), or one member of a type.
+enum GuestUnit: Hashable, Comparable {
+    case global(Int)
+    case typeShell(Int)
+    case member(type: Int, member: Int)
+}
+
+/// Computes which units an export needs, by resolving names over the syntax trees until nothing new
+/// is reached. Resolution is by name, not by type: a member named like something the code uses is
+/// pulled in even when it belongs to another type. That over-approximates (the compiler strips what
+/// is unused) but never misses a dependency the project declares.
+struct GuestDependencyClosure {
+    let index: GuestSourceIndex
+
+    /// Protocols of the standard library a guest type may keep conforming to, with the members that
+    /// implement them (synthesized when absent).
+    static let keptStandardProtocols: [String: [String]] = [
+        "Equatable": ["=="], "Hashable": ["hash", "=="], "Comparable": ["<", "=="], "CaseIterable": ["allCases"],
+        "Identifiable": ["id"], "Sendable": [], "Error": [], "RawRepresentable": ["rawValue", "init"],
+        "CustomStringConvertible": ["description"], "BitwiseCopyable": [],
+    ]
+    /// Raw-value types an enum's inheritance clause may name.
+    static let rawValueTypes: Set<String> = [
+        "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Double", "Float", "Character", "Bool",
+    ]
+
+    func closure(of start: GuestUnit) -> Set<GuestUnit> {
+        var state = State()
+        state.pending.append(start)
+        while let unit = state.pending.popLast() {
+            guard state.included.insert(unit).inserted else { continue }
+            expand(unit, into: &state)
+            // A type reached late may own members named by code reached earlier, and vice versa.
+            if case .typeShell(let type) = unit { addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state) }
+        }
+        return state.included
+    }
+
+    private struct State {
+        var included: Set<GuestUnit> = []
+        var pending: [GuestUnit] = []
+        var memberNames: Set<String> = []
+        var operators: Set<String> = []
+        var includedTypes: Set<Int> = []
+    }
+
+    /// Inheritance entries kept in the guest: project protocols, kept standard protocols, raw types.
+    func keptInheritance(_ names: [String]) -> [String] {
+        names.filter { name in
+            if GuestDependencyClosure.keptStandardProtocols[name] != nil || GuestDependencyClosure.rawValueTypes.contains(name) { return true }
+            return index.lookupType(path: name.split(separator: ".").map(String.init)).map { index.types[$0].kind == .protocolType } ?? false
+        }
+    }
+
+    private func expand(_ unit: GuestUnit, into state: inout State) {
+        switch unit {
+        case .global(let global):
+            resolve(GuestReferenceCollector.collect(index.globals[global].decl), scope: [], into: &state)
+        case .typeShell(let type):
+            let entry = index.types[type]
+            state.includedTypes.insert(type)
+            if entry.path.count > 1, let parent = index.lookupType(path: Array(entry.path.dropLast())) {
+                state.pending.append(.typeShell(parent))
+            }
+            var requirementNames: Set<String> = []
+            for name in keptInheritance(entry.inheritedNames) {
+                requirementNames.formUnion(GuestDependencyClosure.keptStandardProtocols[name] ?? [])
+                for protocolIndex in index.resolveType(named: name, from: entry.path) { state.pending.append(.typeShell(protocolIndex)) }
+            }
+            for (extensionIndex, extensionEntry) in entry.extensions.enumerated() {
+                let kept = keptInheritance(extensionEntry.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+                guard !kept.isEmpty else { continue }
+                // A conformance the guest keeps needs the members that implement it.
+                for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == extensionIndex && member.kind != .nestedType {
+                    state.pending.append(.member(type: type, member: memberIndex))
+                }
+                for name in kept {
+                    for protocolIndex in index.resolveType(named: name, from: entry.path) { state.pending.append(.typeShell(protocolIndex)) }
+                }
+            }
+            for (memberIndex, member) in entry.members.enumerated() {
+                let layout = member.kind == .storedProperty || member.kind == .enumCase
+                let required = entry.kind == .protocolType || !requirementNames.isDisjoint(with: member.names)
+                if (layout || required) && member.kind != .nestedType && !GuestDependencyClosure.isCodableImplementation(member.decl) {
+                    state.pending.append(.member(type: type, member: memberIndex))
+                }
+            }
+            resolveHeader(of: entry, into: &state)
+        case .member(let type, let memberIndex):
+            state.pending.append(.typeShell(type))
+            let member = index.types[type].members[memberIndex]
+            resolve(GuestReferenceCollector.collect(member.decl), scope: index.types[type].path, into: &state)
+        }
+    }
+
+    private func resolveHeader(of entry: GuestTypeEntry, into state: inout State) {
+        // Generic constraints and raw types in the header can name project types too.
+        var references = GuestReferences()
+        for name in entry.inheritedNames { references.typeNames.insert(name) }
+        resolve(references, scope: entry.path, into: &state)
+    }
+
+    /// `init(from:)` and `encode(to:)` implement Codable, which the guest replaces with generated glue.
+    static func isCodableImplementation(_ decl: DeclSyntax) -> Bool {
+        if let initializer = decl.as(InitializerDeclSyntax.self) {
+            return initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
+                && initializer.signature.parameterClause.parameters.count == 1
+        }
+        if let function = decl.as(FunctionDeclSyntax.self) {
+            return function.name.text == "encode" && function.signature.parameterClause.parameters.first?.firstName.text == "to"
+        }
+        return false
+    }
+
+    private func resolve(_ references: GuestReferences, scope: [String], into state: inout State) {
+        for name in references.bareNames {
+            // Members of the enclosing types (implicit self) first, then the project's top level.
+            var prefix = scope
+            while !prefix.isEmpty {
+                if let type = index.types.firstIndex(where: { $0.path == prefix }) {
+                    for (memberIndex, member) in index.types[type].members.enumerated() where member.names.contains(name) && member.kind != .nestedType {
+                        state.pending.append(.member(type: type, member: memberIndex))
+                    }
+                }
+                prefix.removeLast()
+            }
+            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) {
+                state.pending.append(.global(globalIndex))
+            }
+            let types = index.resolveType(named: name, from: scope)
+            for type in types {
+                state.pending.append(.typeShell(type))
+                // `Item(...)` calls an initializer.
+                addMembers(of: type, matching: ["init"], into: &state)
+            }
+        }
+        for name in references.typeNames {
+            for type in index.resolveType(named: name, from: scope) { state.pending.append(.typeShell(type)) }
+            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) && global.decl.is(TypeAliasDeclSyntax.self) {
+                state.pending.append(.global(globalIndex))
+            }
+        }
+        let newMemberNames = references.memberNames.subtracting(state.memberNames)
+        let newOperators = references.operators.subtracting(state.operators)
+        state.memberNames.formUnion(newMemberNames)
+        state.operators.formUnion(newOperators)
+        let lookups = newMemberNames.union(newOperators)
+        if !lookups.isEmpty {
+            for type in state.includedTypes { addMembers(of: type, matching: lookups, into: &state) }
+        }
+        for name in newOperators {
+            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) {
+                state.pending.append(.global(globalIndex))
+            }
+        }
+        // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
+        for name in newMemberNames {
+            for type in index.types.indices where index.types[type].name == name && index.types[type].path.count > 1 {
+                state.pending.append(.typeShell(type))
+            }
+        }
+    }
+
+    private func addMembers(of type: Int, matching names: Set<String>, into state: inout State) {
+        for (memberIndex, member) in index.types[type].members.enumerated()
+        where member.kind != .nestedType && !names.isDisjoint(with: member.names) && !GuestDependencyClosure.isCodableImplementation(member.decl) {
+            state.pending.append(.member(type: type, member: memberIndex))
+        }
+    }
+}

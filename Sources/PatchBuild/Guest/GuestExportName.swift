@@ -1,0 +1,50 @@
+/// A function's declaration id and the wasm export names derived from it, per the
+/// function-patching convention (docs: conventions of prepare's thunks and build's glue):
+/// `PriceCalculator.total(items:discount:)` → `patch_fn__PriceCalculator__total_items_discount`.
+public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
+    /// Enclosing type names, outermost first; empty for a top-level function.
+    public var typePath: [String]
+    public var baseName: String
+    /// Argument labels in order, `_` for an unlabeled parameter.
+    public var labels: [String]
+
+    public init(typePath: [String], baseName: String, labels: [String]) {
+        self.typePath = typePath
+        self.baseName = baseName
+        self.labels = labels
+    }
+
+    /// Parses `Type.Path.name(label:_:)`; nil when the text is not of that shape.
+    public init?(declarationID text: String) {
+        guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
+        let path = text[..<open].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let base = path.last, !base.isEmpty, path.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        var labels: [String] = []
+        if !inner.isEmpty {
+            guard inner.hasSuffix(":") else { return nil }
+            labels = inner.dropLast().split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard labels.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return nil }
+        }
+        self.init(typePath: Array(path.dropLast()), baseName: base, labels: labels)
+    }
+
+    public var declarationID: String {
+        let prefix = typePath.isEmpty ? "" : typePath.joined(separator: ".") + "."
+        return prefix + baseName + "(" + labels.map { $0 + ":" }.joined() + ")"
+    }
+
+    public var description: String { declarationID }
+
+    private var symbolSuffix: String {
+        var suffix = typePath.map { $0 + "__" }.joined() + baseName
+        for label in labels { suffix += label == "_" ? "_" : "_" + label }
+        return suffix
+    }
+
+    /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
+    public var jsonSymbol: String { "patch_fn__" + symbolSuffix }
+
+    /// The scalar fast-path export, generated only when every parameter and the result are scalars.
+    public var scalarSymbol: String { "patch_fns__" + symbolSuffix }
+}

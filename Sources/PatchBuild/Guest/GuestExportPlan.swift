@@ -1,0 +1,305 @@
+import SwiftSyntax
+
+/// One patchable function: how its glue decodes the input, calls it and encodes the result.
+struct GuestExportPlan {
+    struct Parameter {
+        /// The argument label at the call site, `_` when unlabeled.
+        let label: String
+        /// The internal name: the JSON key the thunk sends (conventions: input keys).
+        let name: String
+        let type: GuestValueType
+    }
+
+    let name: GuestExportName
+    let unit: GuestUnit
+    let function: FunctionDeclSyntax
+    /// The enclosing type, nil for a top-level function.
+    let owner: Int?
+    /// An instance method: the receiver travels as the `"self"` key.
+    let isInstanceMethod: Bool
+    let parameters: [Parameter]
+    /// nil for a Void function.
+    let result: GuestValueType?
+    let location: GuestSourceLocation
+
+    /// A scalar fast path exists when nothing needs JSON: no receiver, scalar parameters, a scalar
+    /// or Void result.
+    var hasScalarFastPath: Bool {
+        !isInstanceMethod && parameters.allSatisfy { $0.type.scalarWasmType != nil } && (result?.scalarWasmType != nil || result == nil)
+    }
+
+    /// The fast path's wasm signature, e.g. `(i64,i64)->i64`.
+    var scalarWasmSignature: String {
+        "(" + parameters.compactMap { $0.type.scalarWasmType }.joined(separator: ",") + ")->" + (result?.scalarWasmType ?? "()")
+    }
+
+    /// The Swift signature as written (no body, no attributes), for the manifest.
+    var swiftSignature: String {
+        var text = "func " + function.name.text
+        if let generics = function.genericParameterClause { text += generics.trimmedDescription }
+        text += function.signature.trimmedDescription
+        let collapsed = text.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
+        let modifiers = function.modifiers.map { $0.name.text }.filter { $0 == "static" || $0 == "mutating" }
+        return (modifiers + [collapsed]).joined(separator: " ")
+    }
+}
+
+/// Reads an exported function's signature into a plan, or says why it cannot be exported.
+struct GuestSignatureReader {
+    let index: GuestSourceIndex
+
+    func plan(for name: GuestExportName) -> Result<GuestExportPlan, GuestUnpatchable> {
+        guard let (function, unit, owner, file) = find(name) else {
+            let detail = name.typePath.isEmpty || index.lookupType(path: name.typePath) != nil
+                ? "no function with this name and these argument labels in the sources"
+                : "no type \(name.typePath.joined(separator: ".")) in the sources"
+            return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: .notFound, detail: detail, location: nil))
+        }
+        let sourceFile = index.files[file]
+        let location = GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: function.name))
+        func fail(_ reason: GuestUnpatchable.Reason, _ detail: String, at node: (any SyntaxProtocol)? = nil) -> Result<GuestExportPlan, GuestUnpatchable> {
+            let place = node.map { GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: $0)) } ?? location
+            return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: reason, detail: detail, location: place))
+        }
+        let effects = function.signature.effectSpecifiers
+        if let async = effects?.asyncSpecifier {
+            return fail(.asyncCode, "async functions cannot run in the embedded wasm32 guest (it has no _Concurrency)", at: async)
+        }
+        if let throwsClause = effects?.throwsClause {
+            return fail(.unsupportedSignature, "throwing functions are native-only: the JSON call convention has no error channel back to the caller", at: throwsClause)
+        }
+        if let generics = function.genericParameterClause {
+            return fail(.unsupportedLanguageFeature, "generic functions cannot be exported (the glue needs concrete types)", at: generics)
+        }
+        let modifiers = function.modifiers.map { $0.name.text }
+        if modifiers.contains("mutating") {
+            return fail(.unsupportedLanguageFeature, "mutating methods are native-only: the receiver's new state cannot flow back through the thunk")
+        }
+        let isStatic = modifiers.contains("static") || modifiers.contains("class")
+        var scope: [String] = []
+        if let owner {
+            let entry = index.types[owner]
+            scope = entry.path
+            if entry.kind == .classType || entry.kind == .actorType || entry.kind == .protocolType {
+                return fail(.unsupportedLanguageFeature, "methods of a \(entry.kind.rawValue) are native-only: only struct and enum methods are patchable")
+            }
+            if !isStatic, entry.isGeneric {
+                return fail(.unsupportedLanguageFeature, "methods of generic type \(entry.qualifiedName) cannot be exported")
+            }
+        }
+        var parameters: [GuestExportPlan.Parameter] = []
+        for parameter in function.signature.parameterClause.parameters {
+            let internalName = (parameter.secondName ?? parameter.firstName).text
+            if parameter.ellipsis != nil {
+                return fail(.unsupportedSignature, "variadic parameter `\(internalName)` is not supported", at: parameter)
+            }
+            if let attributed = parameter.type.as(AttributedTypeSyntax.self), attributed.specifiers.contains(where: { $0.trimmedDescription == "inout" }) {
+                return fail(.unsupportedLanguageFeature, "inout parameter `\(internalName)`: the caller's variable cannot be updated through the thunk", at: parameter)
+            }
+            switch resolve(parameter.type, scope: scope) {
+            case .success(let type):
+                parameters.append(.init(label: parameter.firstName.text, name: internalName, type: type))
+            case .failure(let problem):
+                return fail(problem.reason, "parameter `\(internalName)`: \(problem.detail)", at: parameter)
+            }
+        }
+        var result: GuestValueType?
+        if let returnClause = function.signature.returnClause, !["Void", "()"].contains(returnClause.type.trimmedDescription) {
+            switch resolve(returnClause.type, scope: scope) {
+            case .success(let type): result = type
+            case .failure(let problem): return fail(problem.reason, "result: \(problem.detail)", at: returnClause)
+            }
+        }
+        let isInstanceMethod = owner != nil && !isStatic
+        let plan = GuestExportPlan(
+            name: name, unit: unit, function: function, owner: owner, isInstanceMethod: isInstanceMethod,
+            parameters: parameters, result: result, location: location)
+        // Every project type the glue encodes or decodes must itself be codable.
+        var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
+        var checked: Set<Int> = []
+        while let type = pending.popLast() {
+            guard checked.insert(type).inserted else { continue }
+            switch codableShape(of: type) {
+            case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
+            case .failure(let problem): return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: problem.reason, detail: problem.detail, location: problem.location ?? location))
+            }
+        }
+        return .success(plan)
+    }
+
+    private func find(_ name: GuestExportName) -> (FunctionDeclSyntax, GuestUnit, Int?, Int)? {
+        func matches(_ function: FunctionDeclSyntax) -> Bool {
+            function.name.text == name.baseName && function.signature.parameterClause.parameters.map { $0.firstName.text } == name.labels
+        }
+        if name.typePath.isEmpty {
+            for (globalIndex, global) in index.globals.enumerated() {
+                if let function = global.decl.as(FunctionDeclSyntax.self), matches(function) { return (function, .global(globalIndex), nil, global.file) }
+            }
+            return nil
+        }
+        guard let type = index.types.firstIndex(where: { $0.path == name.typePath }) else { return nil }
+        for (memberIndex, member) in index.types[type].members.enumerated() {
+            if let function = member.decl.as(FunctionDeclSyntax.self), matches(function) {
+                return (function, .member(type: type, member: memberIndex), type, member.file)
+            }
+        }
+        return nil
+    }
+
+    struct Problem: Error {
+        let reason: GuestUnpatchable.Reason
+        let detail: String
+        var location: GuestSourceLocation? = nil
+    }
+
+    /// Maps a written type onto what the glue supports.
+    func resolve(_ type: TypeSyntax, scope: [String], aliasDepth: Int = 0) -> Result<GuestValueType, Problem> {
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            return resolve(optional.wrappedType, scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
+        }
+        if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return resolve(optional.wrappedType, scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
+        }
+        if let array = type.as(ArrayTypeSyntax.self) {
+            return resolve(array.element, scope: scope, aliasDepth: aliasDepth).map { .array($0) }
+        }
+        if let dictionary = type.as(DictionaryTypeSyntax.self) {
+            guard dictionary.key.trimmedDescription == "String" else {
+                return .failure(Problem(reason: .unsupportedSignature, detail: "dictionary keys must be String to travel as a JSON object (found \(dictionary.key.trimmedDescription))"))
+            }
+            return resolve(dictionary.value, scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
+        }
+        let text = type.trimmedDescription
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            let arguments = identifier.genericArgumentClause?.arguments.compactMap { $0.argument.as(TypeSyntax.self) } ?? []
+            switch (identifier.name.text, arguments.count) {
+            case ("Int", 0): return .success(.int)
+            case ("Int64", 0): return .success(.int64)
+            case ("Int32", 0): return .success(.int32)
+            case ("Double", 0): return .success(.double)
+            case ("Bool", 0): return .success(.bool)
+            case ("String", 0): return .success(.string)
+            case ("Optional", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
+            case ("Array", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .array($0) }
+            case ("Dictionary", 2) where arguments[0].trimmedDescription == "String":
+                return resolve(arguments[1], scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
+            default: break
+            }
+            if arguments.isEmpty {
+                if let type = index.resolveType(named: identifier.name.text, from: scope).first { return .success(.project(type)) }
+                if aliasDepth < 8, let alias = index.globals.lazy.compactMap({ $0.decl.as(TypeAliasDeclSyntax.self) }).first(where: { $0.name.text == identifier.name.text }) {
+                    return resolve(alias.initializer.value, scope: [], aliasDepth: aliasDepth + 1)
+                }
+            }
+            if let module = GuestFrameworkNames.types[identifier.name.text] {
+                return .failure(Problem(reason: .osFrameworkAPI, detail: "type \(text) comes from \(module), which the guest does not have"))
+            }
+        }
+        if type.is(MemberTypeSyntax.self), let type = index.lookupType(path: text.split(separator: ".").map(String.init)) {
+            return .success(.project(type))
+        }
+        if type.is(SomeOrAnyTypeSyntax.self) {
+            return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "existential or opaque type \(text) cannot cross the JSON boundary"))
+        }
+        return .failure(Problem(reason: .unsupportedSignature, detail: "type \(text) cannot be carried as JSON (supported: Int, Int64, Int32, Double, Bool, String, Optional, Array, [String: T], project structs and enums)"))
+    }
+
+    /// A struct's stored properties or an enum's cases, as the generated codec reads them.
+    struct CodableShape {
+        struct Field {
+            let name: String
+            let type: GuestValueType
+            /// `let` with an initial value: encoded, never decoded (Codable synthesis does the same).
+            let isConstant: Bool
+            /// `var` with an initial value: decoded only when present.
+            let hasDefault: Bool
+        }
+        struct Case {
+            let name: String
+            /// (JSON key, type): the label, or `_0`, `_1`… for unlabeled associated values.
+            let payload: [(key: String, label: String?, type: GuestValueType)]
+        }
+        var fields: [Field] = []
+        var cases: [Case] = []
+        /// The raw type of a raw-value enum, encoded as its raw value.
+        var rawType: GuestValueType?
+        var isEnum = false
+
+        var referencedTypes: [Int] {
+            fields.flatMap { $0.type.projectTypes() } + cases.flatMap { $0.payload.flatMap { $0.type.projectTypes() } } + (rawType?.projectTypes() ?? [])
+        }
+    }
+
+    func codableShape(of type: Int) -> Result<CodableShape, Problem> {
+        let entry = index.types[type]
+        let file = index.files[entry.file]
+        let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: entry.decl))
+        guard entry.kind == .structType || entry.kind == .enumType else {
+            return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "\(entry.qualifiedName) is a \(entry.kind.rawValue); only structs and enums travel by value through the JSON glue", location: location))
+        }
+        guard !entry.isGeneric else {
+            return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "generic type \(entry.qualifiedName) cannot be encoded by the glue", location: location))
+        }
+        var shape = CodableShape()
+        shape.isEnum = entry.kind == .enumType
+        if shape.isEnum, let raw = entry.inheritedNames.first, GuestDependencyClosure.rawValueTypes.contains(raw) {
+            guard let rawType = ["String": GuestValueType.string, "Int": .int, "Int64": .int64, "Int32": .int32, "Double": .double, "Bool": .bool][raw] else {
+                return .failure(Problem(reason: .unsupportedSignature, detail: "raw type \(raw) of \(entry.qualifiedName) is not supported by the glue", location: location))
+            }
+            shape.rawType = rawType
+        }
+        for member in entry.members {
+            let memberFile = index.files[member.file]
+            let memberLocation = GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: member.decl))
+            if member.kind == .storedProperty, let variable = member.decl.as(VariableDeclSyntax.self) {
+                let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+                if variable.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@") }) {
+                    return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "property wrapper or attribute on a stored property of \(entry.qualifiedName)", location: memberLocation))
+                }
+                for binding in variable.bindings {
+                    guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                        return .failure(Problem(reason: .unsupportedSignature, detail: "destructuring stored property in \(entry.qualifiedName)", location: memberLocation))
+                    }
+                    let name = identifier.identifier.text
+                    let written: TypeSyntax? = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+                    guard let written else {
+                        return .failure(Problem(reason: .unsupportedSignature, detail: "stored property \(entry.qualifiedName).\(name) needs a type annotation for the generated JSON glue", location: memberLocation))
+                    }
+                    switch resolve(written, scope: entry.path) {
+                    case .success(let resolved):
+                        shape.fields.append(.init(name: name, type: resolved, isConstant: isLet && binding.initializer != nil, hasDefault: !isLet && binding.initializer != nil))
+                    case .failure(let problem):
+                        return .failure(Problem(reason: problem.reason, detail: "stored property \(entry.qualifiedName).\(name): \(problem.detail)", location: memberLocation))
+                    }
+                }
+            } else if member.kind == .enumCase, let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) {
+                for element in caseDecl.elements {
+                    var payload: [(key: String, label: String?, type: GuestValueType)] = []
+                    for (position, parameter) in (element.parameterClause?.parameters ?? []).enumerated() {
+                        let label = parameter.firstName.map { $0.text == "_" ? nil : $0.text } ?? nil
+                        switch resolve(parameter.type, scope: entry.path) {
+                        case .success(let resolved): payload.append((label ?? "_\(position)", label, resolved))
+                        case .failure(let problem):
+                            return .failure(Problem(reason: problem.reason, detail: "case \(entry.qualifiedName).\(element.name.text): \(problem.detail)", location: memberLocation))
+                        }
+                    }
+                    shape.cases.append(.init(name: element.name.text, payload: payload))
+                }
+            }
+        }
+        return .success(shape)
+    }
+
+    /// The type of a property initialized with a plain literal (`var count = 0`).
+    static func literalType(_ expression: ExprSyntax?) -> TypeSyntax? {
+        guard let expression else { return nil }
+        let name: String
+        if expression.is(IntegerLiteralExprSyntax.self) { name = "Int" }
+        else if expression.is(FloatLiteralExprSyntax.self) { name = "Double" }
+        else if expression.is(StringLiteralExprSyntax.self) { name = "String" }
+        else if expression.is(BooleanLiteralExprSyntax.self) { name = "Bool" }
+        else if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" { return literalType(prefix.expression) }
+        else { return nil }
+        return TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
+    }
+}

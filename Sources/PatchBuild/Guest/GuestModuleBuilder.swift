@@ -1,0 +1,334 @@
+import Foundation
+import PatchManifest
+
+/// What `patchcli build` asks of the guest pipeline.
+public struct GuestBuildRequest: Sendable {
+    /// Directory of the project's Swift sources.
+    public var sourcesDirectory: String
+    /// Declaration ids to export, e.g. `PriceCalculator.total(items:discount:)`.
+    public var exports: [String]
+    public var outputDirectory: String
+    public var toolchain: Toolchain
+    /// templates/ of the patchcli checkout; found automatically when nil (`GuestTemplates.locate`).
+    public var templatesDirectory: String?
+
+    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil) {
+        self.sourcesDirectory = sourcesDirectory
+        self.exports = exports
+        self.outputDirectory = outputDirectory
+        self.toolchain = toolchain
+        self.templatesDirectory = templatesDirectory
+    }
+}
+
+/// manifest.json: what the module exports and how to call it. Written with sorted keys and no
+/// paths of the machine that built it, so identical input gives identical bytes.
+public struct GuestManifest: Sendable, Codable, Equatable {
+    public struct ModuleInfo: Sendable, Codable, Equatable {
+        public var file: String
+        public var size: Int
+        public var sha256: String
+    }
+    public struct ScalarExport: Sendable, Codable, Equatable {
+        public var symbol: String
+        /// e.g. `(i64,i64)->i64`; Int travels as i64 and traps in the guest outside Int32's range.
+        public var wasmSignature: String
+
+        public init(symbol: String, wasmSignature: String) {
+            self.symbol = symbol
+            self.wasmSignature = wasmSignature
+        }
+    }
+    public struct Export: Sendable, Codable, Equatable {
+        public var declarationId: String
+        /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
+        public var symbol: String
+        public var signature: String
+        /// SHA-256 of the declaration's source text (without leading comments).
+        public var contentHash: String
+        public var location: GuestSourceLocation
+        public var scalar: ScalarExport?
+    }
+    /// Version of the function-patching call convention the glue implements.
+    public static let currentABIVersion = 1
+
+    public var abiVersion: Int
+    public var moduleName: String
+    public var module: ModuleInfo
+    public var symbols: String
+    public var exports: [Export]
+    public var unpatchable: [GuestUnpatchable]
+    public var probes: [GuestProbe]
+}
+
+public struct GuestBuildResult: Sendable {
+    public var manifest: GuestManifest
+    /// Paths written, relative to the output directory.
+    public var files: [String]
+}
+
+/// Locates templates/guest (Prelude.swift, support.c, PatchGuestSupport.h).
+public enum GuestTemplates {
+    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
+
+    /// `explicit`, else `$PATCHCLI_TEMPLATES`, else a `templates/` found walking up from the running
+    /// executable (a checkout's `.build*/debug/patchcli`), else the package this file was built from.
+    public static func locate(explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws(GuestBuildError) -> String {
+        var candidates: [String] = []
+        if let explicit { candidates.append(explicit) }
+        if let variable = environment["PATCHCLI_TEMPLATES"], !variable.isEmpty { candidates.append(variable) }
+        else {
+            var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<6 {
+                candidates.append(directory.appendingPathComponent("templates").path)
+                directory.deleteLastPathComponent()
+            }
+            let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            candidates.append(package.appendingPathComponent("templates").path)
+        }
+        for candidate in candidates {
+            let guest = (candidate as NSString).appendingPathComponent("guest")
+            if requiredFiles.allSatisfy({ FileManager.default.fileExists(atPath: (guest as NSString).appendingPathComponent($0)) }) {
+                return guest
+            }
+        }
+        throw .templatesMissing(searched: candidates)
+    }
+}
+
+/// Declarations in, one small deterministic wasm module out.
+public enum GuestModuleBuilder {
+    /// Fixed between builds: both names are written into symbol names, and changing them inflates
+    /// binary diffs between a baseline and a patch (measured 2.4x).
+    public static let moduleName = "PatchGuest"
+    static let maximumAttempts = 4
+
+    public static func build(_ request: GuestBuildRequest) throws(GuestBuildError) -> GuestBuildResult {
+        var names: [GuestExportName] = []
+        for text in request.exports {
+            guard let name = GuestExportName(declarationID: text) else { throw .invalidDeclarationID(text) }
+            if !names.contains(name) { names.append(name) }
+        }
+        let templates = try GuestTemplates.locate(explicit: request.templatesDirectory)
+        let index = try GuestSourceIndex.load(root: request.sourcesDirectory)
+        let generator = GuestSourceGenerator(index: index)
+        let work = try WorkDirectory()
+        defer { work.remove() }
+        try work.copyTemplates(from: templates)
+
+        var excluded: [GuestUnpatchable] = []
+        var program = generator.generate(exports: names, excluded: excluded)
+        var attempt = 0
+        while true {
+            guard !program.exports.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
+            try work.write(program.source, to: GuestProgram.fileName)
+            let compile = try run(request.toolchain.swiftc, swiftArguments(workDirectory: work.path), in: work.path, step: "swiftc (guest)")
+            if compile.status == 0 { break }
+            attempt += 1
+            let attributed = attribute(compile.standardError + compile.standardOutput, program: program, generator: generator)
+            guard !attributed.isEmpty, attempt < maximumAttempts else {
+                throw .compileFailed(step: "swiftc (guest)", output: compile.standardError + compile.standardOutput)
+            }
+            excluded.append(contentsOf: attributed)
+            program = generator.generate(exports: names, excluded: excluded)
+        }
+        let support = try run(request.toolchain.clang, [
+            "--target=wasm32-unknown-unknown", "-Os", "-ffreestanding", "-fno-builtin", "-mbulk-memory",
+            "-ffile-prefix-map=\(work.path)=.", "-c", "support.c", "-o", "support.o",
+        ], in: work.path, step: "clang (support.c)")
+        guard support.status == 0 else { throw .compileFailed(step: "clang (support.c)", output: support.standardError) }
+
+        var exportedSymbols: [String] = []
+        for plan in program.exports {
+            exportedSymbols.append(plan.name.jsonSymbol)
+            if plan.hasScalarFastPath { exportedSymbols.append(plan.name.scalarSymbol) }
+        }
+        var linkArguments = ["--no-entry", "--export-memory", "--gc-sections"]
+        linkArguments += (exportedSymbols + ["patch_malloc", "patch_free"]).map { "--export=\($0)" }
+        linkArguments += ["guest.o", "support.o", request.toolchain.unicodeDataTables, "-o", "module.wasm"]
+        let link = try run(request.toolchain.wasmLinker, linkArguments, in: work.path, step: "wasm-ld")
+        guard link.status == 0 else { throw .compileFailed(step: "wasm-ld", output: link.standardError) }
+
+        let unstripped = try work.read("module.wasm")
+        guard let stripped = WasmSections.stripped(unstripped) else {
+            throw .compileFailed(step: "wasm-ld", output: "the linker wrote something that is not a wasm module")
+        }
+        var probes: [GuestProbe] = []
+        var exports: [GuestManifest.Export] = []
+        for plan in program.exports {
+            let (decl, file, _) = generator.declaration(of: plan.unit)
+            probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
+            exports.append(GuestManifest.Export(
+                declarationId: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
+                contentHash: SHA256Hasher.hex(of: Array(decl.trimmedDescription.utf8)), location: plan.location,
+                scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
+        }
+        let manifest = GuestManifest(
+            abiVersion: GuestManifest.currentABIVersion, moduleName: moduleName,
+            module: .init(file: "module.wasm", size: stripped.count, sha256: SHA256Hasher.hex(of: stripped)),
+            symbols: "symbols.json", exports: exports, unpatchable: program.unpatchable, probes: probes)
+        let symbols = SymbolMap(functions: WasmSections.functionNames(unstripped).map { .init(index: $0.index, name: $0.name) })
+
+        try writeOutputs([
+            ("module.wasm", stripped),
+            ("module.unstripped.wasm", unstripped),
+            ("symbols.json", try encode(symbols)),
+            ("manifest.json", try encode(manifest)),
+            (GuestProgram.fileName, Array(program.source.utf8)),
+        ], to: request.outputDirectory)
+        return GuestBuildResult(manifest: manifest, files: ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName])
+    }
+
+    /// Embedded Swift for wasm32, whole-module, size-optimized. Paths are relative to the work
+    /// directory and the directory itself is mapped to `.`, so nothing of the machine leaks in.
+    static func swiftArguments(workDirectory: String) -> [String] {
+        [
+            "-target", Toolchain.embeddedTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
+            "-Osize", "-Xfrontend", "-disable-stack-protector", "-module-name", moduleName,
+            "-import-objc-header", "PatchGuestSupport.h", "-file-prefix-map", "\(workDirectory)=.",
+            "Prelude.swift", GuestProgram.fileName, "-c", "-o", "guest.o",
+        ]
+    }
+
+    struct SymbolMap: Codable {
+        struct Function: Codable {
+            var index: UInt32
+            var name: String
+        }
+        var functions: [Function]
+    }
+
+    private static func encode(_ value: some Encodable) throws(GuestBuildError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(value)) + [0x0A]
+        } catch {
+            throw .compileFailed(step: "manifest", output: String(describing: error))
+        }
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], in directory: String, step: String) throws(GuestBuildError) -> ProcessRunner.Result {
+        do {
+            return try ProcessRunner.run(tool, arguments, in: directory)
+        } catch {
+            throw .compileFailed(step: step, output: "could not start \(tool): \(error)")
+        }
+    }
+
+    /// Maps compiler errors onto the exports whose code they are in. Errors in project code carry
+    /// the project's file:line thanks to `#sourceLocation`.
+    static func attribute(_ output: String, program: GuestProgram, generator: GuestSourceGenerator) -> [GuestUnpatchable] {
+        var result: [GuestUnpatchable] = []
+        var blamed: Set<Int> = []
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
+            guard parts.count == 5, parts[3].trimmingCharacters(in: .whitespaces) == "error", let lineNumber = Int(parts[1]) else { continue }
+            let file = String(parts[0])
+            let message = parts[4].trimmingCharacters(in: .whitespaces)
+            var culprits: [(export: Int, unit: GuestUnit?)] = []
+            if file == GuestProgram.fileName {
+                for region in program.generatedLines where region.range.contains(lineNumber) { culprits.append((region.export, nil)) }
+            } else {
+                var best: (unit: GuestUnit, size: Int)?
+                for closure in program.closures {
+                    for unit in closure {
+                        let span = generator.span(of: unit)
+                        guard span.file == file, span.lines.contains(lineNumber) else { continue }
+                        if best == nil || span.lines.count < best!.size { best = (unit, span.lines.count) }
+                    }
+                }
+                if let unit = best?.unit {
+                    for (position, closure) in program.closures.enumerated() where closure.contains(unit) { culprits.append((position, unit)) }
+                }
+            }
+            for (position, unit) in culprits where blamed.insert(position).inserted {
+                let plan = program.exports[position]
+                let imports = unit.map { generator.index.files[generator.declaration(of: $0).file].imports } ?? []
+                let via = unit.flatMap { $0 == plan.unit ? nil : " (in \(generator.describe($0)), which it uses)" } ?? ""
+                result.append(GuestUnpatchable(
+                    declarationID: plan.name.declarationID, reason: classify(message, imports: imports),
+                    detail: "the guest compiler says: \(message)\(via)",
+                    location: GuestSourceLocation(file: file == GuestProgram.fileName ? plan.location.file : file, line: file == GuestProgram.fileName ? plan.location.line : lineNumber)))
+            }
+        }
+        return result
+    }
+
+    static func classify(_ message: String, imports: [String]) -> GuestUnpatchable.Reason {
+        let importsFramework = !Set(imports).isDisjoint(with: GuestFrameworkNames.frameworkModules)
+        if message.contains("async") || message.contains("concurrency") || message.contains("actor") { return .asyncCode }
+        if message.contains("cannot find") || message.contains("has no member") || message.contains("no such module") {
+            return importsFramework ? .osFrameworkAPI : .missingDependency
+        }
+        if message.contains("Embedded Swift") || message.contains("existential") || message.contains("protocol type") { return .unsupportedLanguageFeature }
+        return .compileError
+    }
+
+    private static func writeOutputs(_ files: [(String, [UInt8])], to directory: String) throws(GuestBuildError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .outputUnwritable(path: directory, reason: String(describing: error))
+        }
+        for (name, bytes) in files {
+            let path = (directory as NSString).appendingPathComponent(name)
+            do {
+                // `.atomic` writes a temporary file beside the destination and renames it into place.
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw .outputUnwritable(path: path, reason: String(describing: error))
+            }
+        }
+    }
+}
+
+/// A private scratch directory for one build, removed afterwards.
+private struct WorkDirectory {
+    let path: String
+
+    init() throws(GuestBuildError) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("patchcli-guest-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .outputUnwritable(path: path, reason: String(describing: error))
+        }
+        self.path = path
+    }
+
+    func copyTemplates(from templates: String) throws(GuestBuildError) {
+        for name in GuestTemplates.requiredFiles {
+            let source = (templates as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: source) else {
+                throw .templatesMissing(searched: [templates])
+            }
+            try write(data, to: name)
+        }
+    }
+
+    func write(_ text: String, to name: String) throws(GuestBuildError) {
+        try write(Data(text.utf8), to: name)
+    }
+
+    func write(_ data: Data, to name: String) throws(GuestBuildError) {
+        let target = (path as NSString).appendingPathComponent(name)
+        do {
+            try data.write(to: URL(fileURLWithPath: target))
+        } catch {
+            throw .outputUnwritable(path: target, reason: String(describing: error))
+        }
+    }
+
+    func read(_ name: String) throws(GuestBuildError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: (path as NSString).appendingPathComponent(name)) else {
+            throw .compileFailed(step: "wasm-ld", output: "\(name) was not written")
+        }
+        return Array(data)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import SwiftSyntax
+
+/// A smoke probe stated next to a function:
+///
+///     // @probe {"items": [{"name": "Tea", "cents": 250, "quantity": 2}], "discount": null} -> {"value": 500}
+///     func total(items: [Item], discount: Discount?) -> Int { … }
+///
+/// The left side is the input object the thunk would send, the right side the expected output
+/// envelope. Probes go into manifest.json for `run --smoke` and `release`.
+public struct GuestProbe: Sendable, Hashable, Codable {
+    /// The export's declaration id.
+    public var export: String
+    public var input: String
+    public var expected: String
+
+    public init(export: String, input: String, expected: String) {
+        self.export = export
+        self.input = input
+        self.expected = expected
+    }
+}
+
+enum GuestProbeCollector {
+    static let marker = "@probe"
+
+    static func probes(for plan: GuestExportPlan, in file: GuestSourceFile) throws(GuestBuildError) -> [GuestProbe] {
+        var probes: [GuestProbe] = []
+        let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: plan.function))
+        // Comments directly above the declaration live in the leading trivia of its first token.
+        let trivia = plan.function.leadingTrivia
+        let commentLines = trivia.pieces.compactMap { piece -> String? in
+            if case .lineComment(let text) = piece { return text }
+            return nil
+        }
+        for text in commentLines {
+            guard let range = text.range(of: marker) else { continue }
+            let body = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            guard let (input, expected) = split(body) else {
+                throw .invalidProbe(location: location, reason: "expected `<input JSON object> -> <expected JSON>`")
+            }
+            probes.append(GuestProbe(export: plan.name.declarationID, input: input, expected: expected))
+        }
+        return probes
+    }
+
+    /// Splits at the `->` whose left side is a complete JSON object and right side valid JSON
+    /// (an arrow inside a JSON string is not a separator).
+    private static func split(_ body: String) -> (String, String)? {
+        var searchStart = body.startIndex
+        while let arrow = body.range(of: "->", range: searchStart..<body.endIndex) {
+            let left = body[..<arrow.lowerBound].trimmingCharacters(in: .whitespaces)
+            let right = body[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+            if isJSON(left, objectOnly: true), isJSON(right, objectOnly: false) { return (left, right) }
+            searchStart = arrow.upperBound
+        }
+        return nil
+    }
+
+    private static func isJSON(_ text: String, objectOnly: Bool) -> Bool {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else { return false }
+        return !objectOnly || value is [String: Any]
+    }
+}

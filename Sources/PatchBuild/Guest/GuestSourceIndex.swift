@@ -1,0 +1,278 @@
+import Foundation
+import SwiftParser
+import SwiftSyntax
+
+/// One parsed project file.
+struct GuestSourceFile {
+    /// Path relative to the sources root, with `/` separators: what diagnostics and the manifest show,
+    /// identical whatever the checkout path.
+    let relativePath: String
+    let tree: SourceFileSyntax
+    let converter: SourceLocationConverter
+    /// Modules the file imports (`Foundation`, `SwiftUI`, …).
+    let imports: [String]
+
+    func line(of node: some SyntaxProtocol) -> Int {
+        node.startLocation(converter: converter).line
+    }
+}
+
+/// Where a declaration came from, as `file:line`.
+public struct GuestSourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+
+    public init(file: String, line: Int) {
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String { "\(file):\(line)" }
+}
+
+/// A declaration inside a type body (or one of its extensions).
+struct GuestMember {
+    enum Kind: Equatable {
+        case storedProperty
+        case enumCase
+        case nestedType
+        case other
+    }
+    /// Base name: a function's name, a property's name, `init`, `subscript`, an operator.
+    let names: [String]
+    let kind: Kind
+    let isStatic: Bool
+    let decl: DeclSyntax
+    let file: Int
+    /// Index into `GuestTypeEntry.extensions`, nil for members of the main declaration.
+    let extensionIndex: Int?
+}
+
+/// A struct, enum, class, actor or protocol of the project, with the members of all its extensions.
+struct GuestTypeEntry {
+    enum Kind: String {
+        case structType = "struct"
+        case enumType = "enum"
+        case classType = "class"
+        case actorType = "actor"
+        case protocolType = "protocol"
+    }
+    let path: [String]
+    let kind: Kind
+    let decl: DeclSyntax
+    let file: Int
+    let isGeneric: Bool
+    let inheritedNames: [String]
+    var members: [GuestMember] = []
+    /// The `extension` declarations of this type, in source order.
+    var extensions: [(decl: ExtensionDeclSyntax, file: Int)] = []
+
+    var name: String { path.last ?? "" }
+    var qualifiedName: String { path.joined(separator: ".") }
+}
+
+/// A top-level function, variable, constant or typealias.
+struct GuestGlobalEntry {
+    let names: [String]
+    let decl: DeclSyntax
+    let file: Int
+}
+
+/// Everything the generator looks up by name: the project's files parsed with swift-syntax.
+struct GuestSourceIndex {
+    private(set) var files: [GuestSourceFile] = []
+    private(set) var types: [GuestTypeEntry] = []
+    private(set) var globals: [GuestGlobalEntry] = []
+
+    /// Parses every `.swift` file under `root` (sorted by relative path, so the generated guest is
+    /// the same whatever order the file system lists them in).
+    static func load(root: String) throws(GuestBuildError) -> GuestSourceIndex {
+        let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .sourcesUnreadable(path: root, reason: "not a directory")
+        }
+        guard let enumerator = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: nil) else {
+            throw .sourcesUnreadable(path: root, reason: "cannot list the directory")
+        }
+        var relativePaths: [String] = []
+        let rootComponents = rootURL.resolvingSymlinksInPath().pathComponents
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+            guard components.starts(with: rootComponents) else { continue }
+            let relative = components.dropFirst(rootComponents.count)
+            // Build products and package checkouts are not project code.
+            if relative.contains(where: { $0.hasPrefix(".") }) { continue }
+            relativePaths.append(relative.joined(separator: "/"))
+        }
+        relativePaths.sort()
+        var sources: [(String, String)] = []
+        for relative in relativePaths {
+            let path = rootURL.appendingPathComponent(relative).path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .sourcesUnreadable(path: path, reason: "cannot read the file")
+            }
+            sources.append((relative, String(decoding: data, as: UTF8.self)))
+        }
+        return GuestSourceIndex(sources: sources)
+    }
+
+    /// Indexes in-memory sources: `(relative path, text)` pairs.
+    init(sources: [(String, String)]) {
+        for (relativePath, text) in sources {
+            let tree = Parser.parse(source: text)
+            let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
+            let file = GuestSourceFile(
+                relativePath: relativePath, tree: tree,
+                converter: SourceLocationConverter(fileName: relativePath, tree: tree), imports: imports)
+            files.append(file)
+            let fileIndex = files.count - 1
+            for statement in tree.statements {
+                indexTopLevel(statement.item, file: fileIndex)
+            }
+        }
+        // Extensions are attached after every type is known: they may precede the type's file.
+        for fileIndex in files.indices {
+            for statement in files[fileIndex].tree.statements {
+                guard let extensionDecl = statement.item.as(ExtensionDeclSyntax.self) else { continue }
+                attachExtension(extensionDecl, file: fileIndex)
+            }
+        }
+    }
+
+    private mutating func indexTopLevel(_ item: CodeBlockItemSyntax.Item, file: Int) {
+        guard let decl = item.as(DeclSyntax.self) else { return }
+        if decl.is(ExtensionDeclSyntax.self) || decl.is(ImportDeclSyntax.self) { return }
+        if let typeInfo = GuestSourceIndex.typeInfo(decl) {
+            indexType(decl, info: typeInfo, parentPath: [], file: file)
+        } else {
+            let names = GuestSourceIndex.declaredNames(decl)
+            if !names.isEmpty { globals.append(GuestGlobalEntry(names: names, decl: decl, file: file)) }
+        }
+    }
+
+    private mutating func indexType(
+        _ decl: DeclSyntax, info: (name: String, kind: GuestTypeEntry.Kind, members: MemberBlockSyntax, generic: Bool, inherited: [String]),
+        parentPath: [String], file: Int
+    ) {
+        let path = parentPath + [info.name]
+        types.append(GuestTypeEntry(path: path, kind: info.kind, decl: decl, file: file, isGeneric: info.generic, inheritedNames: info.inherited))
+        let typeIndex = types.count - 1
+        for item in info.members.members {
+            let member = item.decl
+            if let nested = GuestSourceIndex.typeInfo(member) {
+                types[typeIndex].members.append(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: nil))
+                indexType(member, info: nested, parentPath: path, file: file)
+            } else if let entry = GuestSourceIndex.member(member, file: file, extensionIndex: nil) {
+                types[typeIndex].members.append(entry)
+            }
+        }
+    }
+
+    private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
+        let extended = decl.extendedType.trimmedDescription.split(separator: ".").map(String.init)
+        guard let typeIndex = lookupType(path: extended) else { return }
+        types[typeIndex].extensions.append((decl, file))
+        let extensionIndex = types[typeIndex].extensions.count - 1
+        for item in decl.memberBlock.members {
+            let member = item.decl
+            if let nested = GuestSourceIndex.typeInfo(member) {
+                types[typeIndex].members.append(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: extensionIndex))
+                indexType(member, info: nested, parentPath: types[typeIndex].path, file: file)
+            } else if let entry = GuestSourceIndex.member(member, file: file, extensionIndex: extensionIndex) {
+                types[typeIndex].members.append(entry)
+            }
+        }
+    }
+
+    /// The type whose path ends with `path` (an exact full path wins over a suffix match).
+    func lookupType(path: [String]) -> Int? {
+        if let exact = types.firstIndex(where: { $0.path == path }) { return exact }
+        return types.firstIndex(where: { $0.path.count > path.count && Array($0.path.suffix(path.count)) == path })
+    }
+
+    /// Types named `name`, resolved as Swift would from inside `scope`: the innermost enclosing
+    /// type's nested types first, then outward, then any type of that name.
+    func resolveType(named name: String, from scope: [String]) -> [Int] {
+        var prefix = scope
+        while true {
+            if let index = types.firstIndex(where: { $0.path == prefix + [name] }) { return [index] }
+            if prefix.isEmpty { break }
+            prefix.removeLast()
+        }
+        return types.indices.filter { types[$0].name == name }
+    }
+
+    private static func typeInfo(_ decl: DeclSyntax) -> (name: String, kind: GuestTypeEntry.Kind, members: MemberBlockSyntax, generic: Bool, inherited: [String])? {
+        func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
+            clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+        }
+        if let s = decl.as(StructDeclSyntax.self) {
+            return (s.name.text, .structType, s.memberBlock, s.genericParameterClause != nil, inherited(s.inheritanceClause))
+        }
+        if let e = decl.as(EnumDeclSyntax.self) {
+            return (e.name.text, .enumType, e.memberBlock, e.genericParameterClause != nil, inherited(e.inheritanceClause))
+        }
+        if let c = decl.as(ClassDeclSyntax.self) {
+            return (c.name.text, .classType, c.memberBlock, c.genericParameterClause != nil, inherited(c.inheritanceClause))
+        }
+        if let a = decl.as(ActorDeclSyntax.self) {
+            return (a.name.text, .actorType, a.memberBlock, a.genericParameterClause != nil, inherited(a.inheritanceClause))
+        }
+        if let p = decl.as(ProtocolDeclSyntax.self) {
+            return (p.name.text, .protocolType, p.memberBlock, false, inherited(p.inheritanceClause))
+        }
+        return nil
+    }
+
+    private static func member(_ decl: DeclSyntax, file: Int, extensionIndex: Int?) -> GuestMember? {
+        let names = declaredNames(decl)
+        guard !names.isEmpty else { return nil }
+        let modifiers = decl.asProtocol(WithModifiersSyntax.self)?.modifiers
+        let isStatic = modifiers?.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) } ?? false
+        var kind = GuestMember.Kind.other
+        if decl.is(EnumCaseDeclSyntax.self) {
+            kind = .enumCase
+        } else if let variable = decl.as(VariableDeclSyntax.self), !isStatic, isStored(variable) {
+            kind = .storedProperty
+        }
+        return GuestMember(names: names, kind: kind, isStatic: isStatic, decl: decl, file: file, extensionIndex: extensionIndex)
+    }
+
+    /// A `var`/`let` without accessor blocks (or with only observers) stores a value.
+    static func isStored(_ variable: VariableDeclSyntax) -> Bool {
+        for binding in variable.bindings {
+            guard let accessorBlock = binding.accessorBlock else { continue }
+            switch accessorBlock.accessors {
+            case .getter: return false
+            case .accessors(let accessors):
+                let computed = accessors.contains { accessor in
+                    let kind = accessor.accessorSpecifier.tokenKind
+                    return kind == .keyword(.get) || kind == .keyword(.set) || kind == .keyword(._read) || kind == .keyword(._modify)
+                }
+                if computed { return false }
+            }
+        }
+        return true
+    }
+
+    /// The names a declaration introduces.
+    static func declaredNames(_ decl: DeclSyntax) -> [String] {
+        if let function = decl.as(FunctionDeclSyntax.self) { return [function.name.text] }
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            return variable.bindings.flatMap { binding in
+                binding.pattern.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                    if case .identifier(let name) = token.tokenKind { return name }
+                    return nil
+                }
+            }
+        }
+        if decl.is(InitializerDeclSyntax.self) { return ["init"] }
+        if decl.is(SubscriptDeclSyntax.self) { return ["subscript"] }
+        if let alias = decl.as(TypeAliasDeclSyntax.self) { return [alias.name.text] }
+        if let enumCase = decl.as(EnumCaseDeclSyntax.self) { return enumCase.elements.map { $0.name.text } }
+        if let associated = decl.as(AssociatedTypeDeclSyntax.self) { return [associated.name.text] }
+        if let type = typeInfo(decl) { return [type.name] }
+        return []
+    }
+}

@@ -1,0 +1,26 @@
+import PatchBuild
+
+/// `build`'s failures, one exit code per way a guest build can fail (docs/cli.md).
+extension CommandFailure {
+    init(_ error: GuestBuildError) {
+        let message = error.description
+        switch error {
+        case .sourcesUnreadable:
+            self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: nil)
+        case .invalidDeclarationID:
+            self.init(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli help build`")
+        case .templatesMissing, .toolchain:
+            self.init(kind: "toolchain_missing", message: message, exitStatus: .toolchainMissing, hint: nil)
+        case .nothingToPatch:
+            self.init(kind: "nothing_to_patch", message: message, exitStatus: .nothingToPatch,
+                      hint: "the message gives each declaration's reason and file:line")
+        case .compileFailed:
+            self.init(kind: "compile_failed", message: message, exitStatus: .guestCompileFailed,
+                      hint: "this is usually a patchcli bug in the generated guest code; please report it with the sources")
+        case .outputUnwritable:
+            self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: nil)
+        case .invalidProbe:
+            self.init(kind: "malformed_input", message: message, exitStatus: .malformedInput, hint: nil)
+        }
+    }
+}
