@@ -1,0 +1,53 @@
+/// The canonical JSON form TUF signs (OLPC canonical JSON as securesystemslib's `encode_canonical`
+/// writes it): object keys sorted by code point, no whitespace, integers in decimal, and strings
+/// escaped only for `"` and `\` — every other character, control characters included, is its raw UTF-8.
+public enum CanonicalJSON {
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        append(value, to: &output)
+        return output
+    }
+
+    private static func append(_ value: JSONValue, to output: inout [UInt8]) {
+        switch value {
+        case .null: output += Array("null".utf8)
+        case let .bool(flag): output += Array((flag ? "true" : "false").utf8)
+        case let .integer(number): output += Array(String(number).utf8)
+        case let .string(text): appendString(text, to: &output)
+        case let .array(elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                append(element, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case let .object(members):
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in sortedKeys(members).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                appendString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                // The key comes from `members`, so the lookup cannot miss.
+                append(members[key] ?? .null, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func appendString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+            output.append(byte)
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Python's `sorted()` on str compares code points; Swift's `String <` does not (it compares
+    /// by canonical equivalence), so the order is computed on the scalars explicitly.
+    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+        members.keys.sorted { left, right in
+            left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars) { $0.value < $1.value }
+        }
+    }
+}
