@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "patchcli", targets: ["patchcli"]),
         .library(name: "PatchDiff", targets: ["PatchDiff"]),
+        .library(name: "PatchStore", targets: ["PatchStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,16 +38,22 @@ let package = Package(
             name: "PatchManifest",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
 
+        .target(
+            name: "PatchStore",
+            dependencies: ["PatchManifest", "PatchDiff"]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
                 "PatchDiff",
                 "PatchManifest",
+                "PatchStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
+        .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

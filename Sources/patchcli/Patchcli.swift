@@ -13,7 +13,7 @@ struct Patchcli: AsyncParsableCommand {
             Exit codes are listed in docs/cli.md.
             """,
         version: version,
-        subcommands: []
+        subcommands: [Release.self, Keys.self, Verify.self]
     )
 
     /// Parses and runs the command line, mapping every failure onto the documented exit-code table
