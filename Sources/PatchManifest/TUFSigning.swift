@@ -140,9 +140,10 @@ public struct SignedEnvelope: Sendable, Hashable {
         return SignedEnvelope(signed: signed, signatures: signatures)
     }
 
-    /// The file bytes: canonical JSON of the whole envelope (deterministic, and what was hashed).
+    /// The file bytes: the whole envelope as compact sorted JSON (deterministic; control characters
+    /// escaped so every JSON parser reads it).
     public var bytes: [UInt8] {
-        CanonicalJSON.encode(.object([
+        CanonicalJSON.serialize(.object([
             "signed": signed,
             "signatures": .array(signatures.map { .object(["keyid": .string($0.keyid), "sig": .string($0.sig)]) }),
         ]))

@@ -355,7 +355,7 @@ extension ReleaseStore {
     }
 
     func encodeRecordFile(_ value: some Encodable) throws(StoreError) -> [UInt8] {
-        do { return CanonicalJSON.encode(try JSONValue(encoding: value)) } catch {
+        do { return CanonicalJSON.serialize(try JSONValue(encoding: value)) } catch {
             throw .invalidRecord(path: "(new record)", detail: "cannot be encoded: \(error)")
         }
     }

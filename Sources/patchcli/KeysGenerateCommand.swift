@@ -30,7 +30,7 @@ struct KeysGenerate: AsyncParsableCommand {
                 let key = SigningKey.generate()
                 let base = URL(fileURLWithPath: out)
                 try KeyFile.writePrivate(key, to: base.appendingPathComponent("\(role.rawValue).key").path)
-                let publicJSON = CanonicalJSON.encode(try JSONValue(encoding: key.publicKey)) + Array("\n".utf8)
+                let publicJSON = CanonicalJSON.serialize(try JSONValue(encoding: key.publicKey)) + Array("\n".utf8)
                 try FileAccess.writeAtomically(publicJSON, to: base.appendingPathComponent("\(role.rawValue).pub.json").path)
                 console.line("\(role.rawValue)  keyid \(key.keyid)  \(out)/\(role.rawValue).key")
                 reports.append(PublicKeyReport(role: role, key: key.publicKey))
