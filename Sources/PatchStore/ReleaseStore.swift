@@ -126,8 +126,11 @@ extension ReleaseStore {
     /// to add, signs new targets, snapshot (and root) and timestamp, writes every immutable file
     /// create-only, and commits by atomically replacing `timestamp.json`. Until that rename, clients
     /// see the previous release; after it, the new one; never a mix.
+    ///
+    /// `alsoAccepting` lists further keys that may sign (the next root of a key rotation), so new
+    /// files can carry the new key's signature before root lists it.
     func transact(
-        signers: RoleSigners, options: PublishOptions,
+        signers: RoleSigners, options: PublishOptions, alsoAccepting proposedRoot: RootMetadata? = nil,
         _ change: (StoreState) throws(StoreError) -> StoreChange
     ) throws(StoreError) -> (state: StoreState, receipt: PublishReceipt) {
         let lock: PublisherLock? = options.dryRun ? nil : try PublisherLock(files: files)
@@ -149,7 +152,7 @@ extension ReleaseStore {
         let targets = TargetsMetadata(version: targetsVersion, expires: options.expiry.expires(.targets, from: options.now), targets: targetMap)
         let signed = try signTopLevel(
             targets: targets, snapshotVersion: snapshotVersion, timestampVersion: state.timestamp.version + 1,
-            root: root, signers: signers, options: options, previousRoot: delta.newRoot == nil ? nil : state.root)
+            root: root, signers: signers, options: options, previousRoot: delta.newRoot == nil ? proposedRoot : state.root)
 
         var metadataWrites: [(String, [UInt8])] = [
             (StorePath.metadataFile(TUFRole.targets.fileName(version: targetsVersion)), signed.targets),
