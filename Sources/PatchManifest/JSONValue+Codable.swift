@@ -38,7 +38,7 @@ extension JSONValue: Codable {
 
     /// Decodes a typed view of this tree.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONDecoder().decode(type, from: Data(CanonicalJSON.encode(self)))
+        try JSONDecoder().decode(type, from: Data(CanonicalJSON.serialize(self)))
     }
 }
 

@@ -154,3 +154,30 @@ import Testing
         #expect(String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 }
+
+@Suite struct ReleaseRecordTests {
+    /// Notes with newlines and quotes survive the file form and decode back (regression: decoding
+    /// through the canonical form fed raw control characters to JSONDecoder).
+    @Test func recordsWithControlCharactersRoundTrip() throws {
+        let record = ReleaseRecord(
+            channel: "production", releaseCounter: 7, fingerprint: "build-1", rolloutPercent: 25, mandatory: true,
+            notes: "line 1\nline \"2\"\t", cohort: "beta", disabled: false,
+            module: ModuleArtifact(path: ReleasePaths.module(sha256: String(repeating: "a", count: 64)), sha256: String(repeating: "a", count: 64), length: 10, compressedLength: 9),
+            diffs: [], createdAt: "2026-01-01T00:00:00Z", action: .publish)
+        let bytes = CanonicalJSON.serialize(try JSONValue(encoding: record))
+        #expect(try JSONValue.parse(bytes).decode(ReleaseRecord.self) == record)
+        #expect(record.version == "7-aaaaaaaaaaaa")
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""rollout_percent":25"#))
+    }
+
+    @Test func fieldValidationKeepsNamesPathSafe() {
+        #expect(throws: ReleaseFieldError.invalidChannel("../x")) { try ReleaseRecord.validate(channel: "../x") }
+        #expect(throws: ReleaseFieldError.invalidChannel("Prod")) { try ReleaseRecord.validate(channel: "Prod") }
+        #expect(throws: ReleaseFieldError.rolloutOutOfRange(101)) { try ReleaseRecord.validate(rolloutPercent: 101) }
+        #expect(throws: ReleaseFieldError.invalidFingerprint("a b")) { try ReleaseRecord.validate(fingerprint: "a b") }
+        #expect(throws: Never.self) {
+            try ReleaseRecord.validate(channel: "staging-2.eu_west")
+            try ReleaseRecord.validate(cohort: "Beta_1")
+        }
+    }
+}
