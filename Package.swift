@@ -52,7 +52,9 @@ let package = Package(
             ]),
 
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
-        .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
+        .testTarget(
+            name: "PatchManifestTests",
+            dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]

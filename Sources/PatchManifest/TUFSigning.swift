@@ -103,6 +103,9 @@ extension TUFKey {
     }
 }
 
+/// The largest metadata version or release counter accepted (2^53, exact in every JSON reader).
+public let maximumVersion = 1 << 53
+
 /// A TUF metadata file: `{"signed": …, "signatures": [{"keyid","sig"}]}`. `signed` is kept as the
 /// tree that was received so signatures are checked over exactly what was signed.
 public struct SignedEnvelope: Sendable, Hashable {
@@ -157,7 +160,14 @@ public struct SignedEnvelope: Sendable, Hashable {
         let specVersion = signed["spec_version"]?.stringValue ?? "(missing)"
         guard specVersion.split(separator: ".").first == "1" else { throw .unsupportedSpecVersion(specVersion) }
         do {
-            return try signed.decode(T.self)
+            let metadata = try signed.decode(T.self)
+            // Bounded so that "next version" arithmetic can never overflow on a hostile file.
+            guard (1...maximumVersion).contains(metadata.version) else {
+                throw MetadataError.malformed(field: "version", detail: "\(metadata.version) is outside 1...\(maximumVersion)")
+            }
+            return metadata
+        } catch let error as MetadataError {
+            throw error
         } catch let error as DecodingError {
             throw .malformed(field: Self.path(of: error), detail: "missing or of the wrong type")
         } catch {

@@ -336,7 +336,7 @@ extension ReleaseStore {
     func moduleBytes(_ module: ModuleArtifact, in state: StoreState) throws(StoreError) -> [UInt8] {
         let compressed = try targetBytes(module.path, in: state, limit: StoreLimits.moduleBytes)
         let raw: [UInt8]
-        do { raw = try CodecKind.brotli.decompress(compressed, maxOutputBytes: min(module.length, StoreLimits.moduleBytes)) } catch {
+        do { raw = try CodecKind.brotli.decompress(compressed, maxOutputBytes: max(0, min(module.length, StoreLimits.moduleBytes))) } catch {
             throw .artifactCodec(path: module.path, detail: "brotli stream does not decompress to the recorded \(module.length) bytes: \(error)")
         }
         let actual = SHA256Hasher.hex(of: raw)
@@ -347,11 +347,28 @@ extension ReleaseStore {
     }
 
     func decodeRecordFile<T: Decodable>(_ type: T.Type, _ bytes: [UInt8], path: String) throws(StoreError) -> T {
+        let value: T
         do {
-            return try JSONValue.parse(bytes).decode(type)
+            value = try JSONValue.parse(bytes).decode(type)
         } catch {
             throw .invalidRecord(path: path, detail: "not a valid \(type) document: \(error)")
         }
+        // Counters and lengths come from files: bound them before any arithmetic or allocation uses them.
+        let records: [ReleaseRecord]
+        switch value {
+        case let head as ChannelHead:
+            guard (0...maximumVersion).contains(head.releaseCounter) else { throw .invalidRecord(path: path, detail: "release_counter \(head.releaseCounter) is out of range") }
+            records = head.current
+        case let record as ReleaseRecord: records = [record]
+        default: records = []
+        }
+        for record in records {
+            guard (1...maximumVersion).contains(record.releaseCounter) else { throw .invalidRecord(path: path, detail: "release_counter \(record.releaseCounter) is out of range") }
+            guard (0...StoreLimits.moduleBytes).contains(record.module.length) else {
+                throw .invalidRecord(path: path, detail: "module length \(record.module.length) is outside 0...\(StoreLimits.moduleBytes)")
+            }
+        }
+        return value
     }
 
     func encodeRecordFile(_ value: some Encodable) throws(StoreError) -> [UInt8] {

@@ -128,7 +128,7 @@ final class PublisherLock {
             throw .unwritable(path: relative, reason: String(cString: strerror(error)))
         }
         // Who holds it, for a person looking at a stuck publish; the lock itself is the flock.
-        let owner = Array("pid \(getpid()) on \(ProcessInfo.processInfo.hostName)\n".utf8)
+        let owner = Array("pid \(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = owner.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 @testable import PatchManifest
@@ -178,6 +179,30 @@ import Testing
         #expect(throws: Never.self) {
             try ReleaseRecord.validate(channel: "staging-2.eu_west")
             try ReleaseRecord.validate(cohort: "Beta_1")
+        }
+    }
+}
+
+@Suite struct ECDSAVerificationTests {
+    /// ecdsa-sha2-nistp256 keys (PEM public key, hex DER signature, as securesystemslib writes them)
+    /// count toward a threshold like ed25519 ones.
+    @Test func p256SignaturesVerify() throws {
+        let privateKey = P256.Signing.PrivateKey()
+        let key = TUFKey(keytype: "ecdsa", scheme: "ecdsa-sha2-nistp256", publicValue: privateKey.publicKey.pemRepresentation)
+        var root = RootMetadata(version: 1, expires: "2030-01-01T00:00:00Z", keys: [key.keyid: key], roles: ["targets": RoleKeys(keyids: [key.keyid], threshold: 1)])
+        let signed = try JSONValue(encoding: TargetsMetadata(version: 1, expires: "2030-01-01T00:00:00Z", targets: [:]))
+        let signature = try privateKey.signature(for: CanonicalJSON.encode(signed))
+        let envelope = SignedEnvelope(signed: signed, signatures: [TUFSignature(keyid: key.keyid, sig: Hex.encode([UInt8](signature.derRepresentation)))])
+        try envelope.verifySignatures(for: .targets, trustedBy: root)
+        // A signature over other bytes does not count.
+        let other = try privateKey.signature(for: Array("other".utf8))
+        let forged = SignedEnvelope(signed: signed, signatures: [TUFSignature(keyid: key.keyid, sig: Hex.encode([UInt8](other.derRepresentation)))])
+        #expect(throws: MetadataError.thresholdNotMet(role: .targets, valid: 0, threshold: 1)) {
+            try forged.verifySignatures(for: .targets, trustedBy: root)
+        }
+        root.roles["targets"]?.threshold = 2
+        #expect(throws: MetadataError.thresholdNotMet(role: .targets, valid: 1, threshold: 2)) {
+            try envelope.verifySignatures(for: .targets, trustedBy: root)
         }
     }
 }

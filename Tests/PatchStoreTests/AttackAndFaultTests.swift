@@ -238,3 +238,19 @@ final class ConflictProbe: @unchecked Sendable {
     func set(_ text: String) { lock.withLock { stored = text } }
     var value: String? { lock.withLock { stored } }
 }
+
+@Suite struct HostileStoreTests {
+    /// A validly signed timestamp whose version is Int.max: refused as out of range, never a crash
+    /// on "version + 1".
+    @Test func hugeVersionsAreRefusedNotOverflowed() throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        var envelope = try SignedEnvelope.parse(try fixture.read("metadata/timestamp.json"))
+        var timestamp = try envelope.decode(TimestampMetadata.self)
+        timestamp.version = Int.max
+        envelope = try SignedEnvelope(signing: timestamp, with: [fixture.keys[.timestamp]!])
+        try fixture.write(envelope.bytes, to: "metadata/timestamp.json")
+        #expect(throws: StoreError.self) { try fixture.publish(sampleModule(seed: 30)) }
+        #expect(throws: StoreError.self) { try fixture.verify() }
+    }
+}
