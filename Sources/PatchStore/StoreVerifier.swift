@@ -116,6 +116,9 @@ extension ReleaseStore {
             warnings.append("\(orphan): left by an interrupted publish; no timestamp references it (harmless)")
         }
         let online = [TUFRole.targets, .snapshot, .timestamp].flatMap { state.root.roles[$0.rawValue]?.keyids ?? [] }
+        if Set(online).count < online.count {
+            warnings.append("targets, snapshot and timestamp share a key; one leaked key then signs all three (allowed by TUF, but separate keys limit the damage)")
+        }
         if let rootKeys = state.root.roles[TUFRole.root.rawValue]?.keyids, !Set(rootKeys).isDisjoint(with: online) {
             warnings.append("the root key also signs an online role; keep root keys offline and separate")
         }
