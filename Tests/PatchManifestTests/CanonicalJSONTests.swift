@@ -69,7 +69,7 @@ import Testing
             "custom": .object(["nested": .object(["": .string("\u{1F600}\u{ffff}")])]),
         ])
         let script = "import sys, json; from securesystemslib.formats import encode_canonical; sys.stdout.buffer.write(encode_canonical(json.loads(sys.stdin.buffer.read())).encode('utf-8'))"
-        let result = try runPython(python, script, stdin: CanonicalJSON.serialize(tree))
+        let result = try runPython(python, arguments: ["-c", script], stdin: CanonicalJSON.serialize(tree))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == CanonicalJSON.encode(tree))
     }

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Peer-tool helpers (team rule: a test that needs a peer tool FAILS under CI=true when it is
-/// missing; elsewhere it skips with a message).
+// Same file in PatchManifestTests and PatchStoreTests (test targets cannot share sources without a
+// test-support target); PatchDiffTests/PeerTools.swift has the general tool runner.
+
+/// Team rule: a test that needs a peer tool FAILS under CI=true when it is missing; elsewhere it
+/// skips with a message.
 struct PeerToolError: Error, CustomStringConvertible {
     let description: String
 }
 
+/// Returns the `env` launcher when `python3` can import `name`; nil (skip) or a throw (CI) otherwise.
 func requirePythonModule(_ name: String) throws -> String? {
-    let python = "/usr/bin/env"
-    if let result = try? runPython(python, "import \(name)", stdin: []), result.status == 0 { return python }
+    let env = "/usr/bin/env"
+    if let result = try? runPython(env, arguments: ["-c", "import \(name)"]), result.status == 0 { return env }
     if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" {
         throw PeerToolError(description: "python3 with module '\(name)' is required when CI=true; install it with `pip install \(name)`")
     }
@@ -16,16 +20,18 @@ func requirePythonModule(_ name: String) throws -> String? {
     return nil
 }
 
-/// Runs `python3 -c script` through `env`, feeding stdin and collecting stdout.
-func runPython(_ env: String, _ script: String, stdin: [UInt8]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
+/// Runs `python3 ARGUMENTS` through `env`, feeding `stdin`, collecting stdout and stderr.
+func runPython(_ env: String, arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: env)
-    process.arguments = ["python3", "-c", script]
+    process.arguments = ["python3"] + arguments
     let input = Pipe(), output = Pipe(), errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    // Inputs and outputs here are small (a JSON document): they fit the pipe buffers, so writing
+    // all of stdin, then reading stdout and stderr in turn, cannot deadlock.
     try input.fileHandleForWriting.write(contentsOf: Data(stdin))
     try input.fileHandleForWriting.close()
     let out = output.fileHandleForReading.readDataToEndOfFile()

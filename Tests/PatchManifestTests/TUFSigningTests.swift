@@ -150,7 +150,7 @@ import Testing
             key.verify_signature(md.signatures["\(key.keyid)"], md.signed_bytes)
             print(md.signed.version)
             """
-        let result = try runPython(python, script, stdin: envelope.bytes)
+        let result = try runPython(python, arguments: ["-c", script], stdin: envelope.bytes)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }

@@ -1,5 +1,8 @@
 import Foundation
 
+// Same file in PatchManifestTests and PatchStoreTests (test targets cannot share sources without a
+// test-support target); PatchDiffTests/PeerTools.swift has the general tool runner.
+
 /// Team rule: a test that needs a peer tool FAILS under CI=true when it is missing; elsewhere it
 /// skips with a message.
 struct PeerToolError: Error, CustomStringConvertible {
@@ -17,20 +20,20 @@ func requirePythonModule(_ name: String) throws -> String? {
     return nil
 }
 
-func runPython(_ env: String, script: String, arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
-    try runPython(env, arguments: [script] + arguments)
-}
-
-func runPython(_ env: String, arguments: [String]) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
+/// Runs `python3 ARGUMENTS` through `env`, feeding `stdin`, collecting stdout and stderr.
+func runPython(_ env: String, arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: env)
     process.arguments = ["python3"] + arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
     try process.run()
-    // Small outputs (one JSON line): reading stdout then stderr cannot fill a pipe and deadlock.
+    // Inputs and outputs here are small (a JSON document): they fit the pipe buffers, so writing
+    // all of stdin, then reading stdout and stderr in turn, cannot deadlock.
+    try input.fileHandleForWriting.write(contentsOf: Data(stdin))
+    try input.fileHandleForWriting.close()
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -61,7 +61,7 @@ import Testing
         guard let env = try requirePythonModule("tuf") else { return nil }
         let script = fixture.directory.appendingPathComponent(".patchcli/tuf-client.py")
         try Data(client.utf8).write(to: script)
-        let result = try runPython(env, script: script.path, arguments: [fixture.directory.path, fixture.url("metadata/1.root.json").path, workdir.path])
+        let result = try runPython(env, arguments: [script.path, fixture.directory.path, fixture.url("metadata/1.root.json").path, workdir.path])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         return ClientResult(
