@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "patchcli", targets: ["patchcli"]),
         .library(name: "PatchDiff", targets: ["PatchDiff"]),
+        .library(name: "PatchStore", targets: ["PatchStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -64,6 +65,8 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]),
+            name: "PatchStore",
+            dependencies: ["PatchManifest", "PatchDiff"]),
 
         .executableTarget(
             name: "patchcli",
@@ -72,6 +75,7 @@ let package = Package(
                 "PatchManifest",
                 "PatchRuntime",
                 "PatchBuild",
+                "PatchStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -79,7 +83,6 @@ let package = Package(
         .executableTarget(name: "PatchDiffFuzz", dependencies: ["PatchDiff"]),
 
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
-        .testTarget(name: "PatchManifestTests", dependencies: ["PatchManifest"]),
         .testTarget(
             name: "PatchRuntimeTests",
             dependencies: ["PatchRuntime", "PatchManifest", .product(name: "WAT", package: "WasmKit")],
@@ -92,6 +95,10 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             exclude: ["Fixtures", "GuestFixtures"]),
+        .testTarget(
+            name: "PatchManifestTests",
+            dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

@@ -174,7 +174,7 @@ public enum Preparer {
             }
         }
         let baseline = Baseline(declarations: Planner.disambiguated(declarations))
-        let baselineBytes = baseline.canonicalJSON.bytes
+        let baselineBytes = CanonicalJSON.serialize(baseline.jsonValue)
         let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let path = join(app.sourceRoots.first ?? "", fingerprintFileName)

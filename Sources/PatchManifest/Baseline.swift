@@ -36,7 +36,7 @@ public struct Baseline: Sendable, Equatable {
         self.declarations = declarations.sorted { $0.id < $1.id }
     }
 
-    public var canonicalJSON: CanonicalJSON {
+    public var jsonValue: JSONValue {
         .object([
             "format": .integer(Self.formatVersion),
             "declarations": .array(declarations.map { declaration in
@@ -62,8 +62,8 @@ public struct Baseline: Sendable, Equatable {
         }
     }
 
-    /// Reads a baseline back from its JSON value (as written by `canonicalJSON`).
-    public init(json: CanonicalJSON) throws(DecodingFailure) {
+    /// Reads a baseline back from its JSON value (as written by `jsonValue`).
+    public init(json: JSONValue) throws(DecodingFailure) {
         guard case let .object(root) = json else { throw .notABaseline(reason: "the top level is not an object") }
         guard case let .integer(format)? = root["format"] else { throw .notABaseline(reason: "\"format\" is missing") }
         guard format <= Self.formatVersion else { throw .unsupportedFormat(format) }
@@ -94,16 +94,16 @@ public enum BuildFingerprint {
     /// SHA-256 (lowercase hex) of the canonical JSON
     /// `{"abiVersion":1,"baselineSHA256":"<sha256 of the baseline bytes>","irSchemaVersion":6}`.
     public static func compute(baseline: Baseline) -> String {
-        compute(canonicalBaseline: baseline.canonicalJSON.bytes)
+        compute(canonicalBaseline: CanonicalJSON.serialize(baseline.jsonValue))
     }
 
     /// The same, from the baseline's canonical bytes when the caller already has them.
     public static func compute(canonicalBaseline: [UInt8]) -> String {
-        let input = CanonicalJSON.object([
+        let input = JSONValue.object([
             "abiVersion": .integer(abiVersion),
             "baselineSHA256": .string(SHA256Hasher.hex(of: canonicalBaseline)),
             "irSchemaVersion": .integer(irSchemaVersion),
         ])
-        return SHA256Hasher.hex(of: input.bytes)
+        return SHA256Hasher.hex(of: CanonicalJSON.serialize(input))
     }
 }

@@ -1,101 +1,69 @@
-/// A JSON value with one canonical byte form, for everything Patch hashes or signs (baseline,
-/// fingerprint inputs): object keys sorted by their UTF-8 bytes, no whitespace, integers only (no
-/// floating point, whose text form differs between encoders), and the minimal escaping of RFC 8785
-/// (`"`, `\`, and control characters; `/` and non-ASCII characters are written as they are).
-public enum CanonicalJSON: Sendable, Equatable, Codable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case string(String)
-    case array([CanonicalJSON])
-    case object([String: CanonicalJSON])
-
-    /// The canonical bytes: equal values always serialize identically, on every platform.
-    public var bytes: [UInt8] {
-        var output = [UInt8]()
-        write(into: &output)
+/// The canonical JSON form TUF signs (OLPC canonical JSON as securesystemslib's `encode_canonical`
+/// writes it): object keys sorted by code point, no whitespace, integers in decimal, and strings
+/// escaped only for `"` and `\` — every other character, control characters included, is its raw UTF-8.
+///
+/// Canonical bytes are what signatures and hashes of a tree cover, but they are not always valid
+/// JSON: a string holding a control character (a newline in release notes) stays raw, which strict
+/// parsers reject. Files are therefore written with `serialize`, which escapes control characters
+/// and is otherwise identical.
+public enum CanonicalJSON {
+    public static func encode(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        append(value, to: &output, escapingControlCharacters: false)
         return output
     }
 
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// Compact JSON with sorted keys, safe for any parser: the file form of metadata and records.
+    public static func serialize(_ value: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        append(value, to: &output, escapingControlCharacters: true)
+        return output
+    }
 
-    private func write(into output: inout [UInt8]) {
-        switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case let .bool(value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case let .integer(value): output.append(contentsOf: String(value).utf8)
-        case let .string(value): Self.writeString(value, into: &output)
+    private static func append(_ value: JSONValue, to output: inout [UInt8], escapingControlCharacters escape: Bool) {
+        switch value {
+        case .null: output += Array("null".utf8)
+        case let .bool(flag): output += Array((flag ? "true" : "false").utf8)
+        case let .integer(number): output += Array(String(number).utf8)
+        case let .string(text): appendString(text, to: &output, escapingControlCharacters: escape)
         case let .array(elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.write(into: &output)
+                append(element, to: &output, escapingControlCharacters: escape)
             }
             output.append(UInt8(ascii: "]"))
         case let .object(members):
             output.append(UInt8(ascii: "{"))
-            let sortedKeys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in sortedKeys.enumerated() {
+            for (index, key) in sortedKeys(members).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &output)
+                appendString(key, to: &output, escapingControlCharacters: escape)
                 output.append(UInt8(ascii: ":"))
-                members[key]?.write(into: &output)
+                // The key comes from `members`, so the lookup cannot miss.
+                append(members[key] ?? .null, to: &output, escapingControlCharacters: escape)
             }
             output.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ value: String, into output: inout [UInt8]) {
-        let hexDigits = Array("0123456789abcdef".utf8)
+    private static func appendString(_ text: String, to output: inout [UInt8], escapingControlCharacters escape: Bool) {
         output.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x08: output.append(contentsOf: #"\b"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0..<0x20:
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
+        for byte in text.utf8 {
+            if escape, byte < 0x20 {
+                output += Array("\\u00\(Hex.encode([byte]))".utf8)
+                continue
             }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+            output.append(byte)
         }
         output.append(UInt8(ascii: "\""))
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([CanonicalJSON].self) {
-            self = .array(value)
-        } else if let value = try? container.decode([String: CanonicalJSON].self) {
-            self = .object(value)
-        } else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "not a canonical JSON value (floating-point numbers are not allowed)")
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case let .bool(value): try container.encode(value)
-        case let .integer(value): try container.encode(value)
-        case let .string(value): try container.encode(value)
-        case let .array(value): try container.encode(value)
-        case let .object(value): try container.encode(value)
+    /// Python's `sorted()` on str compares code points; Swift's `String <` does not (it compares
+    /// by canonical equivalence), so the order is computed on the scalars explicitly.
+    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+        members.keys.sorted { left, right in
+            left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars) { $0.value < $1.value }
         }
     }
 }

@@ -16,7 +16,7 @@ public struct SHA256Hasher: Sendable {
     }
 
     public func finalizeHex() -> String {
-        SHA256Hasher.hex(state.finalize())
+        Hex.encode(Array(state.finalize()))
     }
 
     /// The digest of a whole buffer in one call.
@@ -24,16 +24,5 @@ public struct SHA256Hasher: Sendable {
         var hasher = SHA256Hasher()
         hasher.update(bytes)
         return hasher.finalizeHex()
-    }
-
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(64)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

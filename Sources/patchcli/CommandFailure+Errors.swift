@@ -1,6 +1,8 @@
 import PatchDiff
 import PatchRuntime
 import PatchBuild
+import PatchManifest
+import PatchStore
 
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
@@ -36,6 +38,8 @@ extension CommandFailure {
                       hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")
         case let error as GuestBuildError:
             self.init(error)
+        case let error as StoreError:
+            self.init(store: error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")
@@ -74,6 +78,36 @@ extension CommandFailure {
             self.init(kind: "patch_mismatch", message: error.description, exitStatus: .malformedInput, hint: "check that OLD is the file the patch was made against")
         default:
             self.init(kind: "malformed_patch", message: error.description, exitStatus: .malformedInput, hint: "the patch is damaged or not a BSDIFF40 patch; create it again with `patchcli diff`")
+    /// Release-store failures use the 40-49 block of docs/cli.md.
+    private init(store error: StoreError) {
+        let message = error.description
+        switch error {
+        case .invalidMetadata(_, .expired):
+            self.init(kind: "metadata_expired", message: message, exitStatus: .metadataExpired, hint: "publish or re-sign the store before clients reject it")
+        case .invalidMetadata, .versionMismatch, .hashMismatch, .missingFile, .invalidRecord, .rootChainBroken, .existingFileDiffers, .artifactCodec:
+            self.init(kind: "store_invalid", message: message, exitStatus: .storeInvalid, hint: "the store was modified outside patchcli or is damaged; restore it from a backup")
+        case .rollbackDetected:
+            self.init(kind: "store_rollback", message: message, exitStatus: .storeInvalid, hint: "the store serves older metadata than was trusted: check the host or CDN serves the latest files")
+        case .lockHeld, .concurrentCommit:
+            self.init(kind: "publish_conflict", message: message, exitStatus: .publishConflict, hint: "run the command again once the other publish has finished")
+        case .missingSigner, .keyNotInRoot:
+            self.init(kind: "key_problem", message: message, exitStatus: .keyProblem, hint: nil)
+        case .moduleRejected:
+            self.init(kind: "module_failed_verification", message: message, exitStatus: .moduleFailedVerification, hint: "fix the module and rebuild it")
+        case .moduleTooLarge, .tooLarge:
+            self.init(kind: "limit_exceeded", message: message, exitStatus: .limitExceeded, hint: nil)
+        case .emptyChannel, .unknownFingerprint, .ambiguousFingerprint, .nothingToRollBack, .unknownReleaseCounter:
+            self.init(kind: "release_not_found", message: message, exitStatus: .releaseNotFound, hint: "see `patchcli release list --store DIR`")
+        case .notInitialized, .alreadyInitialized:
+            self.init(kind: "store_state", message: message, exitStatus: .storeState, hint: nil)
+        case .releaseField:
+            self.init(kind: "usage", message: message, exitStatus: .usage, hint: nil)
+        case .unreadable:
+            self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: "check the store path and its permissions")
+        case .unwritable:
+            self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: "check the store directory is writable and the disk is not full")
+        case .injectedFault:
+            self.init(kind: "publish_aborted", message: message, exitStatus: .publishAborted, hint: nil)
         }
     }
 }

@@ -47,4 +47,21 @@ enum ExitStatus: Int32, Codable {
     case guestCompileFailed = 32
     /// build: none of the requested declarations can be patched.
     case nothingToPatch = 33
+    /// The release store does not verify: a signature, hash, length, version or reference is wrong,
+    /// or the store serves older metadata than was trusted (rollback).
+    case storeInvalid = 40
+    /// Release metadata has expired (a frozen or abandoned store); publish or refresh it.
+    case metadataExpired = 41
+    /// Another publisher holds the store lock or committed first; retry.
+    case publishConflict = 42
+    /// A signing key is missing, malformed or not the one the store's root lists for its role.
+    case keyProblem = 43
+    /// The module failed pre-publish verification (use --skip-verify only for a module you trust).
+    case moduleFailedVerification = 44
+    /// No such channel, fingerprint or release, or nothing earlier to roll back to.
+    case releaseNotFound = 45
+    /// The store is not initialized (release init) or is already initialized.
+    case storeState = 46
+    /// Publishing was aborted on purpose by fault injection (PATCHCLI_FAULT_AT, tests only).
+    case publishAborted = 49
 }

@@ -13,7 +13,9 @@ struct Patchcli: AsyncParsableCommand {
             Exit codes are listed in docs/cli.md.
             """,
         version: version,
-        subcommands: [InitCommand.self, PrepareCommand.self, Build.self, Diff.self, Run.self]
+        subcommands: [
+            InitCommand.self, PrepareCommand.self, Build.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self,
+        ]
     )
 
     /// Parses and runs the command line, mapping every failure onto the documented exit-code table

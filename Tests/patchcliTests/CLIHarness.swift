@@ -35,17 +35,26 @@ enum CLI {
     }()
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> CLIResult {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: [UInt8]? = nil) throws -> CLIResult {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let input = stdin.map { _ in Pipe() }
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            // Small inputs (a key): fits in the pipe buffer, so writing before reading cannot block.
+            try input.fileHandleForWriting.write(contentsOf: Data(stdin))
+            try input.fileHandleForWriting.close()
+        }
         // Read both pipes before waiting so a large output cannot deadlock the child.
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,38 @@
+import ArgumentParser
+import PatchManifest
+import PatchStore
+
+struct ReleaseInit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create an empty release store: root, targets, snapshot and timestamp version 1.",
+        discussion: "Needs the private key of every role (--key-dir from `patchcli keys generate`, --key or PATCHCLI_KEY_<ROLE>). Embed the printed metadata/1.root.json in the app as its trust anchor.")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var keyOptions: KeyOptions
+    @OptionGroup var publishFlags: PublishFlags
+    @OptionGroup var outputOptions: OutputOptions
+
+    struct Report: Encodable {
+        var store: String
+        var keys: [PublicKeyReport]
+        var receipt: PublishReceipt
+    }
+
+    func run() async throws {
+        let console = Console(outputOptions)
+        try await console.perform("release init") {
+            var stdin = StandardInputKey()
+            let signers = try keyOptions.signers(for: TUFRole.allCases, stdin: &stdin)
+            var roleKeys: [TUFRole: TUFKey] = [:]
+            for role in TUFRole.allCases {
+                guard let key = signers.keys(for: role).first else { throw StoreError.missingSigner(role: role) }
+                roleKeys[role] = key.publicKey
+            }
+            let receipt = try storeOptions.releaseStore.initialize(roleKeys: roleKeys, signers: signers, options: publishFlags.options())
+            console.line("initialized release store \(storeOptions.store)")
+            console.files(receipt)
+            return Report(store: storeOptions.store, keys: TUFRole.allCases.compactMap { role in roleKeys[role].map { PublicKeyReport(role: role, key: $0) } }, receipt: receipt)
+        }
+    }
+}
