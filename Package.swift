@@ -65,6 +65,9 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]),
+
+        // The signed release store: plain files any static host can serve (docs/release.md).
+        .target(
             name: "PatchStore",
             dependencies: ["PatchManifest", "PatchDiff"]),
 

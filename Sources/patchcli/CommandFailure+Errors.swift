@@ -78,6 +78,9 @@ extension CommandFailure {
             self.init(kind: "patch_mismatch", message: error.description, exitStatus: .malformedInput, hint: "check that OLD is the file the patch was made against")
         default:
             self.init(kind: "malformed_patch", message: error.description, exitStatus: .malformedInput, hint: "the patch is damaged or not a BSDIFF40 patch; create it again with `patchcli diff`")
+        }
+    }
+
     /// Release-store failures use the 40-49 block of docs/cli.md.
     private init(store error: StoreError) {
         let message = error.description
