@@ -96,7 +96,7 @@ extension CommandFailure {
         case .missingSigner, .keyNotInRoot:
             self.init(kind: "key_problem", message: message, exitStatus: .keyProblem, hint: nil)
         case .moduleRejected:
-            self.init(kind: "module_failed_verification", message: message, exitStatus: .moduleFailedVerification, hint: "fix the module and rebuild it")
+            self.init(kind: "module_rejected", message: message, exitStatus: .moduleFailedVerification, hint: "fix the module and rebuild it")
         case .moduleTooLarge, .tooLarge:
             self.init(kind: "limit_exceeded", message: message, exitStatus: .limitExceeded, hint: nil)
         case .emptyChannel, .unknownFingerprint, .ambiguousFingerprint, .nothingToRollBack, .unknownReleaseCounter:
