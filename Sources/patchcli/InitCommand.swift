@@ -29,7 +29,7 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "The release channel devices follow.")
     var channel: String = "production"
 
-    @Option(name: .customLong("key-dir"), help: "Where a new private key is written (outside the repository).")
+    @Option(name: .customLong("key-dir"), help: "Where a new private key is written (outside the repository; a relative path is taken from the current directory).")
     var keyDirectory: String = InitOptions.defaultKeyDirectory
 
     @Flag(name: .customLong("background-updates"), help: "Add the Info.plist keys for periodic background update checks.")
@@ -55,7 +55,7 @@ struct InitCommand: AsyncParsableCommand {
         try await console.perform("init") {
             let options = InitOptions(
                 root: project, appKey: appKey, appID: appID, apiBaseURL: apiBaseURL, channel: channel,
-                keyDirectory: keyDirectory, backgroundUpdates: backgroundUpdates, silentPush: silentPush,
+                keyDirectory: Self.absoluteUnlessHome(keyDirectory), backgroundUpdates: backgroundUpdates, silentPush: silentPush,
                 infoPlist: infoPlist, force: force)
             // $HOME first, as shells and CI set it; the account's home folder otherwise.
             let home = ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
@@ -91,6 +91,13 @@ struct InitCommand: AsyncParsableCommand {
                 fingerprint: session.plan.fingerprint, launchSnippet: plan.launchSnippet)
         }
     }
+
+    /// patch.json is read from the project folder, so a key directory given relative to where the
+    /// user stands is stored absolute; `~/…` stays portable across machines.
+    static func absoluteUnlessHome(_ path: String) -> String {
+        if path.hasPrefix("/") || path.hasPrefix("~") { return path }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
 }
 
 /// The `--json` result of `init`.
@@ -107,3 +114,4 @@ struct InitResult: Encodable {
     var fingerprint: String
     var launchSnippet: String
 }
+
