@@ -33,11 +33,13 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     case invalidProbes(source: String, detail: String)
     case smokeFailed(failed: Int, total: Int)
     case noRungActivated(attempted: Int)
+    // `--view`
+    case view(ViewError)
 
-    /// Groups the cases by the exit code they deserve (docs/cli.md, 20-29 for `run`).
+    /// Groups the cases by the exit code they deserve (docs/cli.md, 20-29, 37 and 38 for `run`).
     public enum Category: Sendable {
         case integrity, malformedInput, usage, parity, missingImport, trap, fuelExhausted, timeout,
-             memoryLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted
+             memoryLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted, viewInvalid, viewUnavailable
     }
 
     public var category: Category {
@@ -64,6 +66,12 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return .callFailed
         case .smokeFailed: return .smokeFailed
         case .noRungActivated: return .fallbackExhausted
+        case let .view(error):
+            switch error.category {
+            case .invalidOutput: return .viewInvalid
+            case .unavailable: return .viewUnavailable
+            case .usage: return .usage
+            }
         }
     }
 
@@ -121,6 +129,8 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return "\(failed) of \(total) smoke probe(s) failed"
         case let .noRungActivated(attempted):
             return "none of the \(attempted) fallback rung(s) activated; the device would run native code only"
+        case let .view(error):
+            return error.description
         }
     }
 }
