@@ -124,10 +124,7 @@ struct ViewTreeValidator {
             try checkFields(schema.structs[name, default: []], of: value, at: path, what: name, nodeDepth: nodeDepth)
             if name == "EventID" { try requireIdentity(value.member("id"), at: "\(path).id", what: "event id") }
         case let .choice(name):
-            let (caseName, payload) = try checkChoice(value, of: name, at: path, nodeDepth: nodeDepth)
-            if (name == "ColorRef" && caseName == "hostToken") || (name == "Modifier" && caseName == "fontToken") {
-                tokens.append(try requireIdentity(payload.member("_0"), at: "\(path).\(caseName)._0", what: "token id"))
-            }
+            _ = try checkChoice(value, of: name, at: path, nodeDepth: nodeDepth)
         case let .rawEnum(name):
             guard case let .string(text) = value else { throw mismatch(path, "a string", value) }
             guard schema.rawEnums[name, default: []].contains(text) else {
@@ -161,6 +158,9 @@ struct ViewTreeValidator {
             throw fail(path, "unknown \(what) \"\(entry.key)\" (IR schema \(ViewSchema.newestVersion) has no such case)")
         }
         try checkFields(fields, of: entry.value, at: "\(path).\(entry.key)", what: "\(name).\(entry.key)", nodeDepth: nodeDepth)
+        if (name == "ColorRef" && entry.key == "hostToken") || (name == "Modifier" && entry.key == "fontToken") {
+            tokens.append(try requireIdentity(entry.value.member("_0"), at: "\(path).\(entry.key)._0", what: "token id"))
+        }
         return (entry.key, entry.value)
     }
 
