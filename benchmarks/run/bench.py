@@ -17,8 +17,9 @@ GUEST_C = os.path.join(HERE, "..", "..", "Tests", "PatchRuntimeTests", "Fixtures
 
 
 def build(clang, source, output):
+    # -I: the generated large.c lives in a temporary folder but includes the fixtures' bump_malloc.h.
     subprocess.run([clang, "--target=wasm32", "-O1", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
-                    "-o", output, source], check=True)
+                    "-I", os.path.dirname(GUEST_C), "-o", output, source], check=True)
     return output
 
 

@@ -2,16 +2,7 @@
 // view_body__/dispatch__ exports of sdk-contract §5.4. Counter keeps `count` as guest state; Banner is
 // read-only; Broken emits a node kind IR schema 6 does not have; Hidden is not thunkSafe.
 // Built at test time with the toolchain clang: --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
-typedef unsigned int u32; typedef unsigned long long u64;
-extern unsigned char __heap_base;
-static u32 heap_top = 0;
-__attribute__((export_name("patch_malloc"))) u32 patch_malloc(u32 n) {
-  if (!heap_top) heap_top = ((u32)&__heap_base + 15) & ~15u;
-  u32 p = heap_top; heap_top += (n + 15) & ~15u;
-  u32 pages = __builtin_wasm_memory_size(0);
-  if (heap_top > pages * 65536u) { if (__builtin_wasm_memory_grow(0, (heap_top - pages*65536u + 65535)/65536) == (unsigned long)-1) return 0; }
-  return p;
-}
+#include "bump_malloc.h"
 __attribute__((export_name("patch_free"))) void patch_free(u32 p) { (void)p; }
 
 static char out[4096]; static u32 used;
