@@ -266,13 +266,12 @@ struct Run: AsyncParsableCommand {
         console.line(outline)
         if !tree.slots.isEmpty { console.line("needs slots: \(tree.slots.joined(separator: ", "))") }
         if !tree.tokens.isEmpty { console.line("needs tokens: \(tree.tokens.joined(separator: ", "))") }
-        var seen: Set<String> = []
         return ViewSummary(
             module: module, sha256: artifact.sha256, manifestSchemaVersion: run.manifestSchemaVersion, entry: run.entry,
             events: run.events, input: run.render.input, tree: tree.root.renderJSON(pretty: false),
             schemaVersion: run.render.schemaVersion, coverage: run.render.coverage.map { $0.renderJSON(pretty: false) },
             nodes: tree.nodeCount, modifiers: tree.modifierCount,
-            dispatchable: tree.events.map(\.id).filter { seen.insert($0).inserted },
+            dispatchable: run.dispatchable,
             slots: tree.slots, tokens: tree.tokens, outline: outline)
     }
 

@@ -46,8 +46,8 @@ struct IRField: Sendable {
 /// and enum the SDK's decoder knows, with the keys and types it requires.
 struct ViewSchema: Sendable {
     /// The newest IR schema the SDK accepts (sdk-contract §5.5); emissions may say 1...6.
-    static let newestVersion = 6
-    static let oldestVersion = 1
+    static let newestVersion: Int64 = 6
+    static let oldestVersion: Int64 = 1
 
     let structs: [String: [IRField]]
     /// Enum name -> case name -> payload fields. `NodeKind` and `Modifier` are two of them.

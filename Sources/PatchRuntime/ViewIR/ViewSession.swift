@@ -115,8 +115,7 @@ public struct ViewHost {
             (source, value) = (nil, ViewEventSource.irValue("none", []))
         } else {
             guard let found = tree.events.first(where: { $0.id == request.id }) else {
-                var seen: Set<String> = []
-                throw .view(.unknownEvent(id: request.id, available: tree.events.map(\.id).filter { seen.insert($0).inserted }))
+                throw .view(.unknownEvent(id: request.id, available: tree.eventIDs))
             }
             do throws(ViewError) { value = try found.value(for: request.value) } catch { throw .view(error) }
             source = found
@@ -162,6 +161,11 @@ public struct ViewRun: Sendable {
     public let events: [AppliedViewEvent]
     /// The last render (after the last event).
     public let render: ViewRender
+
+    /// The event ids `--event` can send to the last render: none for a read-only view.
+    public var dispatchable: [String] {
+        entry.dispatch == nil ? [] : render.tree.eventIDs
+    }
 }
 
 extension RuntimeSession {

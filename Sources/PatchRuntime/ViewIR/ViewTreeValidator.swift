@@ -10,6 +10,12 @@ public struct ValidatedTree: Sendable {
     public let slots: [String]
     /// `hostToken` / `fontToken` ids: the thunk must supply a token for each.
     public let tokens: [String]
+
+    /// The distinct event ids of `events`, in order.
+    public var eventIDs: [String] {
+        var seen: Set<String> = []
+        return events.map(\.id).filter { seen.insert($0).inserted }
+    }
 }
 
 /// Checks guest JSON against IR schema 6 the way the SDK's `Codable` decoder reads it (sdk-contract
@@ -81,11 +87,12 @@ struct ViewTreeValidator {
     /// `schemaVersion` gate.
     mutating func validateDocument(_ value: MessagePackValue, as structure: String) throws(ViewError) {
         try check(value, as: .structure(structure), at: "$", nodeDepth: 0)
-        guard let version = value.member("schemaVersion"), version != .null, let number = version.integer else { return }
-        let allowed = structure == "ViewManifest" ? Int64.min...Int64(ViewSchema.newestVersion)
-                                                  : Int64(ViewSchema.oldestVersion)...Int64(ViewSchema.newestVersion)
-        guard allowed.contains(number) else {
-            throw fail("$.schemaVersion", "schema version \(number) is not supported; this SDK reads IR schema \(structure == "ViewManifest" ? "" : "\(ViewSchema.oldestVersion)…")\(ViewSchema.newestVersion)")
+        guard let number = value.member("schemaVersion")?.integer else { return }
+        // The manifest gate is only "not newer" (§5.2); emissions must also say at least 1 (§5.5).
+        let oldest = structure == "ViewManifest" ? nil : ViewSchema.oldestVersion
+        guard number <= ViewSchema.newestVersion, number >= oldest ?? Int64.min else {
+            let supported = oldest.map { "\($0)…\(ViewSchema.newestVersion)" } ?? "up to \(ViewSchema.newestVersion)"
+            throw fail("$.schemaVersion", "schema version \(number) is not supported; this SDK reads IR schema \(supported)")
         }
     }
 
