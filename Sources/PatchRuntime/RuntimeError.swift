@@ -31,7 +31,8 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     case messagePack(MessagePackError)
     // Smoke probes and the fallback ladder
     case invalidProbes(source: String, detail: String)
-    case smokeFailed(failed: Int, total: Int)
+    /// `failures` names the failed probes when the caller has not shown them already.
+    case smokeFailed(failed: Int, total: Int, failures: [ProbeResult] = [])
     case noRungActivated(attempted: Int)
     // `--view`
     case view(ViewError)
@@ -125,8 +126,9 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return "MessagePack: \(error)"
         case let .invalidProbes(source, detail):
             return "\(source): invalid probes: \(detail)"
-        case let .smokeFailed(failed, total):
-            return "\(failed) of \(total) smoke probe(s) failed"
+        case let .smokeFailed(failed, total, failures):
+            let named = failures.map { "\($0.name): \($0.detail)" }.joined(separator: "; ")
+            return "\(failed) of \(total) smoke probe(s) failed" + (named.isEmpty ? "" : ": " + named)
         case let .noRungActivated(attempted):
             return "none of the \(attempted) fallback rung(s) activated; the device would run native code only"
         case let .view(error):
