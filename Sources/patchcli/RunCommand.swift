@@ -15,8 +15,7 @@ struct Run: AsyncParsableCommand {
             patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
                                                    replay the SDK's activation ladder
             patchcli run MODULE --view NAME [--inputs JSON] [--event ID[=VALUE]]...
-                                                   render a SwiftUI view's IR tree as the SDK's host
-                                                   does, dispatch events, re-render after each
+                                                   render a SwiftUI view, apply events
             A manifest.json next to MODULE supplies the expected sha256 and the probes.
             """)
 
@@ -86,10 +85,12 @@ struct Run: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Replay the activation ladder: CURRENT [PREVIOUS] [BUNDLED].")
     var fallback: [String] = []
 
-    @Option(help: "Render this view of MODULE's patch_view_manifest (its type name) and print the IR tree.")
+    @Option(help: ArgumentHelp("Render this view of MODULE's patch_view_manifest (its type name) and print the IR tree.",
+                               valueName: "NAME"))
     var view: String?
 
-    @Option(help: "The view's properties for --view: a JSON object (the host's flat inputs), or @FILE.")
+    @Option(help: ArgumentHelp("The view's properties for --view: a JSON object (the host's flat inputs), or @FILE.",
+                               valueName: "JSON"))
     var inputs: String?
 
     @Option(name: .customLong("event"), help: ArgumentHelp(
@@ -251,6 +252,7 @@ struct Run: AsyncParsableCommand {
         guard let module else { throw usage("--view needs MODULE") }
         guard export == nil, arguments.isEmpty, input == nil else { throw usage("--view calls the view's own exports; drop EXPORT and --input") }
         guard !smoke, probes == nil, junit == nil else { throw usage("--view and --smoke are separate modes") }
+        guard repeatCount == 1 else { throw usage("--repeat times EXPORT calls; --view renders once per event") }
         let (artifact, _) = try loadArtifact(module)
         let properties = try viewInputs()
         let requests = events.map(ViewEventRequest.init(parsing:))
