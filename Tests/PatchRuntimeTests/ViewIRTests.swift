@@ -184,7 +184,7 @@ struct ViewHostTests {
     @Test func manifestListsTheGuestsViews() throws {
         let manifest = try ViewHost.manifest(in: guest)
         #expect(manifest.schemaVersion == 1)
-        #expect(manifest.views.map(\.type) == ["Counter", "Banner", "Broken", "Hidden"])
+        #expect(manifest.views.map(\.type) == ["Counter", "Banner", "Broken", "Hidden", "Sloppy"])
         #expect(manifest.entry(named: "Counter")?.dispatch == "dispatch__Counter")
         #expect(manifest.entry(named: "Banner")?.dispatch == nil)
     }
@@ -228,7 +228,7 @@ struct ViewHostTests {
         guard case let .unknownView("Missing", available)? = viewError({ _ = try guest.runView("Missing", inputs: .map([]), events: []) }) else {
             Issue.record("expected an unknown view"); return
         }
-        #expect(available == ["Counter", "Banner", "Broken", "Hidden"])
+        #expect(available == ["Counter", "Banner", "Broken", "Hidden", "Sloppy"])
         #expect(viewError({ _ = try guest.runView("Hidden", inputs: .map([]), events: []) }) == .viewNotRouted(name: "Hidden"))
         #expect(viewError({ _ = try guest.runView("Banner", inputs: .map([]), events: [ViewEventRequest(id: "tap")]) }) == .readOnlyView(name: "Banner"))
         #expect(viewError({ _ = try guest.runView("Banner", inputs: .array([]), events: []) })?.category == .usage)
@@ -239,6 +239,18 @@ struct ViewHostTests {
         #expect(path == "$.root.kind.vstack.children[0].kind")
         #expect(detail.contains("marquee"))
         #expect(RuntimeError.view(broken!).category == .viewInvalid)
+    }
+
+    @Test func dispatchResultsAreCheckedThoughTheirTreeIsNotRendered() {
+        let state = viewError({ _ = try guest.runView("Sloppy", inputs: .map([]), events: [ViewEventRequest(id: "array")]) })
+        #expect(state == .invalidOutput(export: "dispatch__Sloppy", path: "$.state",
+                                        detail: "the state must be a JSON object (as a string) for the host to merge into the inputs"))
+        let tree = viewError({ _ = try guest.runView("Sloppy", inputs: .map([]), events: [ViewEventRequest(id: "tree")]) })
+        guard case let .invalidOutput("dispatch__Sloppy", path, detail)? = tree else {
+            Issue.record("expected an invalid dispatch tree, got \(String(describing: tree))"); return
+        }
+        #expect(path == "$.tree")
+        #expect(detail.contains(#"missing required key "modifiers""#))
     }
 
     @Test func aModuleWithoutAViewManifestRoutesNothing() throws {

@@ -132,7 +132,7 @@ struct RunCommandTests {
 
     @Test(arguments: [
         (["--view", "Broken"], Int32(37), "view_invalid", "$.root.kind.vstack.children[0].kind: unknown node kind \"marquee\""),
-        (["--view", "Nope"], 38, "view_unavailable", "views: Counter, Banner, Broken, Hidden"),
+        (["--view", "Nope"], 38, "view_unavailable", "views: Counter, Banner, Broken, Hidden, Sloppy"),
         (["--view", "Hidden"], 38, "view_unavailable", "thunkSafe false"),
         (["--view", "Banner", "--event", "tap"], 38, "view_unavailable", "no dispatch export"),
         (["--view", "Counter", "--event", "reset"], 38, "view_unavailable", "events: setCount, increment"),
@@ -186,7 +186,7 @@ struct RunFixture {
         guest = try Self.clang(source: source, output: root.appendingPathComponent("guest.wasm"), flags: [])
     }
 
-    /// The view guest of the PatchRuntime tests (Counter, Banner, Broken, Hidden), compiled here.
+    /// The view guest of the PatchRuntime tests (Counter, Banner, Broken, Hidden, Sloppy), compiled here.
     func viewGuest() throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("PatchRuntimeTests/Fixtures/view_guest.c")

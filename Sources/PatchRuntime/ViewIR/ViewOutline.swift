@@ -35,7 +35,7 @@ public enum ViewOutline {
         /// The node-holding fields of a payload; `children` sit directly below, others under a heading.
         private mutating func subtrees(_ fields: [IRField], of payload: MessagePackValue, depth: Int, prefix: String) {
             for field in fields where field.type.holdsNodes(in: schema) {
-                guard let value = payload.member(field.key), value != .null else { continue }
+                guard let value = payload.member(field.key), value != .null, value != .array([]) else { continue }
                 if field.key == "children" && prefix.isEmpty {
                     section(value, as: field.type, depth: depth)
                 } else {

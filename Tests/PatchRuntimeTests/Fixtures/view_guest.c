@@ -1,6 +1,7 @@
 // C view guest for the `run --view` tests: a patch_view_manifest with four views and the
 // view_body__/dispatch__ exports of sdk-contract §5.4. Counter keeps `count` as guest state; Banner is
-// read-only; Broken emits a node kind IR schema 6 does not have; Hidden is not thunkSafe.
+// read-only; Broken emits a node kind IR schema 6 does not have; Hidden is not thunkSafe; Sloppy renders
+// fine but its dispatch returns a state that is not an object ("array") or a tree without modifiers ("tree").
 // Built at test time with the toolchain clang: --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
 #include "bump_malloc.h"
 __attribute__((export_name("patch_free"))) void patch_free(u32 p) { (void)p; }
@@ -54,7 +55,8 @@ __attribute__((export_name("patch_view_manifest"))) u64 patch_view_manifest(u32 
       "{\"type\":\"Counter\",\"export\":\"view_body__Counter\",\"dispatch\":\"dispatch__Counter\",\"thunkSafe\":true},"
       "{\"type\":\"Banner\",\"export\":\"view_body__Banner\",\"dispatch\":null,\"thunkSafe\":true},"
       "{\"type\":\"Broken\",\"export\":\"view_body__Broken\",\"thunkSafe\":true},"
-      "{\"type\":\"Hidden\",\"export\":\"view_body__Hidden\",\"dispatch\":null,\"thunkSafe\":false}]}");
+      "{\"type\":\"Hidden\",\"export\":\"view_body__Hidden\",\"dispatch\":null,\"thunkSafe\":false},"
+      "{\"type\":\"Sloppy\",\"export\":\"view_body__Sloppy\",\"dispatch\":\"dispatch__Sloppy\",\"thunkSafe\":true}]}");
   return finish();
 }
 
@@ -106,4 +108,26 @@ __attribute__((export_name("view_body__Broken"))) u64 view_body__Broken(u32 ptr,
 
 __attribute__((export_name("view_body__Hidden"))) u64 view_body__Hidden(u32 ptr, u32 len) {
   return view_body__Banner(ptr, len);
+}
+
+static const char *sloppy_tree =
+  "{\"kind\":{\"hstack\":{\"alignment\":null,\"spacing\":null,\"children\":["
+  "{\"kind\":{\"button\":{\"actionID\":\"array\",\"role\":null,\"label\":[]}},\"modifiers\":[]},"
+  "{\"kind\":{\"button\":{\"actionID\":\"tree\",\"role\":null,\"label\":[]}},\"modifiers\":[]}]}},\"modifiers\":[]}";
+
+__attribute__((export_name("view_body__Sloppy"))) u64 view_body__Sloppy(u32 ptr, u32 len) {
+  (void)ptr; (void)len; used = 0;
+  put("{\"root\":"); put(sloppy_tree); put("}");
+  return finish();
+}
+
+__attribute__((export_name("dispatch__Sloppy"))) u64 dispatch__Sloppy(u32 ptr, u32 len) {
+  const char *in = (const char *)ptr; used = 0;
+  int id = find_value(in, len, "id");
+  if (id >= 0 && starts(in, len, id, "\"tree\"")) {
+    put("{\"state\":\"{}\",\"tree\":{\"kind\":{\"divider\":{}}}}");
+  } else {
+    put("{\"state\":\"[1,2]\",\"tree\":"); put(sloppy_tree); put("}");
+  }
+  return finish();
 }
