@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 /// Validates `json` as a guest document the way `run --view` does.
-private func validate(_ json: String, as structure: String = "BodyEmission") throws(ViewError) -> ValidatedTree {
-    let document = try ViewTreeValidator.parse(Array(json.utf8), export: "view_body__Test")
-    var validator = ViewTreeValidator(export: "view_body__Test")
+private func validate(_ json: String, as structure: String = "BodyEmission",
+                      limits: ViewLimits = ViewLimits()) throws(ViewError) -> ValidatedTree {
+    var validator = ViewTreeValidator(export: "view_body__Test", limits: limits)
+    let document = try validator.parse(Array(json.utf8))
     try validator.validateDocument(document, as: structure)
     return validator.validated(root: document.member("root") ?? .null)
 }
@@ -14,9 +15,10 @@ private func body(_ root: String) -> String { #"{"root":\#(root)}"# }
 private let leaf = #"{"kind":{"divider":{}},"modifiers":[]}"#
 
 /// The JSON path and message of the error validating `json` ends with.
-private func rejection(_ json: String, as structure: String = "BodyEmission") -> (path: String, detail: String)? {
+private func rejection(_ json: String, as structure: String = "BodyEmission",
+                       limits: ViewLimits = ViewLimits()) -> (path: String, detail: String)? {
     do {
-        _ = try validate(json, as: structure)
+        _ = try validate(json, as: structure, limits: limits)
         return nil
     } catch {
         guard case let .invalidOutput(_, path, detail) = error else { return nil }
@@ -85,18 +87,33 @@ struct ViewIRValidationTests {
     }
 
     @Test func nodeDepthIsCappedAtTheLimit() {
-        #expect(rejection(chain(ViewTreeValidator.maximumNodeDepth)) == nil)
-        let found = rejection(chain(ViewTreeValidator.maximumNodeDepth + 1))
-        let path = "$.root" + String(repeating: ".kind.group.children[0]", count: ViewTreeValidator.maximumNodeDepth)
-        #expect(found?.path == path)
-        #expect(found?.detail.contains("nested deeper than \(ViewTreeValidator.maximumNodeDepth)") == true)
+        let depth = ViewLimits().nodeDepth
+        #expect(rejection(chain(depth)) == nil)
+        let found = rejection(chain(depth + 1))
+        #expect(found?.path == "$.root" + String(repeating: ".kind.group.children[0]", count: depth))
+        #expect(found?.detail.contains("nested deeper than \(depth)") == true)
+    }
+
+    @Test func nodeAndModifierCountIsCapped() {
+        func list(_ count: Int) -> String {
+            body(#"{"kind":{"forEach":{"children":[\#(Array(repeating: leaf, count: count).joined(separator: ","))]}},"modifiers":[]}"#)
+        }
+        var limits = ViewLimits()
+        limits.items = 100
+        // The forEach itself is one item, so 99 children fill the cap and 100 exceed it.
+        #expect(rejection(list(99), limits: limits) == nil)
+        let found = rejection(list(100), limits: limits)
+        #expect(found?.path == "$.root.kind.forEach.children[99]")
+        #expect(found?.detail.contains("more than 100 nodes and modifiers") == true)
+        limits.documentBytes = 1000
+        #expect(rejection(list(99), limits: limits)?.detail.contains("over the 1000-byte limit") == true)
     }
 
     @Test func hostileNestingIsRefusedBeforeParsing() {
         let json = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let found = rejection(json)
         #expect(found?.path == "$")
-        #expect(found?.detail.contains("nested deeper than \(ViewTreeValidator.maximumJSONDepth)") == true)
+        #expect(found?.detail.contains("nested deeper than \(ViewLimits().jsonDepth)") == true)
         // Brackets inside strings do not count.
         #expect(rejection(body(#"{"kind":{"text":{"_0":"\#(String(repeating: "[", count: 1000))"}},"modifiers":[]}"#)) == nil)
     }

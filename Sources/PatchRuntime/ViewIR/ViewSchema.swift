@@ -53,8 +53,6 @@ struct ViewSchema: Sendable {
     /// Enum name -> case name -> payload fields. `NodeKind` and `Modifier` are two of them.
     let choices: [String: [String: [IRField]]]
     let rawEnums: [String: Set<String>]
-    /// Case order as the contract lists it, for error messages.
-    let caseOrder: [String: [String]]
 
     static let current = ViewSchema()
 
@@ -89,7 +87,6 @@ struct ViewSchema: Sendable {
         }
         structs = Dictionary(uniqueKeysWithValues: Self.structTable.map { ($0.0, parse($0.1)) })
         choices = choiceTables.mapValues { cases in Dictionary(uniqueKeysWithValues: cases.map { ($0.0, parse($0.1)) }) }
-        caseOrder = choiceTables.mapValues { $0.map(\.0) }
         self.rawEnums = rawEnums
     }
 

@@ -49,15 +49,17 @@ public struct ViewHost {
     public let manifest: ViewManifest
     public let entry: ViewManifestEntry
     let props: [(key: String, value: MessagePackValue)]
+    let limits: ViewLimits
     var guestState: [(key: String, value: MessagePackValue)] = []
 
     /// Routes `name` the way the SDK does: a manifest with an IR schema it reads, an entry of that
     /// type, `thunkSafe`.
-    public init(session: RuntimeSession, view name: String, inputs: MessagePackValue) throws(RuntimeError) {
+    public init(session: RuntimeSession, view name: String, inputs: MessagePackValue,
+                limits: ViewLimits = ViewLimits()) throws(RuntimeError) {
         guard case let .map(props) = inputs else {
             throw .view(.invalidInputs(detail: "expected a JSON object of the view's properties, found \(inputs.jsonKind)"))
         }
-        let manifest = try Self.manifest(in: session)
+        let manifest = try Self.manifest(in: session, limits: limits)
         guard let entry = manifest.entry(named: name) else {
             throw .view(.unknownView(name: name, available: manifest.views.map(\.type)))
         }
@@ -66,12 +68,13 @@ public struct ViewHost {
         self.manifest = manifest
         self.entry = entry
         self.props = props
+        self.limits = limits
     }
 
     /// Calls `patch_view_manifest` with empty input, as the SDK does once per module epoch.
-    public static func manifest(in session: RuntimeSession) throws(RuntimeError) -> ViewManifest {
+    public static func manifest(in session: RuntimeSession, limits: ViewLimits = ViewLimits()) throws(RuntimeError) -> ViewManifest {
         guard session.exportedFunctions.contains(ViewManifest.export) else { throw .view(.noViewManifest) }
-        let document = try callDocument(session, ViewManifest.export, input: [], as: "ViewManifest").document
+        let document = try callDocument(session, ViewManifest.export, input: [], as: "ViewManifest", limits: limits).document
         var views: [ViewManifestEntry] = []
         if case let .array(entries)? = document.member("views") {
             for entry in entries {
@@ -96,7 +99,7 @@ public struct ViewHost {
     /// Calls the body export with the current inputs.
     public func render() throws(RuntimeError) -> ViewRender {
         let input = self.input
-        let (document, validator) = try Self.callDocument(session, entry.export, input: Array(input.utf8), as: "BodyEmission")
+        let (document, validator) = try Self.callDocument(session, entry.export, input: Array(input.utf8), as: "BodyEmission", limits: limits)
         let root = document.member("root") ?? .null
         return ViewRender(input: input, tree: validator.validated(root: root), coverage: document.member("coverage"),
                           schemaVersion: document.member("schemaVersion")?.integer.map { Int($0) })
@@ -122,7 +125,7 @@ public struct ViewHost {
         }
         let event = MessagePackValue.map([("event", .map([("id", .string(request.id))])), ("value", value)])
         let input = MessagePackValue.map([("state", .string(self.input)), ("event", event)]).renderJSON(pretty: false)
-        let (document, _) = try Self.callDocument(session, dispatchExport, input: Array(input.utf8), as: "DispatchResult")
+        let (document, _) = try Self.callDocument(session, dispatchExport, input: Array(input.utf8), as: "DispatchResult", limits: limits)
         guard case let .string(state)? = document.member("state") else {
             throw .view(.invalidOutput(export: dispatchExport, path: "$.state", detail: "expected a string"))
         }
@@ -140,12 +143,12 @@ public struct ViewHost {
     }
 
     /// Calls a packed export and checks its JSON output as `structure`.
-    private static func callDocument(_ session: RuntimeSession, _ export: String, input: [UInt8],
-                                     as structure: String) throws(RuntimeError) -> (document: MessagePackValue, validator: ViewTreeValidator) {
+    private static func callDocument(_ session: RuntimeSession, _ export: String, input: [UInt8], as structure: String,
+                                     limits: ViewLimits) throws(RuntimeError) -> (document: MessagePackValue, validator: ViewTreeValidator) {
         let output = try session.callPacked(export, input: input).output ?? []
-        var validator = ViewTreeValidator(export: export)
+        var validator = ViewTreeValidator(export: export, limits: limits)
         do throws(ViewError) {
-            let document = try ViewTreeValidator.parse(output, export: export)
+            let document = try validator.parse(output)
             try validator.validateDocument(document, as: structure)
             return (document, validator)
         } catch {
@@ -171,8 +174,9 @@ public struct ViewRun: Sendable {
 extension RuntimeSession {
     /// Renders view `name` with `inputs`, applies `events` in order (re-rendering after each, each
     /// event looked up in the tree it was sent from) and returns the final render.
-    public func runView(_ name: String, inputs: MessagePackValue, events: [ViewEventRequest]) throws(RuntimeError) -> ViewRun {
-        var host = try ViewHost(session: self, view: name, inputs: inputs)
+    public func runView(_ name: String, inputs: MessagePackValue, events: [ViewEventRequest],
+                        limits: ViewLimits = ViewLimits()) throws(RuntimeError) -> ViewRun {
+        var host = try ViewHost(session: self, view: name, inputs: inputs, limits: limits)
         var render = try host.render()
         var applied: [AppliedViewEvent] = []
         for event in events {

@@ -18,23 +18,30 @@ public struct ValidatedTree: Sendable {
     }
 }
 
+/// Caps on what one view document of a guest may cost the host, so a hostile module cannot exhaust
+/// it. The defaults leave real trees (hundreds of nodes) far below every cap.
+public struct ViewLimits: Sendable, Equatable {
+    /// Largest document accepted from a guest, in bytes.
+    public var documentBytes = 4 << 20
+    /// JSON nesting, checked on the bytes before parsing (Foundation's decoder stops at 512 too).
+    public var jsonDepth = 512
+    /// View nodes nested in one another (children, modifier content and sub-trees all count).
+    public var nodeDepth = 64
+    /// Nodes plus modifiers in one tree.
+    public var items = 50_000
+
+    public init() {}
+}
+
 /// Checks guest JSON against IR schema 6 the way the SDK's `Codable` decoder reads it (sdk-contract
 /// §5.6.1): required keys present and non-null, one-key enum wrappers with a known case, raw-value
 /// enums from their set, integral Ints, Doubles as numbers or "inf"/"-inf"/"nan", unknown struct keys
 /// ignored. On top of the decoder it enforces limits (a hostile module must not exhaust the host) and
 /// non-empty, unique identity strings. Every error names the JSON path of the offending item.
 struct ViewTreeValidator {
-    /// Largest view document accepted from a guest.
-    static let maximumDocumentBytes = 16 << 20
-    /// JSON nesting limit, checked on the bytes before parsing (Foundation's decoder stops at 512 too).
-    static let maximumJSONDepth = 512
-    /// Nesting limit for view nodes (children, modifier content and sub-trees all count).
-    static let maximumNodeDepth = 64
-    /// Nodes plus modifiers in one tree.
-    static let maximumItems = 50_000
-
     let schema = ViewSchema.current
     let export: String
+    let limits: ViewLimits
     private var nodeCount = 0
     private var modifierCount = 0
     private var events: [ViewEventSource] = []
@@ -42,19 +49,20 @@ struct ViewTreeValidator {
     private var tokens: [String] = []
     private var geometryReaderPaths: [String: String] = [:]
 
-    init(export: String) {
+    init(export: String, limits: ViewLimits = ViewLimits()) {
         self.export = export
+        self.limits = limits
     }
 
     // MARK: Documents
 
     /// Parses a guest's JSON output, refusing oversized or over-deep documents before the parser sees them.
-    static func parse(_ bytes: [UInt8], export: String) throws(ViewError) -> MessagePackValue {
-        guard bytes.count <= maximumDocumentBytes else {
-            throw .invalidOutput(export: export, path: "$", detail: "\(bytes.count) bytes, over the \(maximumDocumentBytes)-byte limit")
+    func parse(_ bytes: [UInt8]) throws(ViewError) -> MessagePackValue {
+        guard bytes.count <= limits.documentBytes else {
+            throw .invalidOutput(export: export, path: "$", detail: "\(bytes.count) bytes, over the \(limits.documentBytes)-byte limit")
         }
         if let offset = offsetPastDepthLimit(bytes) {
-            throw .invalidOutput(export: export, path: "$", detail: "JSON nested deeper than \(maximumJSONDepth) levels at byte \(offset)")
+            throw .invalidOutput(export: export, path: "$", detail: "JSON nested deeper than \(limits.jsonDepth) levels at byte \(offset)")
         }
         guard let value = MessagePackValue.parseJSON(bytes) else {
             let preview = String(decoding: bytes.prefix(80), as: UTF8.self)
@@ -64,7 +72,7 @@ struct ViewTreeValidator {
     }
 
     /// The byte offset where bracket nesting (outside strings) first exceeds the limit, if it does.
-    private static func offsetPastDepthLimit(_ bytes: [UInt8]) -> Int? {
+    private func offsetPastDepthLimit(_ bytes: [UInt8]) -> Int? {
         var depth = 0, inString = false, escaped = false
         for (offset, byte) in bytes.enumerated() {
             if inString {
@@ -75,7 +83,7 @@ struct ViewTreeValidator {
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > maximumJSONDepth { return offset }
+                if depth > limits.jsonDepth { return offset }
             case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
             default: break
             }
@@ -174,8 +182,8 @@ struct ViewTreeValidator {
     // MARK: Nodes
 
     private mutating func checkNode(_ value: MessagePackValue, at path: String, nodeDepth: Int) throws(ViewError) {
-        guard nodeDepth <= Self.maximumNodeDepth else {
-            throw fail(path, "view nodes nested deeper than \(Self.maximumNodeDepth) levels")
+        guard nodeDepth <= limits.nodeDepth else {
+            throw fail(path, "view nodes nested deeper than \(limits.nodeDepth) levels")
         }
         guard case .map = value else { throw mismatch(path, "an object (ViewNode)", value) }
         guard let kind = value.member("kind"), kind != .null else { throw fail(path, "missing required key \"kind\" of ViewNode") }
@@ -185,8 +193,8 @@ struct ViewTreeValidator {
         }
         nodeCount += 1
         modifierCount += modifiers.count
-        guard nodeCount + modifierCount <= Self.maximumItems else {
-            throw fail(path, "more than \(Self.maximumItems) nodes and modifiers in one tree")
+        guard nodeCount + modifierCount <= limits.items else {
+            throw fail(path, "more than \(limits.items) nodes and modifiers in one tree")
         }
         // The node's own events come before those of its sub-trees (pre-order); a malformed node
         // throws below before they are used.
