@@ -64,6 +64,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "JSON file of canned HTTP answers for the network bridges.")
     var fixtures: String?
 
+    @Flag(help: "Send requests no --fixtures entry answers to the real network (http and https only).")
+    var allowNetwork = false
+
     @Flag(help: "Let imports the device does not serve link to functions that trap when called.")
     var allowMissingImports = false
 
@@ -344,7 +347,7 @@ struct Run: AsyncParsableCommand {
         guard let profile = PlatformProfile(rawValue: platform) else {
             throw usage("--platform must be one of \(PlatformProfile.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        var bridges = HostBridgeConfiguration(platform: profile, allowMissingImports: allowMissingImports)
+        var bridges = HostBridgeConfiguration(platform: profile, allowNetwork: allowNetwork, allowMissingImports: allowMissingImports)
         if let seed { bridges.randomSeed = seed }
         if let fixtures {
             do {

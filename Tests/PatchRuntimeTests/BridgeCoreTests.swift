@@ -80,12 +80,22 @@ import WasmKit
         #expect(guest.state.unansweredRequests == ["GET https://elsewhere.example/"])
     }
 
-    @Test func allowNetworkWithoutFixtureFailsClearlyInsteadOfPretending() throws {
-        let guest = try BridgeGuest(configuration: HostBridgeConfiguration(allowNetwork: true))
-        let url = try guest.put("https://live.example/")
-        let error = #expect(throws: BridgeTrap.self) { try guest.call("patch.http_get", url) }
-        #expect(error == .liveNetworkUnsupported(method: "GET", url: "https://live.example/"))
-        #expect(error?.description.contains("not implemented") == true)
+    /// `--allow-network`: fixtures still win; anything else goes to the real network (here a
+    /// loopback server), and only over http(s), so a module cannot read the host's files.
+    @Test func allowNetworkFetchesWhatNoFixtureAnswers() throws {
+        let server = try LoopbackHTTPServer(files: ["price.txt": "17"])
+        defer { server.stop() }
+        let fixtures = NetworkFixtures(responses: ["\(server.base)/fixed": .init(status: 200, body: Array("fixture".utf8))])
+        let guest = try BridgeGuest(configuration: HostBridgeConfiguration(fixtures: fixtures, allowNetwork: true))
+        #expect(try guest.text(guest.call("patch.http_get", guest.put("\(server.base)/fixed"))) == "fixture")
+        #expect(try guest.text(guest.call("patch.http_get", guest.put("\(server.base)/price.txt"))) == "17")
+        #expect(try guest.call("patch.http_get", guest.put("file:///etc/hostname")).int64 == 0)
+        #expect(guest.state.liveRequests == ["GET \(server.base)/price.txt", "GET file:///etc/hostname"])
+        #expect(guest.state.unansweredRequests == ["GET file:///etc/hostname"])
+
+        let offline = try BridgeGuest(configuration: HostBridgeConfiguration(fixtures: fixtures))
+        #expect(try offline.call("patch.http_get", offline.put("\(server.base)/price.txt")).int64 == 0)
+        #expect(offline.state.liveRequests.isEmpty)
     }
 
     @Test func outOfBoundsArgumentsTrapWithTheBridgeName() throws {

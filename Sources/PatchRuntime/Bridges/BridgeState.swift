@@ -21,8 +21,11 @@ public final class BridgeState {
     public internal(set) var navigations: [String] = []
     /// `patch.analytics_track` / `patch.analytics_screen` in call order.
     public internal(set) var analyticsEvents: [AnalyticsEvent] = []
-    /// Requests a network bridge made that no fixture answered (`"GET https://…"`).
+    /// Requests a network bridge made that nothing answered (`"GET https://…"`): no fixture, and
+    /// no live answer under `--allow-network`.
     public internal(set) var unansweredRequests: [String] = []
+    /// Requests sent to the real network under `--allow-network`, answered or not.
+    public internal(set) var liveRequests: [String] = []
     /// `patch.file_*` sandbox: scope (`documents`/`caches`) → relative path → bytes.
     public internal(set) var scopedFiles: [String: [String: [UInt8]]] = [:]
     /// App-group suite strings (`app_group_*`, only when opt-in bridges are served).

@@ -7,7 +7,7 @@ extension HostBridges {
             let url = try call.string(0)
             call.record([url])
             // Blocking GET: body bytes whatever the status; 0 when the request fails (no fixture).
-            guard let response = try fixtureResponse(state: call.state, method: "GET", url: url) else { return [.i64(0)] }
+            guard let response = fixtureResponse(state: call.state, method: "GET", url: url) else { return [.i64(0)] }
             return try call.packed(response.body)
         },
         StandIn("patch", "defaults_get", [.i32, .i32], [.i64]) { call in
@@ -84,20 +84,19 @@ extension HostBridges {
         },
     ]
 
-    /// The fixture answering `method url`. Without one the request fails like an offline device (nil),
-    /// or, under `--allow-network`, traps because live fetching is not implemented.
-    static func fixtureResponse(
-        state: BridgeState, method: String, url: String
-    ) throws(BridgeTrap) -> NetworkFixtures.Response? {
+    /// The fixture answering `method url`. Without one the request fails like an offline device
+    /// (nil), unless `--allow-network` sends it to the real network.
+    static func fixtureResponse(state: BridgeState, method: String, url: String) -> NetworkFixtures.Response? {
         let configuration = state.configuration
         if let response = configuration.fixtures.response(method: method, url: url) {
             return response
         }
         let verb = method.isEmpty ? "GET" : method.uppercased()
-        state.unansweredRequests.append("\(verb) \(url)")
         if configuration.allowNetwork {
-            throw .liveNetworkUnsupported(method: verb, url: url)
+            state.liveRequests.append("\(verb) \(url)")
+            if let response = LiveHTTP.fetch(method: verb, url: url) { return response }
         }
+        state.unansweredRequests.append("\(verb) \(url)")
         return nil
     }
 }

@@ -163,13 +163,13 @@ extension HostBridges {
             StandIn("patch", "network_image", [.i32, .i32], [.i64]) { call in
                 let url = try call.string(0)
                 call.record([url])
-                let response = try fixtureResponse(state: call.state, method: "GET", url: url)
+                let response = fixtureResponse(state: call.state, method: "GET", url: url)
                 return try call.packed(response?.body ?? [])
             },
             StandIn("patch", "download_file", [.i32, .i32], [.i64]) { call in
                 let url = try call.string(0)
                 call.record([url])
-                guard let response = try fixtureResponse(state: call.state, method: "GET", url: url) else {
+                guard let response = fixtureResponse(state: call.state, method: "GET", url: url) else {
                     return [.i64(0)]
                 }
                 // Stored in the virtual Caches sandbox so `file_read("caches", …)` sees it.

@@ -18,8 +18,6 @@ public enum BridgeTrap: Error, CustomStringConvertible, Equatable {
     case noCallingInstance(bridge: String)
     /// An import no stand-in serves was called (only defined under `--allow-missing-imports`).
     case importNotProvided(module: String, name: String, declared: String, served: String?)
-    /// `--allow-network` was given and a request had no fixture; live fetching is not implemented.
-    case liveNetworkUnsupported(method: String, url: String)
 
     public var description: String {
         switch self {
@@ -41,8 +39,6 @@ public enum BridgeTrap: Error, CustomStringConvertible, Equatable {
                 text += " with the declared signature \(declared) (the device serves \(served))"
             }
             return text + "; it was allowed by --allow-missing-imports and trapped when called"
-        case .liveNetworkUnsupported(let method, let url):
-            return "\(method) \(url): no fixture answers this request and live network access is not implemented in patchcli run (--allow-network); add the response to the --fixtures file"
         }
     }
 }

@@ -14,8 +14,7 @@ public struct HostBridgeConfiguration: Sendable, Equatable {
     public var timeZoneIdentifier: String
     /// Canned network answers (`--fixtures`).
     public var fixtures: NetworkFixtures
-    /// `--allow-network`: a request without a fixture would go to the real network. Live fetching is
-    /// not implemented, so such a request traps with a message saying so instead of pretending.
+    /// `--allow-network`: a request no fixture answers goes to the real network (http and https only).
     public var allowNetwork: Bool
     /// `--allow-missing-imports`: imports nobody serves get a function that traps only when called.
     public var allowMissingImports: Bool
