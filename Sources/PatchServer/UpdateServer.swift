@@ -155,8 +155,8 @@ public struct UpdateServer: Sendable {
 
     static func errorResponse(_ status: HTTPResponse.Status, kind: String, reason: String) -> Response {
         struct Body: Encodable { var error: String; var reason: String }
-        let text = (try? JSONEncoder().encode(Body(error: kind, reason: reason))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return json(status, text)
+        // Two strings always encode; the fallback only keeps the signature non-throwing.
+        return (try? encoded(status, Body(error: kind, reason: reason))) ?? json(status, #"{"error":"\#(kind)"}"#)
     }
 
     static func encoded(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {

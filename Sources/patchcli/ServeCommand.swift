@@ -43,7 +43,7 @@ struct Serve: AsyncParsableCommand {
             try await server.run(host: host, port: port) { port in
                 await bound.set(port)
                 console.line("serving \(storeOptions.store) on http://\(host):\(port) (events: \(eventsDB)); Ctrl-C stops")
-                fflush(stdout)  // a script waiting for this line reads stdout through a pipe
+                fflush(nil)  // a script waiting for this line reads stdout through a pipe
             }
             return Report(store: storeOptions.store, eventsDb: eventsDB, host: host, port: await bound.port)
         }

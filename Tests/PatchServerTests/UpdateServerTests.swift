@@ -19,6 +19,18 @@ struct CheckTests {
         }
     }
 
+    @Test func downloadURLsUseThePublicURLWhenGiven() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let release = try fixture.publish(answer: 1)
+        let server = UpdateServer(store: fixture.store, events: fixture.events, configuration: ServerConfiguration(publicURL: "https://cdn.example.com/"))
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            let update = try await client.check(sdkCheckBody())
+            #expect(update.moduleURL?.hasPrefix("https://cdn.example.com/targets/modules/") == true)
+            #expect(update.moduleURL?.hasSuffix(".\(release.module.sha256).wasm.br") == true)
+        }
+    }
+
     @Test func aDeviceOnTheOfferedContentIsUpToDate() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

@@ -27,6 +27,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import doc_section  # noqa: E402  (benchmarks/doc_section.py)
 from typing import Callable
 
 import corpus
@@ -589,21 +592,7 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
 
 
 def write_section(section: str) -> None:
-    DOC_PATH.parent.mkdir(parents=True, exist_ok=True)
-    if DOC_PATH.exists():
-        text = DOC_PATH.read_text()
-    else:
-        text = ("# Benchmarks\n\nEach section below is written by its benchmark script (see `benchmarks/README.md`); "
-                "rerun the script rather than editing a section by hand.\n\n")
-    begin, end = text.find(SECTION_BEGIN), text.find(SECTION_END)
-    if begin != -1 and end != -1 and end > begin:
-        rest = text[end + len(SECTION_END):].lstrip("\n")
-        text = text[:begin] + section + ("\n" + rest if rest else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    temporary = DOC_PATH.with_name(DOC_PATH.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, DOC_PATH)
+    doc_section.write_section(DOC_PATH, SECTION_BEGIN, SECTION_END, section)
 
 
 # MARK: - Setup
