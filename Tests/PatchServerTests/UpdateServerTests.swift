@@ -12,7 +12,7 @@ struct CheckTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let release = try fixture.publish(answer: 1, fingerprint: "build-A")
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody(fingerprint: "build-B")) == .noUpdate)
             #expect(try await client.check(sdkCheckBody(fingerprint: "")) == .noUpdate)
             #expect(try await client.check(sdkCheckBody(fingerprint: "build-A")).version == release.version)
@@ -24,7 +24,7 @@ struct CheckTests {
         defer { fixture.remove() }
         let release = try fixture.publish(answer: 1)
         let server = UpdateServer(store: fixture.store, events: fixture.events, configuration: ServerConfiguration(publicURL: "https://cdn.example.com/"))
-        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client async throws in
             let update = try await client.check(sdkCheckBody())
             #expect(update.moduleURL?.hasPrefix("https://cdn.example.com/targets/modules/") == true)
             #expect(update.moduleURL?.hasSuffix(".\(release.module.sha256).wasm.br") == true)
@@ -36,7 +36,7 @@ struct CheckTests {
         defer { fixture.remove() }
         let release = try fixture.publish(answer: 1)
         try fixture.setRollout(100)  // a new record, new version string, same content
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody(currentVersion: release.version)) == .noUpdate)
         }
     }
@@ -47,7 +47,7 @@ struct CheckTests {
         let stable = try fixture.publish(answer: 1)
         let beta = try fixture.publish(answer: 2, cohort: "beta")
         let staging = try fixture.publish(answer: 3, channel: "staging")
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody(cohort: "beta")).version == beta.version)
             #expect(try await client.check(sdkCheckBody()).version == stable.version, "outside the cohort: the release before it")
             #expect(try await client.check(sdkCheckBody(cohort: "other")).version == stable.version)
@@ -61,7 +61,7 @@ struct CheckTests {
         defer { fixture.remove() }
         let first = try fixture.publish(answer: 1)
         _ = try fixture.publish(answer: 2)
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             let fromFirst = try await client.check(sdkCheckBody(currentVersion: first.version))
             #expect(fromFirst.diffURL != nil && fromFirst.diffSize != nil)
             for version in ["0.0.0", "7-0123456789ab"] {
@@ -78,21 +78,22 @@ struct CheckTests {
         let partial = try fixture.publish(answer: 2, rollout: 30)
         let devices = (0..<200).map { "device-\($0)" }
         // docs/release.md: first 4 bytes of SHA-256("<module sha256>:<device_id>") mod 100 < rollout.
-        func documentedBucket(_ device: String) -> Int {
+        let documentedBuckets = devices.map { device in
             Int(UInt32(SHA256Hasher.hex(of: Array("\(partial.module.sha256):\(device)".utf8)).prefix(8), radix: 16)! % 100)
         }
-        var reachedAt30: Set<String> = []
-        try await fixture.application.test(.router) { client in
-            for device in devices {
+        let reachedAt30 = try await fixture.application.test(.router) { client async throws in
+            var reached: Set<String> = []
+            for (device, bucket) in zip(devices, documentedBuckets) {
                 let version = try await client.check(sdkCheckBody(deviceID: device)).version
-                #expect(version == (documentedBucket(device) < 30 ? partial.version : previous.version), "\(device)")
-                if version == partial.version { reachedAt30.insert(device) }
+                #expect(version == (bucket < 30 ? partial.version : previous.version), "\(device)")
+                if version == partial.version { reached.insert(device) }
             }
+            return reached
         }
         #expect((40...80).contains(reachedAt30.count), "about 30% of 200 devices, got \(reachedAt30.count)")
 
         try fixture.setRollout(60)
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             var reachedAt60 = 0
             for device in devices {
                 let response = try await client.check(sdkCheckBody(deviceID: device))
@@ -108,7 +109,7 @@ struct CheckTests {
         defer { fixture.remove() }
         _ = try fixture.publish(answer: 1)
         try fixture.disable()
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody()) == .noUpdate)
         }
     }
@@ -117,7 +118,7 @@ struct CheckTests {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let first = try fixture.publish(answer: 1)
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody()).version == first.version)
             let second = try fixture.publish(answer: 2)
             #expect(try await client.check(sdkCheckBody()).version == second.version)
@@ -129,7 +130,7 @@ struct CheckTests {
         defer { fixture.remove() }
         let first = try fixture.publish(answer: 1)
         let timestamp = fixture.store.base.appendingPathComponent("metadata/timestamp.json")
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody()).version == first.version)
             // Same length, one signed byte changed: the signature no longer verifies.
             var bytes = [UInt8](try Data(contentsOf: timestamp))
@@ -139,7 +140,7 @@ struct CheckTests {
             #expect(try await client.check(sdkCheckBody()).version == first.version, "the last verified release stays in service")
         }
         let fresh = UpdateServer(store: fixture.store, events: fixture.events)
-        try await fresh.application(host: "127.0.0.1", port: 0).test(.router) { client in
+        try await fresh.application(host: "127.0.0.1", port: 0).test(.router) { client async throws in
             let answer = try await client.post(UpdateServer.checkPath, sdkCheckBody())
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.reason?.contains("timestamp.json") == true)
@@ -152,7 +153,7 @@ struct CheckTests {
         let release = try fixture.publish(answer: 1)
         let state = try fixture.store.loadState(now: nil)
         let listed = try #require(state.targets.targets[release.module.path]?.hashes["sha256"])
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             let good = "/" + StorePath.targetFile(release.module.path, sha256: listed)
             #expect(try await client.execute(uri: good, method: .get).status == .ok)
             let wrongHash = "/" + StorePath.targetFile(release.module.path, sha256: String(repeating: "0", count: 64))
@@ -177,7 +178,7 @@ struct MalformedRequestTests {
     func badCheckBodiesAre400WithAReason(body: String, reason: String) async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             let answer = try await client.post(UpdateServer.checkPath, body)
             #expect(answer.status == .badRequest)
             #expect(answer.reason?.contains(reason) == true, "reason: \(answer.reason ?? "none")")
@@ -187,7 +188,7 @@ struct MalformedRequestTests {
     @Test func oversizedBodiesAndWrongContentTypesAre400() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             let huge = #"{"current_version":"0.0.0","pad":""# + String(repeating: "x", count: 100_000) + #""}"#
             let oversized = try await client.post(UpdateServer.checkPath, huge)
             #expect(oversized.status == .badRequest)
@@ -215,7 +216,7 @@ struct EventTests {
             ("c", "error", second.version, "hash mismatch"), ("c", "fallback", first.version, nil),
             ("d", "error", nil, "offline"),
         ]
-        try await fixture.application.test(.router) { client in
+        try await fixture.application.test(.router) { client async throws in
             for (device, type, version, message) in sent {
                 var fields = [#""app_key":"demo-app""#, #""device_id":"\#(device)""#, #""event_type":"\#(type)""#]
                 if let version { fields.append(#""module_version":"\#(version)""#) }
