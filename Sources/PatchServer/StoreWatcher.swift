@@ -65,9 +65,6 @@ public final class StoreWatcher: Sendable {
         }
     }
 
-    /// Why the store's current files are not being served, if they are not.
-    public var refusal: StoreError? { state.withLock { $0.refusal } }
-
     static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }

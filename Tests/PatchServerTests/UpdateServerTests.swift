@@ -147,6 +147,20 @@ struct CheckTests {
         }
     }
 
+    @Test func expiredMetadataIsNotServed() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        _ = try fixture.publish(answer: 1)
+        // The timestamp role is re-signed for 7 days on each publish.
+        let later = Date().addingTimeInterval(8 * 86_400)
+        let server = UpdateServer(store: fixture.store, events: fixture.events, configuration: ServerConfiguration(clock: { later }))
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client async throws in
+            let answer = try await client.post(UpdateServer.checkPath, sdkCheckBody())
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.reason?.contains("expired") == true, "reason: \(answer.reason ?? "none")")
+        }
+    }
+
     @Test func onlyListedFilesAreServed() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
