@@ -254,6 +254,25 @@ struct EventTests {
         #expect(earlier.fallbacks == 1 && earlier.devicesRunning == 1)
     }
 
+    @Test func twoServersCanAppendToOneDatabaseAtOnce() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let second = try EventDatabase(path: fixture.events.path, create: true)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, database) in [("first", fixture.events), ("second", second)] {
+                group.addTask {
+                    for index in 0..<200 {
+                        try database.record(DeviceEvent(deviceID: "\(name)-\(index)", eventType: .download, moduleVersion: "1-abc"), receivedAt: "2026-11-24T10:00:00Z")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let report = try AdoptionReport.summarize(second)
+        #expect(report.events == 400 && report.devices == 400)
+        #expect(report.releases.first?.downloads == 400)
+    }
+
     @Test func statusRefusesAMissingDatabase() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).sqlite").path
         #expect(throws: EventDatabaseError.self) { _ = try EventDatabase(path: path, create: false) }
