@@ -14,6 +14,7 @@ import datetime
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -196,7 +197,7 @@ def section(args, binary_label: str, serve: dict, peer: dict | None, machine: st
         "under `wrk` on loopback. Regenerate with `make bench-serve` (method: `benchmarks/serve/README.md`).",
         "",
         f"- Run: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}, "
-        f"`python3 benchmarks/serve/run.py {' '.join(sys.argv[1:])}`",
+        f"`{shlex.join(['python3', 'benchmarks/serve/run.py', *sys.argv[1:]])}`",
         f"- Binary: {binary_label}",
         f"- Machine: {machine}; wrk and the server share its CPUs",
         f"- Load: {load}",
