@@ -30,6 +30,12 @@ clean:
 bench-diff: setup
 	python3 benchmarks/diff/run.py $(BENCH_ARGS)
 
+# `patchcli run` (WasmKit) vs wasmtime and the wasmkit CLI; writes its section of docs/benchmarks.md.
+# Measures the debug build (the section says so); another binary: BENCH_ARGS="--patchcli PATH".
+.PHONY: bench-run
+bench-run: build
+	python3 benchmarks/run/bench.py --patchcli $(SCRATCH)/debug/patchcli $(BENCH_ARGS)
+
 # `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
 # writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.
 .PHONY: bench-serve
