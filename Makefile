@@ -36,6 +36,12 @@ bench-diff: setup
 bench-run: build
 	python3 benchmarks/run/bench.py --patchcli $(SCRATCH)/debug/patchcli $(BENCH_ARGS)
 
+# `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
+# writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.
+.PHONY: bench-serve
+bench-serve: setup
+	python3 benchmarks/serve/run.py $(BENCH_ARGS)
+
 # libFuzzer + AddressSanitizer run of the BSDIFF40 applier and the codecs (Sources/PatchDiffFuzz).
 # Seeds are regenerated each run; crashes land in $(FUZZ_WORK)/artifacts and replay with a plain
 # build: `swift build --product PatchDiffFuzz && .build/debug/PatchDiffFuzz FILE`.

@@ -17,6 +17,8 @@ let package = Package(
         // is part of what a smoke test means.
         .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -33,6 +35,10 @@ let package = Package(
         .systemLibrary(
             name: "CBrotli", pkgConfig: "libbrotlienc libbrotlidec",
             providers: [.apt(["libbrotli-dev"]), .brew(["brotli"])]),
+        // The event database of `patchcli serve` / `status`.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
 
         .target(
             name: "PatchDiff",
@@ -71,6 +77,16 @@ let package = Package(
             name: "PatchStore",
             dependencies: ["PatchManifest", "PatchDiff"]),
 
+        // `patchcli serve` and `status`: the SDK's update protocol over a release store, and the event
+        // database. Hummingbird stays in this target (and the executable).
+        .target(
+            name: "PatchServer",
+            dependencies: [
+                "PatchStore", "PatchManifest", "CSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
@@ -79,6 +95,7 @@ let package = Package(
                 "PatchRuntime",
                 "PatchBuild",
                 "PatchStore",
+                "PatchServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -102,6 +119,14 @@ let package = Package(
             name: "PatchManifestTests",
             dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
+        .testTarget(
+            name: "PatchServerTests",
+            dependencies: [
+                "PatchServer", "PatchStore", "PatchManifest", "PatchDiff", "PatchRuntime",
+                .product(name: "WAT", package: "WasmKit"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

@@ -292,7 +292,7 @@ extension ReleaseStore {
 
     // MARK: - Reading targets through the metadata
 
-    func channelNames(in state: StoreState) -> [String] {
+    public func channelNames(in state: StoreState) -> [String] {
         state.targets.targets.keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
             guard parts.count == 3, parts[0] == "channels", parts[2] == "release.json" else { return nil }
@@ -300,14 +300,14 @@ extension ReleaseStore {
         }.sorted()
     }
 
-    func channelHead(_ channel: String, in state: StoreState) throws(StoreError) -> ChannelHead? {
+    public func channelHead(_ channel: String, in state: StoreState) throws(StoreError) -> ChannelHead? {
         let path = ReleasePaths.channelHead(channel)
         guard state.targets.targets[path] != nil else { return nil }
         return try decodeRecordFile(ChannelHead.self, try targetBytes(path, in: state, limit: StoreLimits.recordBytes), path: path)
     }
 
     /// Every record of a channel, in counter order.
-    func history(_ channel: String, in state: StoreState) throws(StoreError) -> [ReleaseRecord] {
+    public func history(_ channel: String, in state: StoreState) throws(StoreError) -> [ReleaseRecord] {
         let prefix = "channels/\(channel)/releases/"
         var records: [ReleaseRecord] = []
         for path in state.targets.targets.keys where path.hasPrefix(prefix) {
@@ -317,7 +317,7 @@ extension ReleaseStore {
     }
 
     /// A target's bytes, checked against the length and sha256 targets metadata lists.
-    func targetBytes(_ path: String, in state: StoreState, limit: Int) throws(StoreError) -> [UInt8] {
+    public func targetBytes(_ path: String, in state: StoreState, limit: Int) throws(StoreError) -> [UInt8] {
         guard let info = state.targets.targets[path] else {
             throw .missingFile(path: path, referencedBy: "metadata/\(state.targets.version).targets.json (not listed)")
         }

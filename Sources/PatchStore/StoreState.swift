@@ -59,14 +59,18 @@ public struct StoreState: Sendable {
 }
 
 /// Directory names inside a store (release-security notes §5.3).
-enum StorePath {
+public enum StorePath {
     static let metadata = "metadata"
     static let targets = "targets"
 
     static func metadataFile(_ name: String) -> String { "\(metadata)/\(name)" }
 
+    /// `timestamp.json`, relative to the store: the only file a publish replaces, so a server
+    /// watches it to notice a new release.
+    public static let timestamp = metadataFile(TUFRole.timestamp.fileName(version: 0))
+
     /// The consistent-snapshot file of a target: `<dir>/<sha256>.<basename>` under `targets/`.
-    static func targetFile(_ targetPath: String, sha256: String) -> String {
+    public static func targetFile(_ targetPath: String, sha256: String) -> String {
         let directory = (targetPath as NSString).deletingLastPathComponent
         let name = "\(sha256).\((targetPath as NSString).lastPathComponent)"
         return directory.isEmpty ? "\(targets)/\(name)" : "\(targets)/\(directory)/\(name)"

@@ -2,6 +2,7 @@ import PatchDiff
 import PatchRuntime
 import PatchBuild
 import PatchManifest
+import PatchServer
 import PatchStore
 
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
@@ -40,6 +41,10 @@ extension CommandFailure {
             self.init(error)
         case let error as StoreError:
             self.init(store: error)
+        case let error as ServeError:
+            self.init(serve: error)
+        case let error as EventDatabaseError:
+            self.init(events: error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
                       hint: "this is a bug in patchcli; please report it with the command you ran")

@@ -68,6 +68,10 @@ enum ExitStatus: Int32, Codable {
     case releaseNotFound = 45
     /// The store is not initialized (release init) or is already initialized.
     case storeState = 46
+    /// serve: the server could not listen on --host/--port (in use, not permitted, no such address).
+    case serveFailed = 47
+    /// serve, status: the event database cannot be opened, created or read.
+    case eventDatabase = 48
     /// Publishing was aborted on purpose by fault injection (PATCHCLI_FAULT_AT, tests only).
     case publishAborted = 49
 }

@@ -14,7 +14,7 @@ struct Patchcli: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            InitCommand.self, PrepareCommand.self, Build.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self,
+            InitCommand.self, PrepareCommand.self, Build.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self, Serve.self, Status.self,
         ]
     )
 

@@ -1,0 +1,154 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// Why the event database cannot be used. Messages name the file and say what to do.
+public enum EventDatabaseError: Error, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case notFound(path: String)
+    case statementFailed(path: String, reason: String)
+    case newerSchema(path: String, version: Int)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason): return "\(path): cannot open the event database (\(reason)); check the path and its directory's permissions"
+        case let .notFound(path): return "\(path): no event database here; `patchcli serve --events-db \(path)` creates it"
+        case let .statementFailed(path, reason): return "\(path): database error (\(reason))"
+        case let .newerSchema(path, version):
+            return "\(path): written by a newer patchcli (schema \(version), this one knows \(EventDatabase.schemaVersion)); upgrade patchcli"
+        }
+    }
+}
+
+/// The embedded SQLite database `serve` appends device events to and `status` summarises.
+///
+/// WAL mode lets readers (`status`) run while servers write; the busy timeout makes several
+/// servers sharing one file wait for each other instead of failing. One connection per instance,
+/// used under a lock, with the insert statement prepared once.
+public final class EventDatabase: Sendable {
+    static let schemaVersion = 1
+    public let path: String
+    private let connection: Mutex<Connection>
+
+    /// An open SQLite handle and its prepared insert. Only touched under `connection`'s lock.
+    private final class Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+        var insert: OpaquePointer?
+        init(handle: OpaquePointer) { self.handle = handle }
+        deinit {
+            sqlite3_finalize(insert)
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    public init(path: String, create: Bool) throws(EventDatabaseError) {
+        self.path = path
+        if !create, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0)
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        let connection = Connection(handle: handle)
+        sqlite3_busy_timeout(handle, 5_000)
+        try Self.execute(connection.handle, path: path, """
+            PRAGMA journal_mode=WAL;
+            PRAGMA synchronous=NORMAL;
+            CREATE TABLE IF NOT EXISTS events (
+                id INTEGER PRIMARY KEY,
+                received_at TEXT NOT NULL,
+                event_type TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                module_version TEXT,
+                error_message TEXT,
+                app_id TEXT, app_key TEXT, os_version TEXT, device_model TEXT, app_version TEXT,
+                duration_ms INTEGER
+            );
+            CREATE INDEX IF NOT EXISTS events_by_version ON events (module_version, event_type);
+            CREATE INDEX IF NOT EXISTS events_by_device ON events (device_id, event_type);
+            """)
+        let version = try Self.integer(connection.handle, path: path, "PRAGMA user_version")
+        if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
+        if version < Self.schemaVersion { try Self.execute(connection.handle, path: path, "PRAGMA user_version=\(Self.schemaVersion)") }
+        connection.insert = try Self.prepare(connection.handle, path: path, """
+            INSERT INTO events (received_at, event_type, device_id, module_version, error_message,
+                                app_id, app_key, os_version, device_model, app_version, duration_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        self.connection = Mutex(connection)
+    }
+
+    /// Appends one event, received at `receivedAt` (TUF-style UTC timestamp).
+    public func record(_ event: DeviceEvent, receivedAt: String) throws(EventDatabaseError) {
+        let path = self.path
+        try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
+            guard let statement = connection.insert else { return }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+            let texts: [String?] = [
+                receivedAt, event.eventType.rawValue, event.deviceID, event.moduleVersion, event.errorMessage,
+                event.appID, event.appKey, event.osVersion, event.deviceModel, event.appVersion,
+            ]
+            for (index, text) in texts.enumerated() { Self.bind(statement, Int32(index + 1), text) }
+            if let duration = event.durationMS { sqlite3_bind_int64(statement, 11, Int64(duration)) } else { sqlite3_bind_null(statement, 11) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
+    /// Runs a read query and returns each row's columns as text (nil for NULL).
+    func rows(_ sql: String) throws(EventDatabaseError) -> [[String?]] {
+        let path = self.path
+        return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> [[String?]] in
+            let statement = try Self.prepare(connection.handle, path: path, sql)
+            defer { sqlite3_finalize(statement) }
+            var rows: [[String?]] = []
+            while true {
+                let step = sqlite3_step(statement)
+                if step == SQLITE_DONE { break }
+                guard step == SQLITE_ROW else { throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle))) }
+                rows.append((0..<sqlite3_column_count(statement)).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                })
+            }
+            return rows
+        }
+    }
+
+    // MARK: - SQLite helpers
+
+    /// SQLITE_TRANSIENT: SQLite copies the bound text, so the Swift string may go away.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private static func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
+        guard let text else { sqlite3_bind_null(statement, index); return }
+        sqlite3_bind_text(statement, index, text, -1, transient)
+    }
+
+    private static func execute(_ handle: OpaquePointer, path: String, _ sql: String) throws(EventDatabaseError) {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let reason = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw .statementFailed(path: path, reason: reason)
+        }
+    }
+
+    private static func prepare(_ handle: OpaquePointer, path: String, _ sql: String) throws(EventDatabaseError) -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(handle)))
+        }
+        return statement
+    }
+
+    private static func integer(_ handle: OpaquePointer, path: String, _ sql: String) throws(EventDatabaseError) -> Int {
+        let statement = try prepare(handle, path: path, sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(handle))) }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PatchManifest
+import PatchStore
+
+/// How `patchcli serve` answers; everything has a default but the store and the database.
+public struct ServerConfiguration: Sendable {
+    /// Where devices reach this server (or the CDN/load balancer in front of it), e.g.
+    /// `https://updates.example.com`: the base of `module_url` and `diff_url`. When nil, the
+    /// request's Host header is used with plain http, right for a server reached directly.
+    public var publicURL: String?
+    /// Check and event bodies above this are refused with 400 before they are parsed.
+    public var maxBodyBytes: Int
+    /// The time expiry is checked against; tests move it.
+    public var clock: @Sendable () -> Date
+
+    public init(publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        self.maxBodyBytes = maxBodyBytes
+        self.clock = clock
+    }
+}
+
+/// The SDK's update protocol (sdk-contract §7.2–7.4) over a signed release store:
+///
+/// - `POST /api/v1/modules/check`: the release a device should run (fingerprint, channel, cohort,
+///   rollout bucket), with `diff_url` when the store holds a diff from the device's content.
+/// - `POST /api/v1/events`: device telemetry, appended to the event database.
+/// - `GET /targets/<dir>/<sha256>.<name>`: artifacts, diffs and records exactly as the store holds
+///   them, only when the current verified metadata lists that file with that hash, re-checked
+///   against it on every read; immutable, so cacheable forever.
+///
+/// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree.
+public struct UpdateServer: Sendable {
+    public let watcher: StoreWatcher
+    public let events: EventDatabase
+    public let configuration: ServerConfiguration
+
+    public static let checkPath = "/api/v1/modules/check"
+    public static let eventsPath = "/api/v1/events"
+
+    public init(store: ReleaseStore, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
+        watcher = StoreWatcher(store: store)
+        self.events = events
+        self.configuration = configuration
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.post(RouterPath(Self.checkPath)) { request, _ in
+            await respond { () async throws -> Response in
+                let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
+                try check.validate()
+                let catalog = try watcher.catalog(now: configuration.clock())
+                return try Self.encoded(.ok, updateResponse(catalog.decide(check), in: catalog, request: request))
+            }
+        }
+        router.post(RouterPath(Self.eventsPath)) { request, _ in
+            await respond { () async throws -> Response in
+                let event = try RequestProblem.decode(DeviceEvent.self, from: try await jsonBody(of: request))
+                try event.validate()
+                try events.record(event, receivedAt: TUFTime.format(configuration.clock()))
+                return Self.json(.accepted, #"{"stored":true}"#)
+            }
+        }
+        router.get("/targets/**") { request, context in
+            await respond { () async throws -> Response in
+                try artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request)
+            }
+        }
+        return router
+    }
+
+    /// The server on `host:port` (port 0 picks a free one); `onRunning` gets the bound port.
+    public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "patchcli"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+    }
+
+    // MARK: - Handlers
+
+    private func jsonBody(of request: Request) async throws -> Data {
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("application/json") else {
+            throw RequestProblem(reason: "Content-Type must be application/json, got \(contentType.isEmpty ? "none" : contentType.prefix(64))")
+        }
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > configuration.maxBodyBytes {
+            throw RequestProblem(reason: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+        let buffer: ByteBuffer
+        do { buffer = try await request.body.collect(upTo: configuration.maxBodyBytes) } catch {
+            throw RequestProblem(reason: "the body is larger than \(configuration.maxBodyBytes) bytes")
+        }
+        return Data(buffer.readableBytesView)
+    }
+
+    private func updateResponse(_ decision: CheckDecision, in catalog: ReleaseCatalog, request: Request) throws -> UpdateCheckResponse {
+        guard case let .update(record, diff) = decision else { return .noUpdate }
+        let base = try baseURL(of: request)
+        guard let modulePath = catalog.servedPath(ofTarget: record.module.path) else { return .noUpdate }
+        let diffPath = diff.flatMap { catalog.servedPath(ofTarget: $0.path) }
+        return UpdateCheckResponse(
+            hasUpdate: true, version: record.version, moduleURL: "\(base)/\(modulePath)", diffURL: diffPath.map { "\(base)/\($0)" },
+            sha256: record.module.sha256, size: record.module.length, diffSize: diffPath == nil ? nil : diff?.length,
+            mandatory: record.mandatory, releaseNotes: record.notes)
+    }
+
+    private func baseURL(of request: Request) throws(RequestProblem) -> String {
+        if let publicURL = configuration.publicURL { return publicURL }
+        guard let authority = request.head.authority, !authority.isEmpty,
+              authority.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "/") })
+        else { throw RequestProblem(reason: "no usable Host header to build download URLs from (the server can be given --public-url)") }
+        return "http://\(authority)"
+    }
+
+    private func artifact(_ relative: String, request: Request) throws -> Response {
+        let catalog = try watcher.catalog(now: configuration.clock())
+        guard let (path, sha256) = catalog.target(servedAs: relative) else {
+            return Self.json(.notFound, #"{"error":"not_found","reason":"no such file in the store's current metadata"}"#)
+        }
+        let etag = "\"\(sha256)\""
+        var headers: HTTPFields = [
+            .contentType: Self.contentType(of: path), .cacheControl: "public, max-age=31536000, immutable", .eTag: etag,
+        ]
+        if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+        let bytes = try watcher.store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes)
+        headers[.contentLength] = String(bytes.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Artifacts are served as the bytes devices hash: no Content-Encoding, even for `.br`, because
+    /// the SDK decompresses brotli itself when the URL ends in `.br` (sdk-contract §7.4).
+    static func contentType(of path: String) -> String {
+        path.hasSuffix(".json") ? "application/json" : "application/octet-stream"
+    }
+
+    // MARK: - Responses
+
+    /// Runs a handler, mapping failures onto statuses with a JSON reason: a bad request is 400,
+    /// a store that does not verify (or has expired) is 503, anything else 500.
+    private func respond(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let problem as RequestProblem {
+            return Self.errorResponse(.badRequest, kind: "bad_request", reason: problem.reason)
+        } catch let error as StoreError {
+            return Self.errorResponse(.serviceUnavailable, kind: "store_unavailable", reason: error.description)
+        } catch {
+            return Self.errorResponse(.internalServerError, kind: "internal", reason: "\(error)")
+        }
+    }
+
+    static func errorResponse(_ status: HTTPResponse.Status, kind: String, reason: String) -> Response {
+        struct Body: Encodable { var error: String; var reason: String }
+        // Two strings always encode; the fallback only keeps the signature non-throwing.
+        return (try? encoded(status, Body(error: kind, reason: reason))) ?? json(status, #"{"error":"\#(kind)"}"#)
+    }
+
+    static func encoded(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json(status, String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Why `patchcli serve` stopped.
+public enum ServeError: Error, Sendable, CustomStringConvertible {
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .cannotListen(host, port, reason):
+            return "cannot serve on \(host):\(port) (\(reason)); is another server using the port? choose another with --port"
+        }
+    }
+}
+
+extension UpdateServer {
+    /// Serves until SIGINT or SIGTERM, after checking the store verifies now so a broken store
+    /// fails at start rather than on the first device.
+    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        _ = try watcher.catalog(now: configuration.clock())
+        do {
+            try await application(host: host, port: port, onRunning: onRunning).runService()
+        } catch let error as IOError {
+            throw ServeError.cannotListen(host: host, port: port, reason: error.description)
+        }
+    }
+}

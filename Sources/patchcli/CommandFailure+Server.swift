@@ -1,0 +1,16 @@
+import PatchServer
+
+/// `serve` (47) and the event database behind `serve` and `status` (48), docs/cli.md.
+extension CommandFailure {
+    init(serve error: ServeError) {
+        self.init(kind: "serve_failed", message: error.description, exitStatus: .serveFailed, hint: nil)
+    }
+
+    init(events error: EventDatabaseError) {
+        let hint: String? = switch error {
+        case .notFound: "pass the --events-db that `patchcli serve` writes"
+        case .cannotOpen, .statementFailed, .newerSchema: nil
+        }
+        self.init(kind: "events_db", message: error.description, exitStatus: .eventDatabase, hint: hint)
+    }
+}

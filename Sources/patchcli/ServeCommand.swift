@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import PatchServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a release store to devices over the SDK's update protocol.",
+        discussion: """
+            POST /api/v1/modules/check answers the SDK's update check from the store's verified
+            metadata (fingerprint, channel, cohort, rollout bucket; diff_url when a diff exists from
+            the device's version); POST /api/v1/events appends device events to the event database
+            (`patchcli status` reports them); GET /targets/... serves the artifacts. A new publish is
+            served without a restart, and several servers can share one store. Runs until SIGINT or
+            SIGTERM. Protocol and rollout buckets: docs/serve.md.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one and prints it).") var port = 8080
+    @Option(name: .customLong("events-db"), help: "SQLite database device events are appended to (created if missing).")
+    var eventsDB = "patchcli-events.sqlite"
+    @Option(help: ArgumentHelp(
+        "Base URL devices download artifacts from, e.g. https://updates.example.com (default: http:// and the request's Host header).",
+        valueName: "URL"))
+    var publicURL: String?
+    @OptionGroup var outputOptions: OutputOptions
+
+    struct Report: Encodable {
+        var store: String
+        var eventsDb: String
+        var host: String
+        var port: Int?
+    }
+
+    func run() async throws {
+        let console = Console(outputOptions)
+        try await console.perform("serve") {
+            let events = try EventDatabase(path: eventsDB, create: true)
+            let server = UpdateServer(
+                store: storeOptions.releaseStore, events: events, configuration: ServerConfiguration(publicURL: publicURL))
+            let bound = BoundPort()
+            try await server.run(host: host, port: port) { port in
+                await bound.set(port)
+                console.line("serving \(storeOptions.store) on http://\(host):\(port) (events: \(eventsDB)); Ctrl-C stops")
+                fflush(nil)  // a script waiting for this line reads stdout through a pipe
+            }
+            return Report(store: storeOptions.store, eventsDb: eventsDB, host: host, port: await bound.port)
+        }
+    }
+}
+
+/// The port the server bound, for the report printed once it stops.
+private actor BoundPort {
+    var port: Int?
+    func set(_ port: Int) { self.port = port }
+}

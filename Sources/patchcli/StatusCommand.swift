@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import PatchServer
+import PatchStore
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Report adoption, errors and fallbacks per release from the events `serve` recorded.",
+        discussion: """
+            For each module version devices reported: downloads, activations, devices that activated
+            it, devices running it now (their latest activation or fallback) as a share of every
+            device seen, errors (with the commonest message) and fallbacks. With --store, each
+            version is matched to its channel, fingerprint and rollout, and releases no device has
+            reported yet are listed too.
+            """)
+
+    @Option(name: .customLong("events-db"), help: "The SQLite database `patchcli serve` writes.")
+    var eventsDB = "patchcli-events.sqlite"
+    @Option(help: "A release store to match versions with their releases.") var store: String?
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() async throws {
+        let console = Console(outputOptions)
+        try await console.perform("status") {
+            let records = try store.map { try ReleaseStore(directory: $0).list(channel: nil, now: nil).flatMap(\.history) } ?? []
+            let report = try AdoptionReport.summarize(try EventDatabase(path: eventsDB, create: false), records: records)
+            console.line("\(report.events) events from \(report.devices) devices; \(report.checkErrors) failed update checks")
+            for release in report.releases {
+                var placement = ""
+                if let channel = release.channel, let counter = release.releaseCounter {
+                    placement = "  \(channel) #\(counter) \(release.fingerprint ?? "") rollout \(release.rolloutPercent ?? 0)%"
+                }
+                console.line("\(release.version)\(placement)")
+                console.line("  running on \(release.devicesRunning) devices (\(release.adoptionPercent)%), activated by \(release.devicesActivated); \(release.downloads) downloads, \(release.activations) activations, \(release.errors) errors, \(release.fallbacks) fallbacks")
+                if let error = release.commonestError { console.line("  commonest error: \(error)") }
+            }
+            return report
+        }
+    }
+}
