@@ -11,13 +11,17 @@ public struct GuestBuildRequest: Sendable {
     public var toolchain: Toolchain
     /// templates/ of the patchcli checkout; found automatically when nil (`GuestTemplates.locate`).
     public var templatesDirectory: String?
+    /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
+    public var baselineFingerprint: String?
 
-    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil) {
+    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil,
+                baselineFingerprint: String? = nil) {
         self.sourcesDirectory = sourcesDirectory
         self.exports = exports
         self.outputDirectory = outputDirectory
         self.toolchain = toolchain
         self.templatesDirectory = templatesDirectory
+        self.baselineFingerprint = baselineFingerprint
     }
 }
 
@@ -53,8 +57,12 @@ public struct GuestManifest: Sendable, Codable, Equatable {
     public static let currentABIVersion = 1
 
     public var abiVersion: Int
+    /// The native build this module patches (absent for a build from --export without a baseline).
+    public var baselineFingerprint: String?
     public var moduleName: String
     public var module: ModuleInfo
+    /// module.wasm's SHA-256 again, at the top level where `patchcli run` checks it.
+    public var sha256: String
     public var symbols: String
     public var exports: [Export]
     public var unpatchable: [GuestUnpatchable]
@@ -164,9 +172,10 @@ public enum GuestModuleBuilder {
                 contentHash: SHA256Hasher.hex(of: Array(decl.trimmedDescription.utf8)), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
+        let moduleSHA256 = SHA256Hasher.hex(of: stripped)
         let manifest = GuestManifest(
-            abiVersion: GuestManifest.currentABIVersion, moduleName: moduleName,
-            module: .init(file: "module.wasm", size: stripped.count, sha256: SHA256Hasher.hex(of: stripped)),
+            abiVersion: GuestManifest.currentABIVersion, baselineFingerprint: request.baselineFingerprint, moduleName: moduleName,
+            module: .init(file: "module.wasm", size: stripped.count, sha256: moduleSHA256), sha256: moduleSHA256,
             symbols: "symbols.json", exports: exports, unpatchable: program.unpatchable, probes: probes)
         let symbols = SymbolMap(functions: WasmSections.functionNames(unstripped).map { .init(index: $0.index, name: $0.name) })
 

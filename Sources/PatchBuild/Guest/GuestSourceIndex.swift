@@ -119,8 +119,9 @@ struct GuestSourceIndex {
 
     /// Indexes in-memory sources: `(relative path, text)` pairs.
     init(sources: [(String, String)]) {
-        for (relativePath, text) in sources {
-            let tree = Parser.parse(source: text)
+        // `prepare`'s routing files only make sense in the native binary.
+        for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
+            let tree = Self.withoutDynamicModifiers(Parser.parse(source: text))
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree,
@@ -138,6 +139,22 @@ struct GuestSourceIndex {
                 attachExtension(extensionDecl, file: fileIndex)
             }
         }
+    }
+
+    /// A prepared project's functions are `dynamic`; the guest has no dynamic-replacement runtime
+    /// (`swift_getFunctionReplacement`), and the module replaces them from the outside anyway. Each
+    /// modifier is blanked out rather than removed, so every line and column stays where it was.
+    static func withoutDynamicModifiers(_ tree: SourceFileSyntax) -> SourceFileSyntax {
+        var bytes = Array(tree.description.utf8)
+        var changed = false
+        for token in tree.tokens(viewMode: .sourceAccurate)
+        where token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
+            let start = token.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = token.endPositionBeforeTrailingTrivia.utf8Offset
+            bytes.replaceSubrange(start..<end, with: repeatElement(UInt8(ascii: " "), count: end - start))
+            changed = true
+        }
+        return changed ? Parser.parse(source: String(decoding: bytes, as: UTF8.self)) : tree
     }
 
     private mutating func indexTopLevel(_ item: CodeBlockItemSyntax.Item, file: Int) {

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `patchcli build` end to end on copies of Examples/PatchShop: init (which prepares), edit, build,
+/// then `patchcli run` calls the module exactly as the generated thunk does.
+@Suite(.serialized) struct BuildCLITests {
+    private static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Examples/PatchShop").standardizedFileURL
+    static let shippingFile = "Sources/ShopCore/Pricing.swift"
+    /// The thunk's export for `Pricing.shippingFee(subtotal:region:)` and the JSON it sends.
+    static let shippingExport = "_pf_Pricing_shippingFee__subtotal_region"
+    static let shippingCall = #"{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}"#
+
+    /// Copies the example into `directory/name` and runs `init` there (which prepares it).
+    private static func initializedExample(in directory: URL, name: String = "PatchShop") throws -> URL {
+        let project = directory.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: example, to: project)
+        let initResult = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys-\(name)").path])
+        guard initResult.status == 0 else { throw BuildTestFailure(description: "init failed: \(initResult.stderr)") }
+        return project
+    }
+
+    private static func edit(_ project: URL, _ path: String, replacing old: String, with new: String) throws {
+        let url = project.appendingPathComponent(path)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        guard text.contains(old) else { throw BuildTestFailure(description: "\(path) does not contain \(old)") }
+        try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// Free domestic shipping from 30.00 instead of 50.00, with a probe stating it.
+    private static func lowerTheFreeShippingThreshold(_ project: URL) throws {
+        try edit(project, shippingFile, replacing: "case .domestic: return subtotal.cents >= 5_000", with: "case .domestic: return subtotal.cents >= 3_000")
+        try edit(project, shippingFile, replacing: "    // @patchable\n    public static func shippingFee",
+                 with: "    // @patchable\n    // @probe \(shippingCall) -> {\"value\": {\"cents\": 0, \"currency\": \"USD\"}}\n    public static func shippingFee")
+    }
+
+    /// Two checkouts at different paths, the same edit, one build each (the only guest builds here).
+    static let builds: Result<(first: URL, second: URL, firstBuild: CLIResult, secondBuild: CLIResult, scratch: URL), BuildTestFailure> = {
+        do {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("patchcli-build-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let first = try initializedExample(in: scratch, name: "PatchShop")
+            let second = try initializedExample(in: scratch.appendingPathComponent("elsewhere/deeper"), name: "Checkout")
+            try lowerTheFreeShippingThreshold(first)
+            try lowerTheFreeShippingThreshold(second)
+            let firstBuild = try CLI.run(["build", "--project", first.path, "--json"])
+            let secondBuild = try CLI.run(["build", "--project", second.path])
+            return .success((first, second, firstBuild, secondBuild, scratch))
+        } catch let failure as BuildTestFailure {
+            return .failure(failure)
+        } catch {
+            return .failure(BuildTestFailure(description: "\(error)"))
+        }
+    }()
+
+    @Test func aChangedPricingFunctionIsPatchedAndRunsThroughTheThunksCall() throws {
+        let built = try Self.builds.get()
+        #expect(built.firstBuild.status == 0, "\(built.firstBuild.stdout)\(built.firstBuild.stderr)")
+        let result = try #require(built.firstBuild.result)
+        let changes = try #require(result["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(changes.first?["id"] as? String == "ShopCore:Pricing.shippingFee(subtotal:Money,region:Region)")
+        #expect(changes.first?["status"] as? String == "patched")
+        #expect(result["coverage"] as? Double == 100)
+        // Only the changed function is in the module: everything else keeps running native code.
+        let exports = try #require(result["exports"] as? [[String: Any]])
+        #expect(exports.compactMap { $0["symbol"] as? String } == [Self.shippingExport])
+        let probes = try #require(result["probes"] as? [[String: Any]])
+        #expect(probes.count == 1 && probes.first?["passed"] as? Bool == true)
+
+        let module = built.first.appendingPathComponent(".patch/build/module.wasm").path
+        let patched = try CLI.run(["run", module, Self.shippingExport, "--input", Self.shippingCall, "--json"])
+        #expect(patched.status == 0, "\(patched.stderr)")
+        #expect(patched.result?["output"] as? String == #"{"value":{"cents":0,"currency":"USD"}}"#)
+        // Below the new threshold the fee is unchanged.
+        let belowThreshold = try CLI.run(["run", module, Self.shippingExport, "--input", #"{"subtotal":{"cents":2000,"currency":"USD"},"region":"domestic"}"#, "--json"])
+        #expect(belowThreshold.result?["output"] as? String == #"{"value":{"cents":490,"currency":"USD"}}"#)
+        let unchanged = try CLI.run(["run", module, "_pf_Pricing_discount__for_promo", "--input", "{}", "--json"])
+        #expect(unchanged.status == 28, "an unchanged function must not be in the module")
+
+        let smoke = try CLI.run(["run", module, "--smoke", "--json"])
+        #expect(smoke.status == 0, "\(smoke.stdout)\(smoke.stderr)")
+        #expect(smoke.result?["passed"] as? Int == 1)
+
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: built.first.appendingPathComponent(".patch/build/manifest.json"))) as? [String: Any])
+        let fingerprint = try String(contentsOf: built.first.appendingPathComponent("Sources/PatchShop/PatchFingerprint.generated.swift"), encoding: .utf8)
+        let baselineFingerprint = try #require(manifest["baselineFingerprint"] as? String)
+        #expect(fingerprint.contains(baselineFingerprint))
+    }
+
+    @Test func theSameSourcesBuildTheSameBytesWhateverTheCheckoutPath() throws {
+        let built = try Self.builds.get()
+        #expect(built.secondBuild.status == 0, "\(built.secondBuild.stderr)")
+        for file in ["module.wasm", "manifest.json", "symbols.json", "module.unstripped.wasm", "PatchGuest.swift"] {
+            let first = try Data(contentsOf: built.first.appendingPathComponent(".patch/build/\(file)"))
+            let second = try Data(contentsOf: built.second.appendingPathComponent(".patch/build/\(file)"))
+            #expect(first == second, "\(file) differs between the two checkouts")
+        }
+    }
+
+    @Test func aBuildWithoutChangesExitsWith34() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            let result = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(result.status == 34)
+            #expect(result.error?["kind"] as? String == "no_changes")
+            #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent(".patch/build/module.wasm").path))
+        }
+    }
+
+    @Test func aStoredLayoutChangeIsNativeOnlyAndGatesTheBuild() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            try Self.edit(project, "Sources/ShopCore/Models.swift", replacing: "    public var stock: Int\n", with: "    public var stock: Int\n    public var rating: Int = 0\n")
+            let gated = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(gated.status == 35, "\(gated.stdout)")
+            #expect(gated.error?["kind"] as? String == "native_changes")
+            #expect((gated.error?["message"] as? String)?.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)") == true)
+
+            let allowed = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
+            #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+            let changes = allowed.result?["changes"] as? [[String: Any]] ?? []
+            #expect(changes.map { $0["reason"] as? String } == ["stored_layout_changed"])
+            #expect(allowed.result?["coverage"] as? Double == 0)
+
+            let human = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50"])
+            #expect(human.status == 36)
+            #expect(human.stdout.contains("native_only  Sources/ShopCore/Models.swift:1  ShopCore:Product"))
+        }
+    }
+
+    @Test func aBuildWithoutABaselinePointsToPrepare() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            try FileManager.default.removeItem(at: project.appendingPathComponent(".patch/baseline.json"))
+            let result = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(result.status == 3)
+            #expect(result.error?["kind"] as? String == "baseline_missing")
+        }
+    }
+}
+
+struct BuildTestFailure: Error, CustomStringConvertible {
+    var description: String
+}
