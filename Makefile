@@ -30,6 +30,12 @@ clean:
 bench-diff: setup
 	python3 benchmarks/diff/run.py $(BENCH_ARGS)
 
+# `patchcli build` on Examples/PatchShop: warm one-function rebuild time, module sizes, wasm-opt -Oz
+# saving; writes its section of docs/benchmarks.md (benchmarks/build/README.md). Debug patchcli.
+.PHONY: bench-build
+bench-build: setup
+	python3 benchmarks/build/run.py $(BENCH_ARGS)
+
 # libFuzzer + AddressSanitizer run of the BSDIFF40 applier and the codecs (Sources/PatchDiffFuzz).
 # Seeds are regenerated each run; crashes land in $(FUZZ_WORK)/artifacts and replay with a plain
 # build: `swift build --product PatchDiffFuzz && .build/debug/PatchDiffFuzz FILE`.

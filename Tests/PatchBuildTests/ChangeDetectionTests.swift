@@ -64,7 +64,7 @@ import Testing
 
         #expect(byID["App:Pricing.helper()"]?.change == .added && byID["App:Pricing.helper()"]?.status == .informational)
         #expect(byID["App:Pricing.unused()"]?.change == .removed && byID["App:Pricing.unused()"]?.status == .informational)
-        #expect(byID.count == 7)
+        #expect(byID.count == 6)
     }
 
     @Test func aFunctionMarkedPatchableAfterShippingHasNoThunkToRouteThrough() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PatchBuild
+import PatchManifest
 import Testing
 
 /// End to end: fixture sources → guest module → executed in wasmtime through the packed JSON ABI,
@@ -157,11 +158,12 @@ import Testing
         #expect(total.signature == "static func total(items: [LineItem], discount: Discount) -> Int")
         #expect(total.contentHash.count == 64)
         #expect(result.manifest.probes == [GuestProbe(
-            export: "PriceCalculator.total(items:discount:)",
-            input: #"{"items":[{"name":"Tea","cents":250,"quantity":2}],"discount":{"none":{}}}"#, expected: #"{"value":540}"#)])
+            name: "PriceCalculator.total(items:discount:) #1", export: "_pf_PriceCalculator_total__items_discount",
+            input: #"{"items":[{"name":"Tea","cents":250,"quantity":2}],"discount":{"none":{}}}"#, expected: .object(["value": .integer(540)]))])
+        #expect(result.manifest.sha256 == result.manifest.module.sha256)
         // The probe holds: the module computes what the comment says.
         let probe = result.manifest.probes[0]
-        #expect(try GuestHarness.call(module: output, [(total.symbol, probe.input)]) == [probe.expected])
+        #expect(try GuestHarness.call(module: output, [(probe.export, probe.input)]) == [String(decoding: CanonicalJSON.serialize(probe.expected), as: UTF8.self)])
         // The shipped module has no custom sections; the symbol map names the exported glue.
         #expect(!module.contains(Data("lineTotal".utf8)))
         let symbols = try String(contentsOfFile: (output as NSString).appendingPathComponent("symbols.json"), encoding: .utf8)
