@@ -30,8 +30,9 @@ import Testing
     /// Free domestic shipping from 30.00 instead of 50.00, with a probe stating it.
     private static func lowerTheFreeShippingThreshold(_ project: URL) throws {
         try edit(project, shippingFile, replacing: "case .domestic: return subtotal.cents >= 5_000", with: "case .domestic: return subtotal.cents >= 3_000")
-        try edit(project, shippingFile, replacing: "    // @patchable\n    public static func shippingFee",
-                 with: "    // @patchable\n    // @probe \(shippingCall) -> {\"value\": {\"cents\": 0, \"currency\": \"USD\"}}\n    public static func shippingFee")
+        let documentation = "    /// Shipping is free above 50.00 at home and 120.00 abroad.\n"
+        try edit(project, shippingFile, replacing: documentation,
+                 with: documentation + "    // @probe \(shippingCall) -> {\"value\": {\"cents\": 0, \"currency\": \"USD\"}}\n")
     }
 
     /// Two checkouts at different paths, the same edit, one build each (the only guest builds here).
@@ -69,11 +70,11 @@ import Testing
         #expect(probes.count == 1 && probes.first?["passed"] as? Bool == true)
 
         let module = built.first.appendingPathComponent(".patch/build/module.wasm").path
-        let patched = try CLI.run(["run", module, Self.shippingExport, "--input", Self.shippingCall, "--json"])
+        let patched = try CLI.run(["run", module, Self.shippingExport, "--input", Self.shippingCall, "--decode", "text", "--json"])
         #expect(patched.status == 0, "\(patched.stderr)")
         #expect(patched.result?["output"] as? String == #"{"value":{"cents":0,"currency":"USD"}}"#)
         // Below the new threshold the fee is unchanged.
-        let belowThreshold = try CLI.run(["run", module, Self.shippingExport, "--input", #"{"subtotal":{"cents":2000,"currency":"USD"},"region":"domestic"}"#, "--json"])
+        let belowThreshold = try CLI.run(["run", module, Self.shippingExport, "--input", #"{"subtotal":{"cents":2000,"currency":"USD"},"region":"domestic"}"#, "--decode", "text", "--json"])
         #expect(belowThreshold.result?["output"] as? String == #"{"value":{"cents":490,"currency":"USD"}}"#)
         let unchanged = try CLI.run(["run", module, "_pf_Pricing_discount__for_promo", "--input", "{}", "--json"])
         #expect(unchanged.status == 28, "an unchanged function must not be in the module")
