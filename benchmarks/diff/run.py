@@ -31,6 +31,9 @@ from typing import Callable
 
 import corpus
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import machine_description, write_section  # noqa: E402
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent.parent
 DOC_PATH = REPO_ROOT / "docs" / "benchmarks.md"
@@ -491,22 +494,6 @@ def render_notes(pair_results: list[PairResult]) -> list[str]:
             "figure `patchcli diff` also computes for its report): " + "; ".join(notes) + "."]
 
 
-def machine_description() -> str:
-    cpu = platform.processor() or platform.machine()
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    memory = ""
-    meminfo = Path("/proc/meminfo")
-    if meminfo.exists():
-        first = meminfo.read_text().splitlines()[0].split()
-        memory = f", {int(first[1]) / (1 << 20):.1f} GiB RAM"
-    return f"{cpu}, {os.cpu_count()} CPUs{memory}, {platform.system()} {platform.release()}"
-
-
 def tool_versions(patchcli: Path | None, built_here: bool, with_hdiffpatch: bool) -> str:
     import importlib.metadata as metadata
 
@@ -586,24 +573,6 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         SECTION_END,
     ]
     return "\n".join(lines) + "\n"
-
-
-def write_section(section: str) -> None:
-    DOC_PATH.parent.mkdir(parents=True, exist_ok=True)
-    if DOC_PATH.exists():
-        text = DOC_PATH.read_text()
-    else:
-        text = ("# Benchmarks\n\nEach section below is written by its benchmark script (see `benchmarks/README.md`); "
-                "rerun the script rather than editing a section by hand.\n\n")
-    begin, end = text.find(SECTION_BEGIN), text.find(SECTION_END)
-    if begin != -1 and end != -1 and end > begin:
-        rest = text[end + len(SECTION_END):].lstrip("\n")
-        text = text[:begin] + section + ("\n" + rest if rest else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    temporary = DOC_PATH.with_name(DOC_PATH.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, DOC_PATH)
 
 
 # MARK: - Setup
@@ -737,7 +706,7 @@ def main() -> int:
     print(f"\nload: {context['load']}")
 
     if not args.no_doc and (not args.quick or args.write_doc):
-        write_section(render_section(pair_results, tools, metrics, context))
+        write_section(render_section(pair_results, tools, metrics, context), SECTION_BEGIN, SECTION_END)
         print(f"wrote the BSDIFF40 diff section of {DOC_PATH.relative_to(REPO_ROOT)}")
 
     failures = [f"{pr.pair.name} / {result.tool.label}: {problem}"
