@@ -99,6 +99,19 @@ import Testing
         }
     }
 
+    @Test func aFailingSmokeProbeFailsTheBuildWith27() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            try Self.lowerTheFreeShippingThreshold(project)
+            // The probe still states the old threshold: 40.00 pays 4.90 shipping.
+            try Self.edit(project, Self.shippingFile, replacing: #"-> {"value": {"cents": 0, "currency": "USD"}}"#,
+                          with: #"-> {"value": {"cents": 490, "currency": "USD"}}"#)
+            let result = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(result.status == 27, "\(result.stdout)\(result.stderr)")
+            #expect(result.error?["kind"] as? String == "smoke_failed")
+        }
+    }
+
     @Test func aBuildWithoutChangesExitsWith34() throws {
         try withScratchDirectory { directory in
             let project = try Self.initializedExample(in: directory)
