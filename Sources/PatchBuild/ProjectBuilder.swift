@@ -39,6 +39,9 @@ public enum ProjectBuilder {
             throw .changeDetection(error)
         }
         var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil)
+        // A module from an earlier build must not outlive the sources it was built from: a release
+        // step after this build would ship it.
+        try removeEarlierOutputs(in: outputDirectory)
         guard !changeSet.candidates.isEmpty else { return report }
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
@@ -53,6 +56,18 @@ public enum ProjectBuilder {
             throw .guest(error)
         }
         return report
+    }
+
+    private static func removeEarlierOutputs(in directory: String) throws(ProjectBuildError) {
+        for name in GuestModuleBuilder.outputFiles {
+            let path = Preparer.join(directory, name)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw .guest(.outputUnwritable(path: path, reason: "\(error)"))
+            }
+        }
     }
 }
 

@@ -131,8 +131,13 @@ import Testing
             #expect(gated.error?["kind"] as? String == "native_changes")
             #expect((gated.error?["message"] as? String)?.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)") == true)
 
+            // A module of an earlier build does not survive a build that writes none.
+            let stale = project.appendingPathComponent(".patch/build/module.wasm")
+            try FileManager.default.createDirectory(at: stale.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([0, 0x61, 0x73, 0x6D]).write(to: stale)
             let allowed = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
             #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: stale.path))
             let changes = allowed.result?["changes"] as? [[String: Any]] ?? []
             #expect(changes.map { $0["reason"] as? String } == ["stored_layout_changed"])
             #expect(allowed.result?["coverage"] as? Double == 0)

@@ -110,6 +110,8 @@ public enum GuestModuleBuilder {
     /// Fixed between builds: both names are written into symbol names, and changing them inflates
     /// binary diffs between a baseline and a patch (measured 2.4x).
     public static let moduleName = "PatchGuest"
+    /// Every file a build writes into its output directory.
+    public static let outputFiles = ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName]
     static let maximumAttempts = 4
 
     public static func build(_ request: GuestBuildRequest) throws(GuestBuildError) -> GuestBuildResult {
@@ -186,7 +188,7 @@ public enum GuestModuleBuilder {
             ("manifest.json", try encode(manifest)),
             (GuestProgram.fileName, Array(program.source.utf8)),
         ], to: request.outputDirectory)
-        return GuestBuildResult(manifest: manifest, files: ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName])
+        return GuestBuildResult(manifest: manifest, files: outputFiles)
     }
 
     /// Embedded Swift for wasm32, whole-module, size-optimized. Paths are relative to the work
