@@ -10,6 +10,8 @@ import Testing
     /// The thunk's export for `Pricing.shippingFee(subtotal:region:)` and the JSON it sends.
     static let shippingExport = "_pf_Pricing_shippingFee__subtotal_region"
     static let shippingCall = #"{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}"#
+    static let formatExport = "_pf_PriceFormatter_format___"
+    static let validationExport = "_pf_CheckoutValidation_problems__name_email_postalCode_region"
 
     /// Copies the example into `directory/name` and runs `init` there (which prepares it).
     private static func initializedExample(in directory: URL, name: String = "PatchShop") throws -> URL {
@@ -35,15 +37,33 @@ import Testing
                  with: documentation + "    // @probe \(shippingCall) -> {\"value\": {\"cents\": 0, \"currency\": \"USD\"}}\n")
     }
 
-    /// Two checkouts at different paths, the same edit, one build each (the only guest builds here).
+    /// Thousands grouped with a thin space instead of a comma.
+    private static func groupThousandsWithSpaces(_ project: URL) throws {
+        try edit(project, "Sources/ShopCore/Formatting.swift", replacing: #"grouped.append(",")"#, with: #"grouped.append(" ")"#)
+    }
+
+    /// Four-digit postal codes; the key path becomes a closure (Embedded Swift has no key paths).
+    private static func acceptFourDigitPostalCodes(_ project: URL) throws {
+        try edit(project, "Sources/ShopCore/Validation.swift", replacing: #"postalCode.count != 5 || !postalCode.allSatisfy(\.isNumber)"#,
+                 with: "postalCode.count != 4 || !postalCode.allSatisfy({ $0.isNumber })")
+    }
+
+    private static func editPricingFormattingAndValidation(_ project: URL) throws {
+        try lowerTheFreeShippingThreshold(project)
+        try groupThousandsWithSpaces(project)
+        try acceptFourDigitPostalCodes(project)
+    }
+
+    /// Two checkouts at different paths, the same edits, one build each (the only guest builds here
+    /// besides the failing probe's).
     static let builds: Result<(first: URL, second: URL, firstBuild: CLIResult, secondBuild: CLIResult, scratch: URL), BuildTestFailure> = {
         do {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("patchcli-build-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             let first = try initializedExample(in: scratch, name: "PatchShop")
             let second = try initializedExample(in: scratch.appendingPathComponent("elsewhere/deeper"), name: "Checkout")
-            try lowerTheFreeShippingThreshold(first)
-            try lowerTheFreeShippingThreshold(second)
+            try editPricingFormattingAndValidation(first)
+            try editPricingFormattingAndValidation(second)
             let firstBuild = try CLI.run(["build", "--project", first.path, "--json"])
             let secondBuild = try CLI.run(["build", "--project", second.path])
             return .success((first, second, firstBuild, secondBuild, scratch))
@@ -59,13 +79,18 @@ import Testing
         #expect(built.firstBuild.status == 0, "\(built.firstBuild.stdout)\(built.firstBuild.stderr)")
         let result = try #require(built.firstBuild.result)
         let changes = try #require(result["changes"] as? [[String: Any]])
-        #expect(changes.count == 1)
-        #expect(changes.first?["id"] as? String == "ShopCore:Pricing.shippingFee(subtotal:Money,region:Region)")
-        #expect(changes.first?["status"] as? String == "patched")
+        #expect(changes.compactMap { $0["id"] as? String } == [
+            "ShopCore:CheckoutValidation.problems(name:String,email:String,postalCode:String,region:Region)",
+            "ShopCore:PriceFormatter.format(_:Money)",
+            "ShopCore:Pricing.shippingFee(subtotal:Money,region:Region)",
+        ])
+        #expect(changes.allSatisfy { $0["status"] as? String == "patched" })
         #expect(result["coverage"] as? Double == 100)
-        // Only the changed function is in the module: everything else keeps running native code.
+        // Only the changed functions are in the module: everything else keeps running native code.
         let exports = try #require(result["exports"] as? [[String: Any]])
-        #expect(exports.compactMap { $0["symbol"] as? String } == [Self.shippingExport])
+        #expect(exports.compactMap { $0["symbol"] as? String }.sorted() == [
+            Self.validationExport, Self.formatExport, Self.shippingExport,
+        ].sorted())
         let probes = try #require(result["probes"] as? [[String: Any]])
         #expect(probes.count == 1 && probes.first?["passed"] as? Bool == true)
 
@@ -76,6 +101,14 @@ import Testing
         // Below the new threshold the fee is unchanged.
         let belowThreshold = try CLI.run(["run", module, Self.shippingExport, "--input", #"{"subtotal":{"cents":2000,"currency":"USD"},"region":"domestic"}"#, "--decode", "text", "--json"])
         #expect(belowThreshold.result?["output"] as? String == #"{"value":{"cents":490,"currency":"USD"}}"#)
+        let formatted = try CLI.run(["run", module, Self.formatExport, "--input", #"{"money":{"cents":123456,"currency":"EUR"}}"#, "--decode", "text", "--json"])
+        #expect(formatted.result?["output"] as? String == #"{"value":"€1 234.56"}"#)
+        let validated = try CLI.run(["run", module, Self.validationExport, "--input",
+                                     #"{"name":"Ada","email":"ada@example.com","postalCode":"1234","region":"domestic"}"#, "--decode", "text", "--json"])
+        #expect(validated.result?["output"] as? String == #"{"value":[]}"#)
+        let invalid = try CLI.run(["run", module, Self.validationExport, "--input",
+                                   #"{"name":" ","email":"ada","postalCode":"12345","region":"domestic"}"#, "--decode", "text", "--json"])
+        #expect(invalid.result?["output"] as? String == #"{"value":["emptyName","invalidEmail","invalidPostalCode"]}"#)
         let unchanged = try CLI.run(["run", module, "_pf_Pricing_discount__for_promo", "--input", "{}", "--json"])
         #expect(unchanged.status == 28, "an unchanged function must not be in the module")
 

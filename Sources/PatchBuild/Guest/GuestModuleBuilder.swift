@@ -273,7 +273,9 @@ public enum GuestModuleBuilder {
         if message.contains("cannot find") || message.contains("has no member") || message.contains("no such module") {
             return importsFramework ? .osFrameworkAPI : .missingDependency
         }
-        if message.contains("Embedded Swift") || message.contains("existential") || message.contains("protocol type") { return .unsupportedLanguageFeature }
+        if message.localizedCaseInsensitiveContains("embedded Swift") || message.contains("existential") || message.contains("protocol type") {
+            return .unsupportedLanguageFeature
+        }
         return .compileError
     }
 

@@ -76,6 +76,9 @@ struct GuestGlobalEntry {
     let names: [String]
     let decl: DeclSyntax
     let file: Int
+    /// A member of an extension of a type the project does not declare (`extension String`):
+    /// the guest repeats the extension around it.
+    var foreignExtension: ExtensionDeclSyntax? = nil
 }
 
 /// Everything the generator looks up by name: the project's files parsed with swift-syntax.
@@ -188,7 +191,14 @@ struct GuestSourceIndex {
 
     private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
         let extended = decl.extendedType.trimmedDescription.split(separator: ".").map(String.init)
-        guard let typeIndex = lookupType(path: extended) else { return }
+        guard let typeIndex = lookupType(path: extended) else {
+            // A standard-library type (String, Array…): its members are found by name like globals.
+            for item in decl.memberBlock.members where GuestSourceIndex.typeInfo(item.decl) == nil {
+                let names = GuestSourceIndex.declaredNames(item.decl)
+                if !names.isEmpty { globals.append(GuestGlobalEntry(names: names, decl: item.decl, file: file, foreignExtension: decl)) }
+            }
+            return
+        }
         types[typeIndex].extensions.append((decl, file))
         let extensionIndex = types[typeIndex].extensions.count - 1
         for item in decl.memberBlock.members {
