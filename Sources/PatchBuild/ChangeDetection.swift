@@ -181,7 +181,10 @@ public enum ChangeDetector {
         for declaration in current.baseline.declarations {
             guard let previous = old[declaration.id] else {
                 // Same name and argument labels, other parameter types: a signature change.
-                if let earlier = baseline.declarations.first(where: { new[$0.id] == nil && $0.kind == declaration.kind && signatureBase($0.id) == signatureBase(declaration.id) && signatureBase(declaration.id) != nil }) {
+                let labels = labelsOnly(declaration.id)
+                if let labels, let earlier = baseline.declarations.first(where: {
+                    new[$0.id] == nil && $0.kind == declaration.kind && labelsOnly($0.id) == labels
+                }) {
                     renamedFrom.insert(earlier.id)
                     changes.append(DeclarationChange(
                         id: declaration.id, kind: declaration.kind, change: .signatureChanged, status: .nativeOnly,
@@ -232,8 +235,9 @@ public enum ChangeDetector {
         }
     }
 
-    /// `Target:Type.name(` for callables (labels are checked by the id's structure: types differ).
-    private static func signatureBase(_ id: String) -> String? {
+    /// A callable's id without its parameter types (`T:Pricing.fee(_:Int)` → `T:Pricing.fee(_`):
+    /// equal for two ids that differ only in types. Nil for ids that are not callables.
+    private static func labelsOnly(_ id: String) -> String? {
         guard let open = id.firstIndex(of: "(") else { return nil }
         let labels = id[open...].split(separator: ",").map { $0.split(separator: ":").first.map(String.init) ?? "" }
         return String(id[..<open]) + labels.joined(separator: ",")
