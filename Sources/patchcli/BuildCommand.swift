@@ -20,7 +20,7 @@ struct Build: AsyncParsableCommand {
             Type.name(label:_:) or name(label:).
 
             Smoke probes: a comment directly above a function,
-              // @probe {"lines": [], "promo": null} -> {"value": {"cents": 0, "currency": "usd"}}
+              // @probe {"lines": []} -> {"value": {"cents": 0, "currency": "USD"}}
             is run against the module before the build succeeds (--skip-probes to skip) and copied into
             manifest.json for `patchcli run --smoke` and `release`.
 

@@ -181,6 +181,12 @@ import Testing
         }
     }
 
+    @Test func conflictingOptionsAreUsageErrors() throws {
+        #expect(try CLI.run(["build", "--export", "Pricing.discount(for:promo:)"]).status == 2)
+        #expect(try CLI.run(["build", "--sources", "."]).status == 2)
+        #expect(try CLI.run(["build", "--min-coverage", "150"]).status == 2)
+    }
+
     @Test func aBuildWithoutABaselinePointsToPrepare() throws {
         try withScratchDirectory { directory in
             let project = try Self.initializedExample(in: directory)
