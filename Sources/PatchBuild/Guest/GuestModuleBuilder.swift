@@ -48,7 +48,8 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
         public var symbol: String
         public var signature: String
-        /// SHA-256 of the declaration's source text (without leading comments).
+        /// The patched declaration's content hash, computed as the baseline computes it (`ContentHash`:
+        /// tokens only), so it equals the baseline's hash once the change ships in an app release.
         public var contentHash: String
         public var location: GuestSourceLocation
         public var scalar: ScalarExport?
@@ -171,7 +172,7 @@ public enum GuestModuleBuilder {
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
                 declarationId: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
-                contentHash: SHA256Hasher.hex(of: Array(decl.trimmedDescription.utf8)), location: plan.location,
+                contentHash: ContentHash.of(decl), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
         let moduleSHA256 = SHA256Hasher.hex(of: stripped)
