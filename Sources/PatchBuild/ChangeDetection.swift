@@ -114,8 +114,10 @@ public enum ChangeDetectionError: Error, CustomStringConvertible {
 
 /// Compares the project's sources with `.patch/baseline.json`, declaration by declaration.
 public enum ChangeDetector {
-    public static func detect(root: String) throws(ChangeDetectionError) -> ChangeSet {
-        let baselinePath = Preparer.join(root, PrepareState.baselinePath)
+    /// - Parameter baselinePath: the baseline of the build on devices; default `.patch/baseline.json`
+    ///   of the project (another file, e.g. one saved with a release, when `prepare` has run since).
+    public static func detect(root: String, baselinePath: String? = nil) throws(ChangeDetectionError) -> ChangeSet {
+        let baselinePath = baselinePath ?? Preparer.join(root, PrepareState.baselinePath)
         let config: ProjectConfig
         let targets: [PrepareTarget]
         let baselineBytes: [UInt8]

@@ -30,11 +30,11 @@ public enum ProjectBuilder {
 
     /// - Parameter toolchain: called only when there is something to compile, so a project without
     ///   patchable changes needs no toolchain.
-    public static func build(root: String, outputDirectory: String, templatesDirectory: String? = nil,
+    public static func build(root: String, baselinePath: String? = nil, outputDirectory: String, templatesDirectory: String? = nil,
                              toolchain: () throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
         let changeSet: ChangeSet
         do {
-            changeSet = try ChangeDetector.detect(root: root)
+            changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath)
         } catch {
             throw .changeDetection(error)
         }

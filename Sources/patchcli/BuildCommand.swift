@@ -34,6 +34,9 @@ struct Build: AsyncParsableCommand {
     @Option(help: "The project folder holding patch.json and .patch/baseline.json.")
     var project: String = "."
 
+    @Option(help: "The baseline of the build on devices (default: <project>/.patch/baseline.json), e.g. one saved with a release.")
+    var baseline: String?
+
     @Option(help: "With --export: the directory of the Swift sources to index.")
     var sources: String?
 
@@ -60,6 +63,7 @@ struct Build: AsyncParsableCommand {
     func validate() throws {
         if !exports.isEmpty, sources == nil { throw ValidationError("--export needs --sources DIR") }
         if exports.isEmpty, sources != nil { throw ValidationError("--sources goes with --export; without it, build reads the project's patch.json") }
+        if !exports.isEmpty, baseline != nil { throw ValidationError("--baseline is for change detection; --export builds the named declarations without one") }
         if let minCoverage, !(0...100).contains(minCoverage) { throw ValidationError("--min-coverage is a percentage from 0 to 100") }
     }
 
@@ -102,7 +106,7 @@ struct Build: AsyncParsableCommand {
     private func buildChanges(console: Console) throws -> Report {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("comparing \(project) with its baseline…")
-        let build = try ProjectBuilder.build(root: project, outputDirectory: outputDirectory, toolchain: discoverToolchain)
+        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory, toolchain: discoverToolchain)
         guard !build.changes.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
                                  exitStatus: .noChanges, hint: nil)

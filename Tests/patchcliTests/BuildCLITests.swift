@@ -187,6 +187,20 @@ import Testing
         #expect(try CLI.run(["build", "--min-coverage", "150"]).status == 2)
     }
 
+    @Test func aSavedBaselineStillShowsChangesAfterPrepareRanAgain() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            let saved = directory.appendingPathComponent("release-1.0-baseline.json")
+            try FileManager.default.copyItem(at: project.appendingPathComponent(".patch/baseline.json"), to: saved)
+            try Self.edit(project, "Sources/ShopCore/Models.swift", replacing: "    public var stock: Int\n", with: "    public var stock: Int\n    public var rating: Int = 0\n")
+            #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
+            #expect(try CLI.run(["build", "--project", project.path]).status == 34)
+            let result = try CLI.run(["build", "--project", project.path, "--baseline", saved.path, "--json"])
+            #expect(result.status == 35)
+            #expect((result.error?["message"] as? String)?.contains("ShopCore:Product (stored_layout_changed)") == true)
+        }
+    }
+
     @Test func aBuildWithoutABaselinePointsToPrepare() throws {
         try withScratchDirectory { directory in
             let project = try Self.initializedExample(in: directory)
