@@ -35,6 +35,11 @@ bench-diff: setup
 .PHONY: bench-build
 bench-build: setup
 	python3 benchmarks/build/run.py $(BENCH_ARGS)
+# `patchcli run` (WasmKit) vs wasmtime and the wasmkit CLI; writes its section of docs/benchmarks.md.
+# Measures the debug build (the section says so); another binary: BENCH_ARGS="--patchcli PATH".
+.PHONY: bench-run
+bench-run: build
+	python3 benchmarks/run/bench.py --patchcli $(SCRATCH)/debug/patchcli $(BENCH_ARGS)
 
 # libFuzzer + AddressSanitizer run of the BSDIFF40 applier and the codecs (Sources/PatchDiffFuzz).
 # Seeds are regenerated each run; crashes land in $(FUZZ_WORK)/artifacts and replay with a plain

@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(
             name: "PatchRuntimeTests",
-            dependencies: ["PatchRuntime", "PatchManifest", .product(name: "WAT", package: "WasmKit")],
+            dependencies: ["PatchRuntime", "PatchManifest", "PatchDiff", .product(name: "WAT", package: "WasmKit")],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PatchBuildTests",

@@ -1,11 +1,14 @@
+import PatchDiff
 import PatchManifest
 
 /// An artifact unwrapped the way the SDK activates it (sdk-contract §0): the verified bytes, the
 /// optional overlay chunk and the member modules.
 public struct LoadedArtifact: Sendable {
-    /// Layers peeled off, outermost first: "POVR", "PMOD", "wasm".
+    /// Layers peeled off, outermost first: "brotli" or "zstd" (a compressed download), "POVR",
+    /// "PMOD", "wasm".
     public var layers: [String]
-    /// Lowercase hex SHA-256 of the artifact (the thing the update response's `sha256` covers).
+    /// Lowercase hex SHA-256 of the artifact, decompressed (what the update response's `sha256`
+    /// covers: devices hash after decompressing, sdk-contract §7.4).
     public var sha256: String
     /// The `PROV` overlay chunk of a POVR envelope, verbatim.
     public var overlay: [UInt8]?
@@ -20,15 +23,21 @@ public struct LoadedArtifact: Sendable {
     }
 }
 
-/// Detects an artifact's layers by magic (never by file name), checks its SHA-256 before parsing
-/// anything, and splits it into modules.
+/// Detects an artifact's layers by magic (never by file name), decompresses a brotli or zstd
+/// download, checks its SHA-256 before parsing anything, and splits it into modules.
 public enum ArtifactLoader {
     static let wasmMagic: [UInt8] = [0x00, 0x61, 0x73, 0x6D]
+    /// The SDK's brotli output cap (sdk-contract §1.4); zstd gets the same.
+    public static let maxDecompressedBytes = 512 << 20
 
     /// - Parameters:
     ///   - expectedSHA256: hex digest the artifact must have, checked before any parsing.
     ///   - hashSource: where the expected digest came from, for the mismatch message.
-    public static func load(_ bytes: [UInt8], expectedSHA256: String?, hashSource: String = "--sha256") throws(RuntimeError) -> LoadedArtifact {
+    ///   - maxDecompressedBytes: the most a compressed download may expand to.
+    public static func load(_ download: [UInt8], expectedSHA256: String?, hashSource: String = "--sha256",
+                            maxDecompressedBytes: Int = maxDecompressedBytes) throws(RuntimeError) -> LoadedArtifact {
+        var layers: [String] = []
+        let bytes = try decompressed(download, limit: maxDecompressedBytes, layers: &layers)
         let digest = SHA256Hasher.hex(of: bytes)
         if let expected = expectedSHA256 {
             let normalized = try normalizedDigest(expected, source: hashSource)
@@ -36,7 +45,6 @@ public enum ArtifactLoader {
                 throw .integrityMismatch(expected: normalized, actual: digest, source: hashSource)
             }
         }
-        var layers: [String] = []
         var overlay: [UInt8]?
         var inner = bytes
         if OverlayEnvelope.hasMagic(inner) {
@@ -57,6 +65,34 @@ public enum ArtifactLoader {
         }
         layers.append("wasm")
         return LoadedArtifact(layers: layers, sha256: digest, overlay: overlay, modules: modules)
+    }
+
+    /// The artifact inside a compressed download, or `bytes` themselves. zstd is detected by its
+    /// magic number; brotli has none, so bytes that start with no known magic are tried as brotli and
+    /// taken as such only when they decode to an artifact that does.
+    static func decompressed(_ bytes: [UInt8], limit: Int, layers: inout [String]) throws(RuntimeError) -> [UInt8] {
+        guard !startsWithArtifactMagic(bytes) else { return bytes }
+        let codec: CodecKind = CodecKind.detect(bytes) == .zstd ? .zstd : .brotli
+        let raw: [UInt8]
+        do {
+            raw = try codec.decompress(bytes, maxOutputBytes: limit)
+        } catch {
+            // Bytes that are no brotli stream at all are an unknown artifact (the caller names them);
+            // a zstd stream that fails, or any stream that grows past the cap, is a broken download.
+            let overCap = if case .outputLimitExceeded = error { true } else { false }
+            guard codec == .zstd || overCap else { return bytes }
+            throw .compressedArtifact(codec: codec.rawValue, detail: "\(error)")
+        }
+        guard startsWithArtifactMagic(raw) else {
+            if codec == .brotli { return bytes }
+            throw .compressedArtifact(codec: codec.rawValue, detail: "decompressed to \(raw.count) bytes that start with no module magic (\(hexPrefix(raw)))")
+        }
+        layers.append(codec.rawValue)
+        return raw
+    }
+
+    static func startsWithArtifactMagic(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: wasmMagic) || OverlayEnvelope.hasMagic(bytes) || ModuleContainer.hasMagic(bytes)
     }
 
     /// A digest as the contract writes it: 64 hex digits, compared case-insensitively.

@@ -31,13 +31,16 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     case messagePack(MessagePackError)
     // Smoke probes and the fallback ladder
     case invalidProbes(source: String, detail: String)
-    case smokeFailed(failed: Int, total: Int)
+    /// `failures` names the failed probes when the caller has not shown them already.
+    case smokeFailed(failed: Int, total: Int, failures: [ProbeResult] = [])
     case noRungActivated(attempted: Int)
+    // `--view`
+    case view(ViewError)
 
-    /// Groups the cases by the exit code they deserve (docs/cli.md, 20-29 for `run`).
+    /// Groups the cases by the exit code they deserve (docs/cli.md, 20-29, 37 and 38 for `run`).
     public enum Category: Sendable {
         case integrity, malformedInput, usage, parity, missingImport, trap, fuelExhausted, timeout,
-             memoryLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted
+             memoryLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted, viewInvalid, viewUnavailable
     }
 
     public var category: Category {
@@ -64,6 +67,12 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return .callFailed
         case .smokeFailed: return .smokeFailed
         case .noRungActivated: return .fallbackExhausted
+        case let .view(error):
+            switch error.category {
+            case .invalidOutput: return .viewInvalid
+            case .unavailable: return .viewUnavailable
+            case .usage: return .usage
+            }
         }
     }
 
@@ -117,10 +126,13 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return "MessagePack: \(error)"
         case let .invalidProbes(source, detail):
             return "\(source): invalid probes: \(detail)"
-        case let .smokeFailed(failed, total):
-            return "\(failed) of \(total) smoke probe(s) failed"
+        case let .smokeFailed(failed, total, failures):
+            let named = failures.map { "\($0.name): \($0.detail)" }.joined(separator: "; ")
+            return "\(failed) of \(total) smoke probe(s) failed" + (named.isEmpty ? "" : ": " + named)
         case let .noRungActivated(attempted):
             return "none of the \(attempted) fallback rung(s) activated; the device would run native code only"
+        case let .view(error):
+            return error.description
         }
     }
 }

@@ -1,6 +1,6 @@
-/// The pre-publish check of a module artifact. `patchcli release` passes an implementation; the
-/// full device-parity run (smoke probes and the fallback check in PatchRuntime) plugs in here when
-/// the runtime lands, without changes to the store.
+/// The pre-publish check of a module artifact. `patchcli release` and `patchcli verify` pass the
+/// device-parity run (PatchRuntime's `PublishProof` after the structural checks below); the store
+/// needs no runtime of its own.
 public protocol ModuleVerifier: Sendable {
     /// Shown in messages and reports: which check accepted or refused the module.
     var name: String { get }
@@ -14,6 +14,16 @@ public struct ModuleCheckReport: Codable, Sendable, Equatable {
     public var layout: String
     public var modules: Int
     public var checks: [String]
+    /// What passed but deserves a look (shown by `release` and `verify`, never fatal).
+    public var warnings: [String]
+
+    public init(verifier: String, layout: String, modules: Int, checks: [String], warnings: [String] = []) {
+        self.verifier = verifier
+        self.layout = layout
+        self.modules = modules
+        self.checks = checks
+        self.warnings = warnings
+    }
 }
 
 /// Structural checks that need no runtime: the artifact layering of sdk-contract §0/§1 (optional

@@ -176,6 +176,14 @@ extension ReleaseStore {
         return listings
     }
 
+    /// The raw module devices of `fingerprint` on `channel` are offered now, verified through the
+    /// current metadata; nil when the channel has no release for that fingerprint yet.
+    public func currentModule(channel: String, fingerprint: String, now: Date?) throws(StoreError) -> [UInt8]? {
+        let state = try loadState(now: now)
+        guard let record = try channelHead(channel, in: state)?.record(for: fingerprint) else { return nil }
+        return try moduleBytes(record.module, in: state)
+    }
+
     // MARK: - Shared steps
 
     private func validate(_ request: PublishRequest) throws(StoreError) {

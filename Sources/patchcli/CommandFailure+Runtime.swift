@@ -30,6 +30,10 @@ extension CommandFailure {
         case .smokeFailed: (status, kind) = (.smokeProbeFailed, "smoke_failed")
         case .callFailed: (status, kind) = (.callFailed, "call_failed")
         case .fallbackExhausted: (status, kind) = (.fallbackExhausted, "fallback_exhausted")
+        case .viewInvalid:
+            (status, kind) = (.viewInvalid, "view_invalid")
+            hint = "the device would demote this view to its native body; fix what the guest emits at that path"
+        case .viewUnavailable: (status, kind) = (.viewUnavailable, "view_unavailable")
         }
         if case let .trapped(report) = error, report.kind != .fuelExhausted, report.kind != .memoryLimit,
            report.kind != .stackExhausted {

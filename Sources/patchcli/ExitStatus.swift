@@ -53,6 +53,12 @@ enum ExitStatus: Int32, Codable {
     case nativeChangesPresent = 35
     /// build: the patched share of the changes is below --min-coverage.
     case coverageBelowMinimum = 36
+    /// `run --view`: a view document of the module (manifest, body or dispatch result) breaks the IR
+    /// contract (sdk-contract §5.3-§5.6), so the device would demote the view.
+    case viewInvalid = 37
+    /// `run --view`: the view or event asked for is not there (no manifest, unknown or unrouted view,
+    /// read-only view, no such event in the tree).
+    case viewUnavailable = 38
     /// The release store does not verify: a signature, hash, length, version or reference is wrong,
     /// or the store serves older metadata than was trusted (rollback).
     case storeInvalid = 40

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import PatchManifest
+import PatchRuntime
 import PatchStore
 
 struct ReleasePublish: AsyncParsableCommand {
@@ -11,9 +13,13 @@ struct ReleasePublish: AsyncParsableCommand {
             stored brotli-compressed (.br, quality 11) with the SHA-256 of its raw bytes, plus BSDIFF40
             diffs from the last releases of the same fingerprint when smaller than the .br.
 
-            Verification today is structural (artifact layering, wasm magic/version, sections, an
-            exported memory). The device-parity run (smoke probes and the fallback check in
-            PatchRuntime) plugs into the same step when the runtime lands.
+            Before anything is written the module is proven as a device would run it (PatchRuntime,
+            as `patchcli run`): artifact layering and sections, device parity, every function
+            validated, instantiation and `_initialize`, then its smoke probes (--probes FILE, or the
+            `probes` of the manifest.json `patchcli build` wrote next to MODULE, whose sha256 must
+            match), and the fallback rung: the module devices run today must still activate, or a
+            warning says devices would fall back to the bundled code. A failure exits 44 and
+            publishes nothing; --skip-verify bypasses all of it.
             """)
 
     @Argument(help: "The module artifact to publish.") var module: String
@@ -24,6 +30,7 @@ struct ReleasePublish: AsyncParsableCommand {
     @Flag(help: "Devices must apply the update (enforceMandatoryUpdates).") var mandatory = false
     @Option(help: "Release notes shown by the app.") var notes: String?
     @Option(help: "Offer the release only to devices in this cohort.") var cohort: String?
+    @Option(help: "Smoke probes to run before publishing (manifest.json format; default: manifest.json next to MODULE).") var probes: String?
     @Flag(help: "Publish without verifying the module (only for a module you have verified yourself).") var skipVerify = false
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
@@ -36,11 +43,14 @@ struct ReleasePublish: AsyncParsableCommand {
             var stdin = StandardInputKey()
             let signers = try keyOptions.signers(for: [.targets, .snapshot, .timestamp], stdin: &stdin)
             let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort)
-            let outcome = try storeOptions.releaseStore.publish(
-                module: bytes, request: request, verifier: skipVerify ? nil : StructuralModuleVerifier(),
-                signers: signers, options: publishFlags.options())
+            let store = storeOptions.releaseStore
+            let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, store: store)
+            let outcome = try store.publish(
+                module: bytes, request: request, verifier: verifier, signers: signers, options: publishFlags.options())
             if let check = outcome.moduleCheck {
-                console.line("verified (\(check.verifier): \(check.layout), \(check.checks.joined(separator: ", "))); the device-parity run arrives with PatchRuntime")
+                console.line("verified (\(check.verifier), \(check.layout)):")
+                check.checks.forEach { console.line("  \($0)") }
+                check.warnings.forEach { console.line("warning: \($0)") }
             } else {
                 console.line("module verification skipped (--skip-verify)")
             }
@@ -48,5 +58,17 @@ struct ReleasePublish: AsyncParsableCommand {
             console.files(outcome.receipt)
             return outcome
         }
+    }
+
+    /// The probes come from --probes or the build's manifest.json next to MODULE (which must
+    /// describe these very bytes); the fallback rung is what the channel serves this fingerprint now.
+    private func deviceParityVerifier(_ bytes: [UInt8], store: ReleaseStore) throws -> DeviceParityVerifier {
+        let manifest = try Run.siblingManifest(of: module)
+        if let expected = manifest?.sha256 {
+            _ = try ArtifactLoader.load(bytes, expectedSHA256: expected, hashSource: Run.manifestPath(for: module))
+        }
+        let probeList = try probes.map { try RunManifest.parse(try FileAccess.read($0), source: $0).probes } ?? manifest?.probes ?? []
+        let previous = try store.currentModule(channel: channel, fingerprint: fingerprint, now: Date())
+        return DeviceParityVerifier(probes: probeList, previous: previous)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import PatchRuntime
 
 /// `patchcli run`: executes a Patch module the way a device would (WasmKit 0.4.2, the SDK's calling
-/// ABI, stand-ins for its host bridges) under CI-safe limits. Exit codes 20-29 are in docs/cli.md.
+/// ABI, stand-ins for its host bridges) under CI-safe limits. Exit codes 20-29, 37 and 38 are in docs/cli.md.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a Patch module (raw .wasm, PMOD, POVR) with device parity, under limits.",
@@ -14,6 +14,8 @@ struct Run: AsyncParsableCommand {
             patchcli run MODULE --smoke            run the probes of MODULE's manifest.json (or --probes)
             patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
                                                    replay the SDK's activation ladder
+            patchcli run MODULE --view NAME [--inputs JSON] [--event ID[=VALUE]]...
+                                                   render a SwiftUI view, apply events
             A manifest.json next to MODULE supplies the expected sha256 and the probes.
             """)
 
@@ -83,12 +85,27 @@ struct Run: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Replay the activation ladder: CURRENT [PREVIOUS] [BUNDLED].")
     var fallback: [String] = []
 
+    @Option(help: ArgumentHelp("Render this view of MODULE's patch_view_manifest (its type name) and print the IR tree.",
+                               valueName: "NAME"))
+    var view: String?
+
+    @Option(help: ArgumentHelp("The view's properties for --view: a JSON object (the host's flat inputs), or @FILE.",
+                               valueName: "JSON"))
+    var inputs: String?
+
+    @Option(name: .customLong("event"), help: ArgumentHelp(
+        "With --view: dispatch event ID (with VALUE for controls), then re-render. Repeatable, applied in order.",
+        valueName: "ID[=VALUE]"))
+    var events: [String] = []
+
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let console = Console(output)
         if !fallback.isEmpty {
             try await console.perform("run") { try runFallback(console) }
+        } else if view != nil || inputs != nil || !events.isEmpty {
+            try await console.perform("run") { try runView(console) }
         } else if smoke || probes != nil || junit != nil {
             try await console.perform("run") { try runSmoke(console) }
         } else {
@@ -207,6 +224,59 @@ struct Run: AsyncParsableCommand {
         return SmokeSummary(module: module, sha256: artifact.sha256, passed: results.count, failed: 0, probes: results)
     }
 
+    struct ViewSummary: Encodable {
+        var module: String
+        var sha256: String
+        var manifestSchemaVersion: Int
+        var entry: ViewManifestEntry
+        var events: [AppliedViewEvent]
+        /// The flat inputs JSON of the last render.
+        var input: String
+        /// The last render's root ViewNode as JSON text, so the guest's keys are never rewritten by
+        /// the envelope's key strategy.
+        var tree: String
+        var schemaVersion: Int?
+        var coverage: String?
+        var nodes: Int
+        var modifiers: Int
+        /// Event ids the last tree can dispatch.
+        var dispatchable: [String]
+        /// `.opaque` ids and host-token ids the app's thunk must supply.
+        var slots: [String]
+        var tokens: [String]
+        var outline: String
+    }
+
+    private func runView(_ console: Console) throws -> ViewSummary {
+        guard let view else { throw usage("--inputs and --event need --view NAME") }
+        guard let module else { throw usage("--view needs MODULE") }
+        guard export == nil, arguments.isEmpty, input == nil else { throw usage("--view calls the view's own exports; drop EXPORT and --input") }
+        guard !smoke, probes == nil, junit == nil else { throw usage("--view and --smoke are separate modes") }
+        guard repeatCount == 1 else { throw usage("--repeat times EXPORT calls; --view renders once per event") }
+        let (artifact, _) = try loadArtifact(module)
+        let properties = try viewInputs()
+        let requests = events.map(ViewEventRequest.init(parsing:))
+        let options = try runtimeOptions()
+        let run = try RuntimeSession.withSession(artifact: artifact, options: options) { session throws(RuntimeError) in
+            try session.runView(view, inputs: properties, events: requests)
+        }
+        let tree = run.render.tree
+        let outline = ViewOutline.render(tree.root)
+        for event in run.events {
+            console.line("event \(event.id)\(event.source.map { " (\($0))" } ?? ""): \(event.value) -> state \(event.state)")
+        }
+        console.line(outline)
+        if !tree.slots.isEmpty { console.line("needs slots: \(tree.slots.joined(separator: ", "))") }
+        if !tree.tokens.isEmpty { console.line("needs tokens: \(tree.tokens.joined(separator: ", "))") }
+        return ViewSummary(
+            module: module, sha256: artifact.sha256, manifestSchemaVersion: run.manifestSchemaVersion, entry: run.entry,
+            events: run.events, input: run.render.input, tree: tree.root.renderJSON(pretty: false),
+            schemaVersion: run.render.schemaVersion, coverage: run.render.coverage.map { $0.renderJSON(pretty: false) },
+            nodes: tree.nodeCount, modifiers: tree.modifierCount,
+            dispatchable: run.dispatchable,
+            slots: tree.slots, tokens: tree.tokens, outline: outline)
+    }
+
     private func runFallback(_ console: Console) throws -> FallbackLadder.Report {
         guard module == nil else { throw usage("--fallback takes the rung paths itself; drop MODULE") }
         guard fallback.count <= 3 else { throw usage("--fallback takes at most 3 paths: CURRENT [PREVIOUS] [BUNDLED]") }
@@ -252,10 +322,22 @@ struct Run: AsyncParsableCommand {
         return try RunManifest.parse(try FileAccess.read(path), source: path)
     }
 
+    /// `--inputs` as JSON (an empty object when not given).
+    private func viewInputs() throws -> MessagePackValue {
+        guard let inputs else { return .map([]) }
+        guard let value = MessagePackValue.parseJSON(try Self.bytes(ofTextOrFile: inputs)) else {
+            throw RuntimeError.view(.invalidInputs(detail: "not valid JSON"))
+        }
+        return value
+    }
+
     private func inputBytes() throws -> [UInt8]? {
-        guard let input else { return nil }
-        if input.hasPrefix("@") { return try FileAccess.read(String(input.dropFirst())) }
-        return Array(input.utf8)
+        try input.map(Self.bytes(ofTextOrFile:))
+    }
+
+    /// An option value given inline, or as `@FILE` for the file's bytes.
+    private static func bytes(ofTextOrFile value: String) throws -> [UInt8] {
+        value.hasPrefix("@") ? try FileAccess.read(String(value.dropFirst())) : Array(value.utf8)
     }
 
     private func runtimeOptions() throws -> RuntimeOptions {

@@ -30,7 +30,7 @@ struct Verify: AsyncParsableCommand {
             let previous = try since.map { try FileAccess.read($0) }
             let report = try ReleaseStore(directory: store).verify(
                 now: reference, trustedRoot: trustedRoot, previousTimestamp: previous,
-                moduleVerifier: skipModules ? nil : StructuralModuleVerifier())
+                moduleVerifier: skipModules ? nil : DeviceParityVerifier())
             console.line("store verifies: root v\(report.rootVersion), timestamp v\(report.timestampVersion), snapshot v\(report.snapshotVersion), targets v\(report.targetsVersion)")
             console.line("\(report.targets) targets, \(report.modulesChecked) modules (\(report.moduleVerifier ?? "not verified")), \(report.diffsChecked) diffs reproduce their modules")
             for (channel, counter) in report.channels.sorted(by: { $0.key < $1.key }) { console.line("channel \(channel): release counter \(counter)") }

@@ -1,3 +1,4 @@
+import PatchDiff
 import PatchManifest
 @testable import PatchRuntime
 import Testing
@@ -53,6 +54,41 @@ import Testing
         #expect(throws: ContainerFormatError.unsupportedVersion(format: "PMOD", found: 2, supported: 1)) { try ModuleContainer.decode(badVersion) }
         #expect(throws: ContainerFormatError.self) { try ModuleContainer(modules: []).encode() }
         #expect(throws: ContainerFormatError.self) { try ModuleContainer.decode(Array("PMOD".utf8) + [1, 0, 0, 0]) }
+    }
+
+    /// Devices download `.br`: the loader takes brotli (no magic number) and zstd downloads by
+    /// content, whatever the file is called, and hashes what they decompress to.
+    @Test(arguments: [CodecKind.brotli, .zstd])
+    func compressedDownloadsAreDetectedByContentAndHashedDecompressed(codec: CodecKind) throws {
+        let container = try ModuleContainer(modules: [primary, additional]).encode()
+        let download = try codec.compress(container)
+        let artifact = try ArtifactLoader.load(download, expectedSHA256: SHA256Hasher.hex(of: container))
+        #expect(artifact.layers == [codec.rawValue, "PMOD", "wasm"])
+        #expect(artifact.modules == [primary, additional])
+        guard case .integrityMismatch? = runtimeError({ _ = try ArtifactLoader.load(download, expectedSHA256: SHA256Hasher.hex(of: download)) }) else {
+            Issue.record("the digest of the compressed bytes must not match"); return
+        }
+    }
+
+    @Test func brokenCompressedDownloadsAreNamed() throws {
+        var zstd = try CodecKind.zstd.compress(primary)
+        zstd.removeLast(6)
+        guard case .compressedArtifact(let codec, _)? = runtimeError({ _ = try ArtifactLoader.load(zstd, expectedSHA256: nil) }) else {
+            Issue.record("expected compressedArtifact for a truncated zstd stream"); return
+        }
+        #expect(codec == "zstd")
+        // Brotli of something that is no module is not taken as an artifact.
+        let notModule = try CodecKind.brotli.compress(Array("just text, no module magic".utf8))
+        guard case .unrecognizedArtifact? = runtimeError({ _ = try ArtifactLoader.load(notModule, expectedSHA256: nil) }) else {
+            Issue.record("expected unrecognizedArtifact"); return
+        }
+        // A brotli bomb stops at the cap with its own error instead of filling memory.
+        let bomb = try CodecKind.brotli.compress(primary + [UInt8](repeating: 0, count: 4 << 20), level: 1)
+        #expect(bomb.count < 64 << 10)
+        guard case .compressedArtifact(let bombCodec, let detail)? = runtimeError({ _ = try ArtifactLoader.load(bomb, expectedSHA256: nil, maxDecompressedBytes: 1 << 20) }) else {
+            Issue.record("expected compressedArtifact for a bomb"); return
+        }
+        #expect(bombCodec == "brotli" && detail.contains("limit"))
     }
 
     @Test func unknownMagicIsNamed() {

@@ -54,12 +54,13 @@ enum GuestBuilder {
         return module + [0] + leb(payload.count) + payload
     }
 
-    static func cGuest() throws -> [UInt8] {
+    /// A freestanding C fixture (guest.c, view_guest.c) compiled to wasm.
+    static func cGuest(_ fixture: String = "guest.c") throws -> [UInt8] {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("guest.wasm")
         try run("clang", ["--target=wasm32", "-O1", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
-                          "-o", output.path, fixtures.appendingPathComponent("guest.c").path])
+                          "-o", output.path, fixtures.appendingPathComponent(fixture).path])
         return [UInt8](try Data(contentsOf: output))
     }
 

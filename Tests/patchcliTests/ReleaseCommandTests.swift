@@ -67,7 +67,7 @@ import Testing
             let first = try Self.publish("a.wasm", in: directory, extra: ["--channel", "staging", "--notes", "first\nline"])
             #expect(first.status == 0, "\(first.stdout)")
             let check = try #require(first.result?["module_check"] as? [String: Any])
-            #expect(check["verifier"] as? String == "structural")
+            #expect(check["verifier"] as? String == "device-parity")
 
             let dryRun = try Self.publish("b.wasm", in: directory, extra: ["--channel", "staging", "--dry-run"])
             #expect(dryRun.status == 0)
@@ -143,6 +143,79 @@ import Testing
             let tampered = try CLI.run(["verify", "store", "--json"], in: directory)
             #expect(tampered.status == 40)
             #expect((tampered.error?["message"] as? String)?.contains("metadata/timestamp.json") == true)
+        }
+    }
+
+    /// A module exporting `memory` and `answer: () -> i32`, whose body is `i32.const value`, or, when
+    /// `valid` is false, `i64.const value`: a type error the structural check cannot see, and that
+    /// only eager validation of every function (as on a device) catches, since nothing calls it.
+    static func answerModule(_ value: UInt8, valid: Bool = true) -> [UInt8] {
+        let exports: [UInt8] = [2, 6] + Array("memory".utf8) + [2, 0, 6] + Array("answer".utf8) + [0, 0]
+        return [0x00, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 1, 5, 1, 0x60, 0, 1, 0x7F, 3, 2, 1, 0, 5, 3, 1, 0, 1,
+                7, UInt8(exports.count)] + exports + [10, 6, 1, 4, 0, valid ? 0x41 : 0x42, value, 0x0B]
+    }
+
+    @Test func releaseProvesTheModuleOnTheDeviceRuntimeFirst() throws {
+        try withScratchDirectory { directory in
+            try Self.prepare(directory)
+            let build = directory.appendingPathComponent("build")
+            try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
+            let module = Self.answerModule(42)
+            try Data(module).write(to: build.appendingPathComponent("module.wasm"))
+            func writeManifest(expected: Int, sha256: String? = nil) throws {
+                let hash = sha256.map { "\"sha256\": \"\($0)\", " } ?? ""
+                try Data("{\(hash)\"probes\": [{\"name\": \"answers\", \"export\": \"answer\", \"expected\": \(expected)}]}".utf8)
+                    .write(to: build.appendingPathComponent("manifest.json"))
+            }
+
+            // The build's manifest.json next to the module supplies the probes: a failing one
+            // refuses the release, names the probe, and publishes nothing.
+            try writeManifest(expected: 41)
+            let refused = try Self.publish("build/module.wasm", in: directory)
+            #expect(refused.status == 44)
+            let message = refused.error?["message"] as? String ?? ""
+            #expect(message.contains("answers") && message.contains("expected 41, got 42"), "\(message)")
+            let listed = try CLI.run(["release", "list", "--store", "store", "--json"], in: directory)
+            #expect((listed.result?["channels"] as? [Any])?.count == 0, "\(listed.stdout)")
+
+            // A manifest written for other bytes is stale: exit 5 before anything runs.
+            try writeManifest(expected: 42, sha256: String(repeating: "0", count: 64))
+            #expect(try Self.publish("build/module.wasm", in: directory).status == 5)
+
+            try writeManifest(expected: 42)
+            let published = try Self.publish("build/module.wasm", in: directory)
+            #expect(published.status == 0, "\(published.stdout)")
+            let check = published.result?["module_check"] as? [String: Any]
+            #expect(check?["verifier"] as? String == "device-parity")
+            #expect((check?["checks"] as? [String])?.contains("probe answers: returned 42") == true, "\(String(describing: check))")
+
+            // The next release replays the fallback rung: the module devices run now still activates.
+            try Data(Self.answerModule(43)).write(to: build.appendingPathComponent("module.wasm"))
+            let next = try Self.publish("build/module.wasm", in: directory)
+            #expect(next.status == 44, "the stale manifest's probe expects 42 from a module answering 43")
+            try writeManifest(expected: 43)
+            let second = try Self.publish("build/module.wasm", in: directory)
+            #expect(second.status == 0, "\(second.stdout)")
+            let secondChecks = (second.result?["module_check"] as? [String: Any])?["checks"] as? [String] ?? []
+            #expect(secondChecks.contains { $0.hasPrefix("fallback rung") }, "\(secondChecks)")
+
+            // A function nothing calls but that does not validate passes the structural check and
+            // is still refused, by release and by verify, as a device would refuse it.
+            try Data(Self.answerModule(1, valid: false)).write(to: directory.appendingPathComponent("broken.wasm"))
+            let broken = try Self.publish("broken.wasm", in: directory)
+            #expect(broken.status == 44)
+            #expect((broken.error?["message"] as? String)?.contains("device-parity") == true, "\(broken.stdout)")
+            #expect(try Self.publish("broken.wasm", in: directory, extra: ["--skip-verify"]).status == 0)
+            let verify = try CLI.run(["verify", "store", "--json"], in: directory)
+            #expect(verify.status == 44, "\(verify.stdout)")
+
+            // The fix for it publishes, with a warning that the fallback rung is broken.
+            try Data(Self.answerModule(44)).write(to: build.appendingPathComponent("module.wasm"))
+            try writeManifest(expected: 44)
+            let fix = try Self.publish("build/module.wasm", in: directory)
+            #expect(fix.status == 0, "\(fix.stdout)")
+            let warnings = (fix.result?["module_check"] as? [String: Any])?["warnings"] as? [String] ?? []
+            #expect(warnings.count == 1 && warnings[0].contains("does not activate"), "\(warnings)")
         }
     }
 

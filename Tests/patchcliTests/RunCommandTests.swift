@@ -102,6 +102,51 @@ struct RunCommandTests {
         let none = try fixture.patchcli(["run", "--fallback", broken.path, broken.path])
         #expect(none.status == 29)
     }
+
+    @Test func viewRendersAppliesEventsAndReRenders() throws {
+        let guest = try fixture.viewGuest()
+        let text = try fixture.patchcli(["run", guest, "--view", "Counter", "--inputs", #"{"title":"Taps"}"#,
+                                         "--event", "increment", "--event", "setCount=4"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains(#"event setCount (stepper): {"int":{"_0":4}} -> state {"count":4}"#))
+        #expect(text.stdout.contains("\n  text(\"Taps: 4\") .font({style: title}) .bold\n"))
+        #expect(text.stdout.contains(#"text("Many!") .foregroundColor(named("red")) .onTapGesture(#reset)"#))
+
+        let json = try fixture.patchcli(["run", guest, "--view", "Counter", "--event", "increment", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let body = try #require(try fixture.json(json.stdout)["result"] as? [String: Any])
+        let entry = try #require(body["entry"] as? [String: Any])
+        #expect(entry["dispatch"] as? String == "dispatch__Counter")
+        #expect(entry["thunk_safe"] as? Bool == true)
+        let events = try #require(body["events"] as? [[String: Any]])
+        #expect(events.map { $0["state"] as? String } == [#"{"count":1}"#])
+        #expect(body["dispatchable"] as? [String] == ["setCount", "increment"])
+        // The tree keeps the guest's own keys (actionID, _0), not the envelope's snake_case.
+        let tree = try fixture.json(try #require(body["tree"] as? String))
+        let vstack = try #require((tree["kind"] as? [String: Any])?["vstack"] as? [String: Any])
+        let children = try #require(vstack["children"] as? [[String: Any]])
+        let title = (children.first?["kind"] as? [String: Any])?["text"] as? [String: Any]
+        #expect(title?["_0"] as? String == "Count: 1")
+        #expect(((children[2]["kind"] as? [String: Any])?["button"] as? [String: Any])?["actionID"] as? String == "increment")
+    }
+
+    @Test(arguments: [
+        (["--view", "Broken"], Int32(37), "view_invalid", "$.root.kind.vstack.children[0].kind: unknown node kind \"marquee\""),
+        (["--view", "Nope"], 38, "view_unavailable", "views: Counter, Banner, Broken, Hidden, Sloppy"),
+        (["--view", "Hidden"], 38, "view_unavailable", "thunkSafe false"),
+        (["--view", "Banner", "--event", "tap"], 38, "view_unavailable", "no dispatch export"),
+        (["--view", "Counter", "--event", "reset"], 38, "view_unavailable", "events: setCount, increment"),
+        (["--view", "Counter", "--event", "setCount=many"], 2, "usage", "the stepper sends an integer"),
+        (["--view", "Counter", "--inputs", "[1]"], 2, "usage", "expected a JSON object"),
+        (["--event", "increment"], 2, "usage", "--inputs and --event need --view NAME"),
+    ])
+    func viewFailuresHaveTheirExitCodes(arguments: [String], status: Int32, kind: String, message: String) throws {
+        let result = try fixture.patchcli(["run", try fixture.viewGuest()] + arguments + ["--json"])
+        #expect(result.status == status, "\(result.stdout)")
+        let error = try #require(try fixture.json(result.stdout)["error"] as? [String: Any])
+        #expect(error["kind"] as? String == kind)
+        #expect((error["message"] as? String)?.contains(message) == true, "\(error["message"] ?? "")")
+    }
 }
 
 /// Builds the guests and runs the patchcli binary that sits next to the test bundle.
@@ -139,6 +184,13 @@ struct RunFixture {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("PatchRuntimeTests/Fixtures/guest.c")
         guest = try Self.clang(source: source, output: root.appendingPathComponent("guest.wasm"), flags: [])
+    }
+
+    /// The view guest of the PatchRuntime tests (Counter, Banner, Broken, Hidden, Sloppy), compiled here.
+    func viewGuest() throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PatchRuntimeTests/Fixtures/view_guest.c")
+        return try Self.clang(source: source, output: root.appendingPathComponent("view.wasm"), flags: [])
     }
 
     func directory(_ name: String) throws -> URL {

@@ -29,7 +29,7 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from common import machine_description, write_section  # noqa: E402
+from benchdoc import LoadMonitor, machine_description, write_section  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = REPO_ROOT / "Examples" / "PatchShop"
@@ -152,22 +152,18 @@ def module_case(patchcli: Path, project: Path, label: str, path: str, old: str, 
             "exports": [export["symbol"] for export in result["exports"]]}
 
 
-def machine_with_load() -> str:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{machine_description()}, load {load:.2f} at start"
-
-
 def kib(count: int) -> str:
     return f"{count / 1024:.1f} KiB"
 
 
-def render(rebuilds: list[float], peers: list[float], modules: list[dict], machine: str) -> str:
+def render(rebuilds: list[float], peers: list[float], modules: list[dict], machine: str, load: str) -> str:
     median, peer = statistics.median(rebuilds), statistics.median(peers)
     lines = [
         SECTION_BEGIN,
         "## patchcli build",
         "",
-        f"`make bench-build` ({date.today().isoformat()}; {machine}; debug patchcli: the time is swiftc and wasm-ld's).",
+        f"`make bench-build` ({date.today().isoformat()}; {machine}; {load}; debug patchcli: the time is swiftc and",
+        "wasm-ld's).",
         "",
         "| measure | patchcli build | peer | ratio | target | met |",
         "|---|---|---|---|---|---|",
@@ -215,7 +211,8 @@ def main() -> int:
     if patchcli is None:
         run(["swift", "build", "--product", "patchcli"], cwd=REPO_ROOT)
         patchcli = REPO_ROOT / ".build" / "debug" / "patchcli"
-    machine = machine_with_load()
+    machine = machine_description()
+    load = LoadMonitor()
     project = prepared_copy(patchcli)
 
     original = "case .domestic: return subtotal.cents >= 5_000"
@@ -233,6 +230,7 @@ def main() -> int:
             continue
         rebuilds.append(seconds)
         peers.append(toolchain_only_seconds(project))
+        load.sample()
         print(f"rebuild {index}: {seconds:.2f} s (toolchain alone {peers[-1]:.2f} s)", flush=True)
     edit(project, PRICING, current, original)
 
@@ -242,7 +240,8 @@ def main() -> int:
         module_case(patchcli, project, "string-handling", FORMATTING, 'if index > 0, index % 3 == 0 { grouped.append(",") }',
                     'if index > 0, index % 3 == 0 { grouped.append(" ") }', TARGET_STRING_BYTES),
     ]
-    section = render(rebuilds, peers, modules, machine)
+    load.sample()
+    section = render(rebuilds, peers, modules, machine, load.describe())
     print(section)
     if not arguments.no_doc:
         write_section(section, SECTION_BEGIN, SECTION_END)

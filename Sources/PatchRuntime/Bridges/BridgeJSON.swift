@@ -15,21 +15,23 @@ enum BridgeJSON: Decodable, Equatable {
     case object([String: BridgeJSON])
 
     init(from decoder: Decoder) throws {
+        // Containers first: each failed attempt costs a thrown DecodingError, and objects, arrays and
+        // strings dominate large documents (view trees). Bool stays ahead of the number types.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode([String: BridgeJSON].self) {
+            self = .object(value)
+        } else if let value = try? container.decode([BridgeJSON].self) {
+            self = .array(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([BridgeJSON].self) {
-            self = .array(value)
         } else {
-            self = .object(try container.decode([String: BridgeJSON].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 

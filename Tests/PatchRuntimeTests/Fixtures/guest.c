@@ -1,15 +1,6 @@
 // C guest for PatchRuntimeTests: every ABI shape plus one function per failure mode. Built at test time
 // with the toolchain clang: --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
-typedef unsigned int u32; typedef unsigned long long u64;
-extern unsigned char __heap_base;
-static u32 heap_top = 0;
-__attribute__((export_name("patch_malloc"))) u32 patch_malloc(u32 n) {
-  if (!heap_top) heap_top = ((u32)&__heap_base + 15) & ~15u;
-  u32 p = heap_top; heap_top += (n + 15) & ~15u;
-  u32 pages = __builtin_wasm_memory_size(0);
-  if (heap_top > pages * 65536u) { if (__builtin_wasm_memory_grow(0, (heap_top - pages*65536u + 65535)/65536) == (unsigned long)-1) return 0; }
-  return p;
-}
+#include "bump_malloc.h"
 static u32 frees = 0;
 __attribute__((export_name("patch_free"))) void patch_free(u32 p) { frees++; }
 __attribute__((export_name("free_count"))) u32 free_count(void) { return frees; }

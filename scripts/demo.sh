@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `make demo`: the main job end to end on the bundled example app (Examples/PatchShop), in demo-work/:
+# init (config, keys, prepare) → edit a pricing rule → build the patch module → run it as a device
+# would → release it to a local signed store → verify the store → a second edit released as a
+# BSDIFF40 diff → serve the store and ask it for an update exactly as the SDK does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+patchcli=$(realpath "${1:-.build/debug/patchcli}")
+work=$(realpath -m demo-work)
+project=$work/PatchShop
+store=$work/store
+keys=$work/keys
+build=$project/.patch/build
+pricing=$project/Sources/ShopCore/Pricing.swift
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+show() { printf '$ patchcli %s\n' "$*"; "$patchcli" "$@"; }
+# The packed-ABI export the generated thunk calls for a declaration, read from the build manifest.
+symbol_for() { python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(next(e["symbol"] for e in m["exports"] if e["declaration_id"].startswith(sys.argv[2])))' "$build/manifest.json" "$1"; }
+sha256_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sha256"])' "$build/manifest.json"; }
+fingerprint_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fingerprint"])' "$project/.patch/baseline.json"; }
+
+rm -rf "$work"
+mkdir -p "$work"
+cp -R Examples/PatchShop "$project"
+
+step "1. init: patch.json, an Ed25519 key pair (private key outside the project), prepare"
+show init --project "$project" --key-dir "$keys/app" --background-updates
+show prepare --project "$project" --check
+fingerprint=$(fingerprint_of)
+
+step "2. a developer lowers the free-shipping threshold from 50.00 to 30.00 and states a probe"
+python3 - "$pricing" <<'EOF'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+text = text.replace("case .domestic: return subtotal.cents >= 5_000", "case .domestic: return subtotal.cents >= 3_000")
+text = text.replace("    // @patchable\n    public static func shippingFee",
+                    '    // @patchable\n    // @probe {"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"} -> {"value":{"cents":0,"currency":"USD"}}\n'
+                    "    public static func shippingFee")
+open(path, "w").write(text)
+EOF
+git --no-pager diff --no-index --color=always "Examples/PatchShop/Sources/ShopCore/Pricing.swift" "$pricing" | sed -n '5,$p' || true
+
+step "3. build: what changed since the baseline, compiled to a wasm module (Embedded Swift → wasm32)"
+show build --project "$project"
+
+step "4. run: the module in the device's interpreter, called exactly as the thunk calls it"
+shipping=$(symbol_for "ShopCore:Pricing.shippingFee")
+show run "$build/module.wasm" --smoke
+show run "$build/module.wasm" "$shipping" --input '{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}'
+
+step "5. release: prove, compress, sign and publish to the local store"
+show keys generate --out "$keys/store"
+show release init --store "$store" --key-dir "$keys/store"
+show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --fingerprint "$fingerprint" --notes "Free domestic shipping from 30.00"
+cp "$build/module.wasm" "$work/v1.wasm"
+
+step "6. a second edit (Europe from 100.00), released: devices on v1 download a BSDIFF40 diff"
+sed -i.bak 's/case .europe: return subtotal.cents >= 12_000/case .europe: return subtotal.cents >= 10_000/' "$pricing" && rm -f "$pricing.bak"
+show build --project "$project"
+show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --fingerprint "$fingerprint" --rollout 50% --notes "Europe from 100.00"
+cp "$build/module.wasm" "$work/v2.wasm"
+show diff "$work/v1.wasm" "$work/v2.wasm" -o "$work/v1-to-v2.bsdiff" --verify
+show diff apply "$work/v1.wasm" "$work/v1-to-v2.bsdiff" -o "$work/v2-from-diff.wasm" --sha256 "$(sha256_of)"
+
+step "7. verify: every signature, hash, version, expiry and module of the store"
+show release list --store "$store"
+show verify "$store"
+
+step "8. serve: the SDK's update protocol over the store, on loopback"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+"$patchcli" serve --store "$store" --host 127.0.0.1 --port "$port" --events-db "$work/events.sqlite" >"$work/serve.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+v1_sha=$(sha256sum "$work/v1.wasm" | cut -d' ' -f1)
+request=$(printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"demo-device-0001","platform":"ios","current_version":"%s","os_version":"17.5","app_version":"1.0.0"}' "$fingerprint" "$v1_sha")
+printf '$ curl -X POST http://127.0.0.1:%s/api/v1/modules/check -d %s\n' "$port" "$request"
+curl -fsS -X POST -H 'Content-Type: application/json' -d "$request" "http://127.0.0.1:$port/api/v1/modules/check" | python3 -m json.tool
+kill $server 2>/dev/null || true
+wait $server 2>/dev/null || true
+trap - EXIT
+
+printf '\nDemo finished: everything it wrote is in %s\n' "$work"
