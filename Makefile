@@ -30,6 +30,11 @@ clean:
 bench-diff: setup
 	python3 benchmarks/diff/run.py $(BENCH_ARGS)
 
+# `patchcli build` on Examples/PatchShop: warm one-function rebuild time, module sizes, wasm-opt -Oz
+# saving; writes its section of docs/benchmarks.md (benchmarks/build/README.md). Debug patchcli.
+.PHONY: bench-build
+bench-build: setup
+	python3 benchmarks/build/run.py $(BENCH_ARGS)
 # `patchcli run` (WasmKit) vs wasmtime and the wasmkit CLI; writes its section of docs/benchmarks.md.
 # Measures the debug build (the section says so); another binary: BENCH_ARGS="--patchcli PATH".
 .PHONY: bench-run

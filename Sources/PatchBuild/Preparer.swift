@@ -49,6 +49,8 @@ public struct PreparePlan: Sendable {
 
     public struct RoutedFunction: Sendable, Equatable {
         public var target: String
+        /// Its id in the baseline (`Target:Type.name(label:Type)`).
+        public var declarationID: String
         public var key: String
         public var export: String
         public var file: String
@@ -65,6 +67,8 @@ public struct PreparePlan: Sendable {
     /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
     public var updates: [FileUpdate]
     public var baseline: Baseline
+    /// The line each baseline declaration starts on, by id (the baseline itself has no lines).
+    public var declarationLines: [String: Int]
     /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
     public var baselineBytes: [UInt8]
     public var fingerprint: String
@@ -87,7 +91,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Codable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     public static let path = ".patch/cache/scans.json"
 
     var version = ScanCache.formatVersion
@@ -163,17 +167,21 @@ public enum Preparer {
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         var declarations: [Baseline.Declaration] = []
+        var lines: [Int] = []
         for analysis in analyses {
             let output = planner.emit(analysis)
             updates += output.userFileUpdates
             declarations += output.declarations
+            lines += output.declarationLines
             let routingPath = join(analysis.target.sourceRoots.first ?? "", routingFileName)
             let routingBytes = output.routingFile.map { Array($0.utf8) }
             if existingFile(routingPath) != routingBytes {
                 updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
             }
         }
-        let baseline = Baseline(declarations: Planner.disambiguated(declarations))
+        let disambiguated = Planner.disambiguated(declarations)
+        let declarationLines = Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first })
+        let baseline = Baseline(declarations: disambiguated)
         let baselineBytes = CanonicalJSON.serialize(baseline.jsonValue)
         let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
@@ -184,7 +192,7 @@ public enum Preparer {
             }
         }
         return PreparePlan(
-            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, baselineBytes: baselineBytes, fingerprint: fingerprint,
+            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, declarationLines: declarationLines, baselineBytes: baselineBytes, fingerprint: fingerprint,
             views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
@@ -198,7 +206,8 @@ public enum Preparer {
         bytes.starts(with: Array(PreparedNames.generatedHeader.utf8))
     }
 
-    static func join(_ directory: String, _ name: String) -> String {
+    /// `directory/name`, or `name` alone when `directory` is empty or `.`.
+    public static func join(_ directory: String, _ name: String) -> String {
         directory.isEmpty || directory == "." ? name : (directory.hasSuffix("/") ? directory + name : directory + "/" + name)
     }
 }
@@ -248,6 +257,8 @@ private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
     var routingFile: String?
     var declarations: [Baseline.Declaration] = []
+    /// The line of each of `declarations`, in the same order.
+    var declarationLines: [Int] = []
 }
 
 private struct Planner {
@@ -425,7 +436,8 @@ private struct Planner {
                     // The replacement spells the function's parameter types: it needs the file's imports.
                     routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
                 }
-                functions.append(.init(target: targetName, key: function.key, export: export, file: file.path, line: function.line))
+                functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
+                                       export: export, file: file.path, line: function.line))
             }
             var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
             if !sectionThunks.isEmpty {
@@ -448,6 +460,7 @@ private struct Planner {
                     id: "\(targetName):\(declaration.localID)",
                     kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
                     contentHash: declaration.contentHash, file: file.path))
+                output.declarationLines.append(declaration.line)
             }
         }
         if !routingThunks.isEmpty {

@@ -69,6 +69,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var ownerPath: [String]
     var context: DeclarationContext
     var availability: [String]
+    /// Its baseline id without the target prefix (`Pricing.total(of:Int)`).
+    var localID: String
     var baseName: String
     var parameters: [Parameter]
     var returnType: String?
@@ -96,6 +98,9 @@ struct ScannedDeclaration: Sendable, Codable, Equatable {
     var localID: String
     var kind: Baseline.Declaration.Kind
     var contentHash: String
+    /// Where it starts: what `build`'s report shows (not part of the baseline, where moving code
+    /// must not count as a change).
+    var line: Int
 }
 
 /// Everything `prepare` needs from one parsed file.
@@ -211,7 +216,7 @@ struct SourceScanner {
             hasher.update(Array(ContentHash.of(member).utf8))
         }
         result.declarations.append(ScannedDeclaration(
-            localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex()))
+            localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex(), line: line(of: name)))
         visit(members: members.members, context: inner)
     }
 
@@ -284,8 +289,8 @@ struct SourceScanner {
         let signature = function.signature
         let components = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
         let kind: Baseline.Declaration.Kind = context.typePath.isEmpty ? .function : .method
-        record(localID: Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))"),
-               kind: kind, node: function)
+        let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
+        record(localID: localID, kind: kind, node: function)
         // Functions in extensions of types and free functions alike can be opted in.
         let hasMarker = function.leadingTrivia.contains { piece in
             switch piece {
@@ -305,7 +310,7 @@ struct SourceScanner {
         }
         var candidate = FunctionCandidate(
             ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(function.attributes),
-            baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedDescription,
+            localID: localID, baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedDescription,
             isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
             throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
             hasMarker: hasMarker,
@@ -360,7 +365,7 @@ struct SourceScanner {
     }
 
     private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol) {
-        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: ContentHash.of(node)))
+        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: ContentHash.of(node), line: line(of: node)))
     }
 
     private static func qualified(_ path: [String], _ member: String) -> String {

@@ -1,41 +1,71 @@
 import ArgumentParser
+import Foundation
 import PatchBuild
+import PatchRuntime
 
-/// `patchcli build`: compiles the named Swift declarations into one guest wasm module with its
-/// manifest and symbol map. Change detection against `prepare`'s baseline is not wired yet: the
-/// declarations to export are given with --export.
+/// `patchcli build`: finds what changed since the baseline `prepare` recorded, compiles the changed
+/// functions the shipped binary routes into one guest wasm module with its manifest and symbol map,
+/// checks the module's smoke probes and reports every change as patched or native-only.
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Compile Swift declarations into a small, deterministic patch module (module.wasm + manifest.json).",
+        abstract: "Build a patch module (module.wasm + manifest.json) from what changed since `prepare`'s baseline.",
         discussion: """
-            Each --export is a declaration id: Type.name(label:_:) or name(label:). Declarations that cannot run in the
-            guest are listed with the reason and file:line and stay native; the others are exported under the packed
-            JSON ABI (patch_fn__…) plus a scalar fast path (patch_fns__…) when every parameter and the result are
-            Int/Int64/Int32/Double/Bool.
+            In a project set up by `patchcli init`/`prepare`, compares every function, method, computed property,
+            view body and stored layout with .patch/baseline.json. Changed functions the shipped binary routes
+            (`// @patchable`) are compiled with everything they use into module.wasm; every other change is
+            reported native-only with its reason and file:line. Details: docs/cli.md "build".
+
+            --export ID (repeatable, with --sources) skips change detection and builds the named declarations:
+            Type.name(label:_:) or name(label:).
 
             Smoke probes: a comment directly above a function,
-              // @probe {"items": [], "discount": {"none": {}}} -> {"value": 0}
-            is copied into manifest.json `probes`.
+              // @probe {"lines": []} -> {"value": {"cents": 0, "currency": "USD"}}
+            is run against the module before the build succeeds (--skip-probes to skip) and copied into
+            manifest.json for `patchcli run --smoke` and `release`.
 
-            Outputs in -o DIR: module.wasm (no custom sections), module.unstripped.wasm (with the name section),
-            symbols.json, manifest.json, PatchGuest.swift (the generated guest source).
-            Exit codes: 31 toolchain missing, 32 guest compile failed, 33 nothing to patch.
+            Outputs in -o DIR (default .patch/build in the project): module.wasm (no custom sections),
+            module.unstripped.wasm, symbols.json, manifest.json, PatchGuest.swift (the generated guest source).
+            Exit codes: 31 toolchain missing, 32 guest compile failed, 33 nothing to patch, 34 no changes since
+            the baseline, 35 native changes present (without --allow-native-changes), 36 coverage below
+            --min-coverage, 27 a smoke probe failed.
             """)
 
-    @Option(help: "Directory of the app's Swift sources.")
-    var sources: String
+    @Option(help: "The project folder holding patch.json and .patch/baseline.json.")
+    var project: String = "."
 
-    @Option(name: .customLong("export"), help: "Declaration id to patch (repeatable), e.g. 'PriceCalculator.total(items:discount:)'.")
-    var exports: [String]
+    @Option(help: "The baseline of the build on devices (default: <project>/.patch/baseline.json), e.g. one saved with a release.")
+    var baseline: String?
 
-    @Option(name: [.short, .customLong("output")], help: "Output directory.")
-    var output: String
+    @Option(help: "With --export: the directory of the Swift sources to index.")
+    var sources: String?
 
-    @Option(help: "Swift toolchain to use (its root, usr or usr/bin); default: swiftc on PATH.")
+    @Option(name: .customLong("export"), help: "Build this declaration id instead of the detected changes (repeatable), e.g. 'Pricing.discount(for:promo:)'.")
+    var exports: [String] = []
+
+    @Option(name: [.short, .customLong("output")], help: "Output directory (default: <project>/.patch/build).")
+    var output: String?
+
+    @Option(help: "Swift toolchain to use (its root, usr or usr/bin); default: $SWIFT_TOOLCHAIN, then swiftc on PATH.")
     var toolchain: String?
 
+    @Option(name: .customLong("min-coverage"), help: "Fail (exit 36) when less than N percent of the changes can be patched.")
+    var minCoverage: Double?
+
+    @Flag(name: .customLong("allow-native-changes"), help: "Succeed even when some changes stay native (they ship with the next app release).")
+    var allowNativeChanges = false
+
+    @Flag(name: .customLong("skip-probes"), help: "Do not run the module's smoke probes.")
+    var skipProbes = false
+
     @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if !exports.isEmpty, sources == nil { throw ValidationError("--export needs --sources DIR") }
+        if exports.isEmpty, sources != nil { throw ValidationError("--sources goes with --export; without it, build reads the project's patch.json") }
+        if !exports.isEmpty, baseline != nil { throw ValidationError("--baseline is for change detection; --export builds the named declarations without one") }
+        if let minCoverage, !(0...100).contains(minCoverage) { throw ValidationError("--min-coverage is a percentage from 0 to 100") }
+    }
 
     struct Report: Encodable {
         struct Export: Encodable {
@@ -44,32 +74,112 @@ struct Build: AsyncParsableCommand {
             var scalarSymbol: String?
         }
         var output: String
-        var moduleBytes: Int
-        var sha256: String
+        var baselineFingerprint: String?
+        var moduleBytes: Int?
+        var sha256: String?
         var exports: [Export]
+        var changes: [DeclarationChange]?
+        var patched: Int
+        var nativeOnly: Int
+        var coverage: Double?
         var unpatchable: [GuestUnpatchable]
-        var probes: Int
+        var probes: [ProbeResult]
     }
 
     func run() async throws {
         let console = Console(outputOptions)
         try await console.perform("build") {
-            console.progress("building \(exports.count) declaration(s)…")
-            let toolchain = try Toolchain.discover(explicitPath: self.toolchain)
-            let result = try GuestModuleBuilder.build(GuestBuildRequest(
-                sourcesDirectory: sources, exports: exports, outputDirectory: output, toolchain: toolchain))
-            let manifest = result.manifest
-            for export in manifest.exports {
-                console.line("patched  \(export.declarationId)  → \(export.symbol)\(export.scalar.map { " (+ \($0.symbol) \($0.wasmSignature))" } ?? "")")
-            }
-            for item in manifest.unpatchable {
-                console.line("native   \(item)")
-            }
-            console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(output))")
-            return Report(
-                output: output, moduleBytes: manifest.module.size, sha256: manifest.module.sha256,
-                exports: manifest.exports.map { .init(declarationId: $0.declarationId, symbol: $0.symbol, scalarSymbol: $0.scalar?.symbol) },
-                unpatchable: manifest.unpatchable, probes: manifest.probes.count)
+            if let sources { return try buildExplicit(sources: sources, console: console) }
+            return try buildChanges(console: console)
         }
+    }
+
+    private func discoverToolchain() throws(GuestBuildError) -> Toolchain {
+        do {
+            return try Toolchain.discover(explicitPath: toolchain)
+        } catch {
+            throw .toolchain(error)
+        }
+    }
+
+    /// The default mode: change detection, the module, the report and the gates (exit 34-36).
+    private func buildChanges(console: Console) throws -> Report {
+        let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
+        console.progress("comparing \(project) with its baseline…")
+        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory, toolchain: discoverToolchain)
+        guard !build.changes.isEmpty else {
+            throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
+                                 exitStatus: .noChanges, hint: nil)
+        }
+        for change in build.changes {
+            let reason = change.reason.map { " (\($0))" } ?? ""
+            let detail = change.detail.map { ": \($0)" } ?? ""
+            console.line("\(change.status.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
+        }
+        let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
+        if let manifest = build.module?.manifest {
+            console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(outputDirectory))")
+        } else {
+            console.line("no module written: no change can be patched")
+        }
+        console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
+        if !build.nativeOnly.isEmpty, !allowNativeChanges {
+            throw CommandFailure(
+                kind: "native_changes",
+                message: "\(build.nativeOnly.count) change(s) cannot be patched and need an app release:\n"
+                    + build.nativeOnly.map { "  \($0.location): \($0.id) (\($0.reason ?? ""))" }.joined(separator: "\n"),
+                exitStatus: .nativeChangesPresent, hint: "ship them with the next app release and pass --allow-native-changes, or revert them")
+        }
+        if let minCoverage, build.coverage < minCoverage {
+            throw CommandFailure(kind: "coverage_below_minimum", message: "patch coverage \(build.coverage)% is below --min-coverage \(minCoverage)%",
+                                 exitStatus: .coverageBelowMinimum, hint: nil)
+        }
+        let manifest = build.module?.manifest
+        return Report(
+            output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
+            exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
+            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes)
+    }
+
+    /// `--export`: the named declarations, no baseline.
+    private func buildExplicit(sources: String, console: Console) throws -> Report {
+        let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
+        console.progress("building \(exports.count) declaration(s)…")
+        let result = try GuestModuleBuilder.build(GuestBuildRequest(
+            sourcesDirectory: sources, exports: exports, outputDirectory: outputDirectory, toolchain: try discoverToolchain()))
+        let manifest = result.manifest
+        for export in manifest.exports {
+            console.line("patched  \(export.declarationId)  → \(export.symbol)\(export.scalar.map { " (+ \($0.symbol) \($0.wasmSignature))" } ?? "")")
+        }
+        for item in manifest.unpatchable {
+            console.line("native   \(item)")
+        }
+        let probes = try checkProbes(result, outputDirectory: outputDirectory, console: console)
+        console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(outputDirectory))")
+        return Report(
+            output: outputDirectory, baselineFingerprint: nil, moduleBytes: manifest.module.size, sha256: manifest.module.sha256,
+            exports: Self.exports(manifest), changes: nil, patched: manifest.exports.count, nativeOnly: manifest.unpatchable.count,
+            coverage: nil, unpatchable: manifest.unpatchable, probes: probes)
+    }
+
+    private static func exports(_ manifest: GuestManifest) -> [Report.Export] {
+        manifest.exports.map { .init(declarationId: $0.declarationId, symbol: $0.symbol, scalarSymbol: $0.scalar?.symbol) }
+    }
+
+    /// Runs the manifest's probes against the module as `patchcli run --smoke` does; a failure fails
+    /// the build (exit 27).
+    private func checkProbes(_ result: GuestBuildResult?, outputDirectory: String, console: Console) throws -> [ProbeResult] {
+        guard let result, !skipProbes, !result.manifest.probes.isEmpty else { return [] }
+        let modulePath = Preparer.join(outputDirectory, result.manifest.module.file)
+        let manifestPath = Run.manifestPath(for: modulePath)
+        let probes = try RunManifest.parse(try FileAccess.read(manifestPath), source: manifestPath).probes
+        let artifact = try ArtifactLoader.load(try FileAccess.read(modulePath), expectedSHA256: result.manifest.sha256, hashSource: manifestPath)
+        let results = try RuntimeSession.withSession(artifact: artifact, options: RuntimeOptions()) { session in
+            SmokeRunner.run(probes, in: session)
+        }
+        for probe in results { console.line("probe \(probe.passed ? "PASS" : "FAIL")  \(probe.name)  \(probe.detail)") }
+        let failed = results.filter { !$0.passed }.count
+        guard failed == 0 else { throw RuntimeError.smokeFailed(failed: failed, total: results.count) }
+        return results
     }
 }

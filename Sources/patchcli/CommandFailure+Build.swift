@@ -23,4 +23,19 @@ extension CommandFailure {
             self.init(kind: "malformed_input", message: message, exitStatus: .malformedInput, hint: nil)
         }
     }
+
+    init(_ error: ProjectBuildError) {
+        switch error {
+        case let .guest(error):
+            self.init(error)
+        case let .changeDetection(.project(error)):
+            self.init(error as Error)
+        case .changeDetection(.baselineMissing):
+            self.init(kind: "baseline_missing", message: error.description, exitStatus: .inputUnavailable,
+                      hint: "run `patchcli prepare` in the project (and ship that build) before building patches")
+        case .changeDetection(.baselineInvalid):
+            self.init(kind: "malformed_input", message: error.description, exitStatus: .malformedInput,
+                      hint: "run `patchcli prepare` to write the baseline again")
+        }
+    }
 }

@@ -39,6 +39,8 @@ extension CommandFailure {
                       hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")
         case let error as GuestBuildError:
             self.init(error)
+        case let error as ProjectBuildError:
+            self.init(error)
         case let error as StoreError:
             self.init(store: error)
         case let error as ServeError:

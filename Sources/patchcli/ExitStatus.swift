@@ -47,6 +47,12 @@ enum ExitStatus: Int32, Codable {
     case guestCompileFailed = 32
     /// build: none of the requested declarations can be patched.
     case nothingToPatch = 33
+    /// build: no declaration differs from the baseline `prepare` recorded.
+    case noChanges = 34
+    /// build: some changes cannot be patched and stay native (without --allow-native-changes).
+    case nativeChangesPresent = 35
+    /// build: the patched share of the changes is below --min-coverage.
+    case coverageBelowMinimum = 36
     /// `run --view`: a view document of the module (manifest, body or dispatch result) breaks the IR
     /// contract (sdk-contract §5.3-§5.6), so the device would demote the view.
     case viewInvalid = 37

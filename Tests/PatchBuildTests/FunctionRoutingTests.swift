@@ -25,9 +25,10 @@ import Testing
                 @_dynamicReplacement(for: total(of:_:))
                 static func __patch_total(of cents: Int, _ quantity: Int) throws -> Int {
                     struct __PatchArguments: Encodable { let cents: Int; let quantity: Int }
+                    struct __PatchResult: Decodable { let value: Int }
                     if Patch.shared.hasFunction("_pf_Pricing_total__of__"),
-                       let __result: Int = try? Patch.shared.callJSON("_pf_Pricing_total__of__", __PatchArguments(cents: cents, quantity: quantity)) {
-                        return __result
+                       let __result: __PatchResult = try? Patch.shared.callJSON("_pf_Pricing_total__of__", __PatchArguments(cents: cents, quantity: quantity)) {
+                        return __result.value
                     }
                     return try total(of: cents, quantity)
                 }

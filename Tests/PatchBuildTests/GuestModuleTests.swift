@@ -1,5 +1,6 @@
 import Foundation
 import PatchBuild
+import PatchManifest
 import Testing
 
 /// End to end: fixture sources → guest module → executed in wasmtime through the packed JSON ABI,
@@ -46,13 +47,13 @@ import Testing
     @Test func pricingWithStructsEnumsOptionalsAndArrays() throws {
         let (_, output) = try built()
         let outputs = try GuestHarness.call(module: output, [
-            ("patch_fn__PriceCalculator__total_items_discount",
+            ("_pf_PriceCalculator_total__items_discount",
              #"{"items":[{"name":"Tea","cents":250,"quantity":2},{"name":"Mug","cents":1000,"category":"merchandise"}],"discount":{"percent":{"_0":10}}}"#),
-            ("patch_fn__PriceCalculator__total_items_discount",
+            ("_pf_PriceCalculator_total__items_discount",
              #"{"items":[{"name":"Cake","cents":300,"quantity":1,"category":null}],"discount":{"fixed":{"cents":50,"reason":"loyalty"}}}"#),
-            ("patch_fn__PriceCalculator__total_items_discount", #"{"items":[],"discount":{"none":{}}}"#),
-            ("patch_fn__PriceCalculator__total_items_discount", #"{"items":[{"name":"x","cents":1,"category":"bogus"}],"discount":{"none":{}}}"#),
-            ("patch_fn__PriceCalculator__total_items_discount", #"{"discount":{"none":{}}}"#),
+            ("_pf_PriceCalculator_total__items_discount", #"{"items":[],"discount":{"none":{}}}"#),
+            ("_pf_PriceCalculator_total__items_discount", #"{"items":[{"name":"x","cents":1,"category":"bogus"}],"discount":{"none":{}}}"#),
+            ("_pf_PriceCalculator_total__items_discount", #"{"discount":{"none":{}}}"#),
         ])
         // (500 + 2000) - 10% = 2250, + 8% tax = 2430.
         #expect(outputs[0] == #"{"value":2430}"#)
@@ -66,9 +67,9 @@ import Testing
     @Test func stringFormatting() throws {
         let (_, output) = try built()
         let outputs = try GuestHarness.call(module: output, [
-            ("patch_fn__formatPrice__currency", #"{"cents":1250,"currency":"EUR"}"#),
-            ("patch_fn__formatPrice__currency", #"{"cents":-5,"currency":"CHF"}"#),
-            ("patch_fn__formatPrice__currency", #"{"cents":7,"currency":"\u0055SD"}"#),
+            ("_pf_formatPrice____currency", #"{"cents":1250,"currency":"EUR"}"#),
+            ("_pf_formatPrice____currency", #"{"cents":-5,"currency":"CHF"}"#),
+            ("_pf_formatPrice____currency", #"{"cents":7,"currency":"\u0055SD"}"#),
         ])
         #expect(outputs == [#"{"value":"€12.50"}"#, #"{"value":"-CHF 0.05"}"#, #"{"value":"$0.07"}"#])
     }
@@ -76,9 +77,9 @@ import Testing
     @Test func validationWithNestedTypesReceiverAndPayloadEnums() throws {
         let (_, output) = try built()
         let outputs = try GuestHarness.call(module: output, [
-            ("patch_fn__Checkout__Validator__isValid_", #"{"form":{"email":"a@b.c","age":30,"country":"DE"}}"#),
-            ("patch_fn__Checkout__Validator__isValid_", #"{"form":{"email":"nobody","age":30}}"#),
-            ("patch_fn__Checkout__Validator__validate_",
+            ("_pf_Checkout_Validator_isValid___", #"{"form":{"email":"a@b.c","age":30,"country":"DE"}}"#),
+            ("_pf_Checkout_Validator_isValid___", #"{"form":{"email":"nobody","age":30}}"#),
+            ("_pf_Checkout_Validator_validate___",
              #"{"self":{"minimumAge":21,"allowedCountries":["FR"]},"form":{"email":"x","age":20,"country":"DE","tags":["a"]}}"#),
         ])
         #expect(outputs[0] == #"{"value":true}"#)
@@ -89,16 +90,16 @@ import Testing
     @Test func everyValueShapeRoundTrips() throws {
         let (_, output) = try built()
         let outputs = try GuestHarness.call(module: output, [
-            ("patch_fn__summarize__labels_note", #"{"values":[3,-1,10],"labels":{"b":2,"a":1},"note":"n"}"#),
-            ("patch_fn__summarize__labels_note", #"{"values":[],"labels":{}}"#),
-            ("patch_fn__ratio__", #"{"a":1,"b":3}"#),
-            ("patch_fn__ratio__", #"{"a":5.0,"b":2}"#),
-            ("patch_fn__ratio__", #"{"a":1,"b":0}"#),
-            ("patch_fn__ratio__", #"{"a":1e21,"b":1}"#),
-            ("patch_fn__add__", #"{"a":9223372036854775807,"b":1}"#),
-            ("patch_fn__isEven_", #"{"value":4}"#),
-            ("patch_fn__isEven_", #"{"value":4294967296}"#),
-            ("patch_fn__isEven_", "not json"),
+            ("_pf_summarize____labels_note", #"{"values":[3,-1,10],"labels":{"b":2,"a":1},"note":"n"}"#),
+            ("_pf_summarize____labels_note", #"{"values":[],"labels":{}}"#),
+            ("_pf_ratio_____", #"{"a":1,"b":3}"#),
+            ("_pf_ratio_____", #"{"a":5.0,"b":2}"#),
+            ("_pf_ratio_____", #"{"a":1,"b":0}"#),
+            ("_pf_ratio_____", #"{"a":1e21,"b":1}"#),
+            ("_pf_add_____", #"{"a":9223372036854775807,"b":1}"#),
+            ("_pf_isEven___", #"{"value":4}"#),
+            ("_pf_isEven___", #"{"value":4294967296}"#),
+            ("_pf_isEven___", "not json"),
         ])
         // Dictionary keys come out sorted; a nil Optional is omitted, as JSONEncoder does.
         #expect(outputs[0] == #"{"value":{"count":3,"mean":4,"largest":10,"labels":{"a":1,"b":2},"flags":[true,false,true],"nested":[[3,-1,10],[1]]}}"#)
@@ -153,15 +154,16 @@ import Testing
         #expect(result.manifest.module.size == module.count)
         #expect(result.manifest.abiVersion == 1)
         let total = try #require(result.manifest.exports.first)
-        #expect(total.symbol == "patch_fn__PriceCalculator__total_items_discount")
+        #expect(total.symbol == "_pf_PriceCalculator_total__items_discount")
         #expect(total.signature == "static func total(items: [LineItem], discount: Discount) -> Int")
         #expect(total.contentHash.count == 64)
         #expect(result.manifest.probes == [GuestProbe(
-            export: "PriceCalculator.total(items:discount:)",
-            input: #"{"items":[{"name":"Tea","cents":250,"quantity":2}],"discount":{"none":{}}}"#, expected: #"{"value":540}"#)])
+            name: "PriceCalculator.total(items:discount:) #1", export: "_pf_PriceCalculator_total__items_discount",
+            input: #"{"items":[{"name":"Tea","cents":250,"quantity":2}],"discount":{"none":{}}}"#, expected: .object(["value": .integer(540)]))])
+        #expect(result.manifest.sha256 == result.manifest.module.sha256)
         // The probe holds: the module computes what the comment says.
         let probe = result.manifest.probes[0]
-        #expect(try GuestHarness.call(module: output, [(total.symbol, probe.input)]) == [probe.expected])
+        #expect(try GuestHarness.call(module: output, [(probe.export, probe.input)]) == [String(decoding: CanonicalJSON.serialize(probe.expected), as: UTF8.self)])
         // The shipped module has no custom sections; the symbol map names the exported glue.
         #expect(!module.contains(Data("lineTotal".utf8)))
         let symbols = try String(contentsOfFile: (output as NSString).appendingPathComponent("symbols.json"), encoding: .utf8)

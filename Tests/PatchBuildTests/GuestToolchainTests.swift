@@ -60,10 +60,10 @@ import Testing
 
     @Test func declarationIDsMapToTheConventionsExportNames() throws {
         let cases = [
-            ("PriceCalculator.total(items:discount:)", "patch_fn__PriceCalculator__total_items_discount"),
-            ("formatPrice(_:currency:)", "patch_fn__formatPrice__currency"),
-            ("Checkout.Validator.isValid(_:)", "patch_fn__Checkout__Validator__isValid_"),
-            ("reset()", "patch_fn__reset"),
+            ("PriceCalculator.total(items:discount:)", "_pf_PriceCalculator_total__items_discount"),
+            ("formatPrice(_:currency:)", "_pf_formatPrice____currency"),
+            ("Checkout.Validator.isValid(_:)", "_pf_Checkout_Validator_isValid___"),
+            ("reset()", "_pf_reset__"),
         ]
         for (id, symbol) in cases {
             let name = try #require(GuestExportName(declarationID: id))

@@ -9,7 +9,19 @@ struct GuestCodecGenerator {
         guard case .success(let shape) = reader.codableShape(of: type) else { return }
         let name = index.types[type].qualifiedName
         writer.line("extension \(name): _PatchJSONCodable {")
-        if let rawType = shape.rawType {
+        let rawValues = shape.cases.compactMap(\.stringRawValue)
+        if shape.rawType == .string, !shape.cases.isEmpty, rawValues.count == shape.cases.count {
+            // Byte comparison: `init(rawValue:)` compares Strings, which links Unicode normalization
+            // (tens of KB) into the module.
+            writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+            writer.line("        guard case .string(let bytes) = value else { throw _PatchDecodeError(\"expected a String for \(name)\") }")
+            for (element, rawValue) in zip(shape.cases, rawValues) {
+                writer.line("        if _patchBytesEqual(bytes, \(literal(rawValue))) { self = .\(element.name); return }")
+            }
+            writer.line("        throw _PatchDecodeError(\"unknown raw value for \(name)\")")
+            writer.line("    }")
+            writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) { rawValue._patchEncode(into: &writer) }")
+        } else if let rawType = shape.rawType {
             writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
             writer.line("        guard let decoded = \(name)(rawValue: try \(rawType.spelling(index))(_patchJSON: value)) else { throw _PatchDecodeError(\"unknown raw value for \(name)\") }")
             writer.line("        self = decoded")

@@ -156,6 +156,11 @@ struct GuestDependencyClosure {
                 state.pending.append(.global(globalIndex))
             }
         }
+        // `text.trimmed()` with `extension String { func trimmed() … }` in the project.
+        for (globalIndex, global) in index.globals.enumerated()
+        where global.foreignExtension != nil && !newMemberNames.isDisjoint(with: global.names) {
+            state.pending.append(.global(globalIndex))
+        }
         // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
         for name in newMemberNames {
             for type in index.types.indices where index.types[type].name == name && index.types[type].path.count > 1 {

@@ -1,6 +1,8 @@
+import PatchManifest
+
 /// A function's declaration id and the wasm export names derived from it, per the
 /// function-patching convention (docs: conventions of prepare's thunks and build's glue):
-/// `PriceCalculator.total(items:discount:)` → `patch_fn__PriceCalculator__total_items_discount`.
+/// `PriceCalculator.total(items:discount:)` → `_pf_PriceCalculator_total__items_discount`.
 public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
     /// Enclosing type names, outermost first; empty for a top-level function.
     public var typePath: [String]
@@ -42,8 +44,11 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
         return suffix
     }
 
-    /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
-    public var jsonSymbol: String { "patch_fn__" + symbolSuffix }
+    /// The packed-JSON export `(i32 ptr, i32 len) -> i64`: the name `prepare`'s thunk calls through
+    /// `Patch.shared.callJSON` (`PatchNames.functionExport`).
+    public var jsonSymbol: String {
+        PatchNames.functionExport(typePath: typePath, baseName: baseName, argumentLabels: labels.map { $0 == "_" ? nil : $0 })
+    }
 
     /// The scalar fast-path export, generated only when every parameter and the result are scalars.
     public var scalarSymbol: String { "patch_fns__" + symbolSuffix }

@@ -218,6 +218,8 @@ struct GuestSignatureReader {
             let name: String
             /// (JSON key, type): the label, or `_0`, `_1`… for unlabeled associated values.
             let payload: [(key: String, label: String?, type: GuestValueType)]
+            /// A String raw value when it is known as plain text: written out, or the case name.
+            var stringRawValue: String? = nil
         }
         var fields: [Field] = []
         var cases: [Case] = []
@@ -283,11 +285,21 @@ struct GuestSignatureReader {
                             return .failure(Problem(reason: problem.reason, detail: "case \(entry.qualifiedName).\(element.name.text): \(problem.detail)", location: memberLocation))
                         }
                     }
-                    shape.cases.append(.init(name: element.name.text, payload: payload))
+                    shape.cases.append(.init(name: element.name.text, payload: payload,
+                                             stringRawValue: shape.rawType == .string ? Self.plainStringRawValue(element) : nil))
                 }
             }
         }
         return .success(shape)
+    }
+
+    /// `case usd = "USD"` → `USD`, `case tea` → `tea`; nil for literals with escapes or interpolation.
+    static func plainStringRawValue(_ element: EnumCaseElementSyntax) -> String? {
+        guard let rawValue = element.rawValue else { return element.name.text.filter { $0 != "`" } }
+        guard let literal = rawValue.value.as(StringLiteralExprSyntax.self), literal.segments.count <= 1 else { return nil }
+        guard let segment = literal.segments.first else { return "" }
+        guard let text = segment.as(StringSegmentSyntax.self)?.content.text, !text.contains("\\") else { return nil }
+        return text
     }
 
     /// The type of a property initialized with a plain literal (`var count = 0`).

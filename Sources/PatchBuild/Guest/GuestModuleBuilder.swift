@@ -11,13 +11,17 @@ public struct GuestBuildRequest: Sendable {
     public var toolchain: Toolchain
     /// templates/ of the patchcli checkout; found automatically when nil (`GuestTemplates.locate`).
     public var templatesDirectory: String?
+    /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
+    public var baselineFingerprint: String?
 
-    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil) {
+    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil,
+                baselineFingerprint: String? = nil) {
         self.sourcesDirectory = sourcesDirectory
         self.exports = exports
         self.outputDirectory = outputDirectory
         self.toolchain = toolchain
         self.templatesDirectory = templatesDirectory
+        self.baselineFingerprint = baselineFingerprint
     }
 }
 
@@ -44,7 +48,8 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
         public var symbol: String
         public var signature: String
-        /// SHA-256 of the declaration's source text (without leading comments).
+        /// The patched declaration's content hash, computed as the baseline computes it (`ContentHash`:
+        /// tokens only), so it equals the baseline's hash once the change ships in an app release.
         public var contentHash: String
         public var location: GuestSourceLocation
         public var scalar: ScalarExport?
@@ -53,8 +58,12 @@ public struct GuestManifest: Sendable, Codable, Equatable {
     public static let currentABIVersion = 1
 
     public var abiVersion: Int
+    /// The native build this module patches (absent for a build from --export without a baseline).
+    public var baselineFingerprint: String?
     public var moduleName: String
     public var module: ModuleInfo
+    /// module.wasm's SHA-256 again, at the top level where `patchcli run` checks it.
+    public var sha256: String
     public var symbols: String
     public var exports: [Export]
     public var unpatchable: [GuestUnpatchable]
@@ -102,6 +111,8 @@ public enum GuestModuleBuilder {
     /// Fixed between builds: both names are written into symbol names, and changing them inflates
     /// binary diffs between a baseline and a patch (measured 2.4x).
     public static let moduleName = "PatchGuest"
+    /// Every file a build writes into its output directory.
+    public static let outputFiles = ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName]
     static let maximumAttempts = 4
 
     public static func build(_ request: GuestBuildRequest) throws(GuestBuildError) -> GuestBuildResult {
@@ -161,12 +172,13 @@ public enum GuestModuleBuilder {
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
                 declarationId: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
-                contentHash: SHA256Hasher.hex(of: Array(decl.trimmedDescription.utf8)), location: plan.location,
+                contentHash: ContentHash.of(decl), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
+        let moduleSHA256 = SHA256Hasher.hex(of: stripped)
         let manifest = GuestManifest(
-            abiVersion: GuestManifest.currentABIVersion, moduleName: moduleName,
-            module: .init(file: "module.wasm", size: stripped.count, sha256: SHA256Hasher.hex(of: stripped)),
+            abiVersion: GuestManifest.currentABIVersion, baselineFingerprint: request.baselineFingerprint, moduleName: moduleName,
+            module: .init(file: "module.wasm", size: stripped.count, sha256: moduleSHA256), sha256: moduleSHA256,
             symbols: "symbols.json", exports: exports, unpatchable: program.unpatchable, probes: probes)
         let symbols = SymbolMap(functions: WasmSections.functionNames(unstripped).map { .init(index: $0.index, name: $0.name) })
 
@@ -177,7 +189,7 @@ public enum GuestModuleBuilder {
             ("manifest.json", try encode(manifest)),
             (GuestProgram.fileName, Array(program.source.utf8)),
         ], to: request.outputDirectory)
-        return GuestBuildResult(manifest: manifest, files: ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName])
+        return GuestBuildResult(manifest: manifest, files: outputFiles)
     }
 
     /// Embedded Swift for wasm32, whole-module, size-optimized. Paths are relative to the work
@@ -262,7 +274,9 @@ public enum GuestModuleBuilder {
         if message.contains("cannot find") || message.contains("has no member") || message.contains("no such module") {
             return importsFramework ? .osFrameworkAPI : .missingDependency
         }
-        if message.contains("Embedded Swift") || message.contains("existential") || message.contains("protocol type") { return .unsupportedLanguageFeature }
+        if message.localizedCaseInsensitiveContains("embedded Swift") || message.contains("existential") || message.contains("protocol type") {
+            return .unsupportedLanguageFeature
+        }
         return .compileError
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PatchManifest
 import SwiftSyntax
 
 /// A smoke probe stated next to a function:
@@ -7,14 +8,19 @@ import SwiftSyntax
 ///     func total(items: [Item], discount: Discount?) -> Int { … }
 ///
 /// The left side is the input object the thunk would send, the right side the expected output
-/// envelope. Probes go into manifest.json for `run --smoke` and `release`.
+/// envelope (numbers in it must be integers: the manifest's JSON has no floating point). Probes go
+/// into manifest.json in the shape `patchcli run --smoke` reads (`RunManifest`) and `release` copies.
 public struct GuestProbe: Sendable, Hashable, Codable {
-    /// The export's declaration id.
+    /// `<declaration id> #<n>`: which function and which of its probes.
+    public var name: String
+    /// The wasm export it calls.
     public var export: String
+    /// The JSON text sent as the call's input, as the thunk sends it.
     public var input: String
-    public var expected: String
+    public var expected: JSONValue
 
-    public init(export: String, input: String, expected: String) {
+    public init(name: String, export: String, input: String, expected: JSONValue) {
+        self.name = name
         self.export = export
         self.input = input
         self.expected = expected
@@ -36,10 +42,17 @@ enum GuestProbeCollector {
         for text in commentLines {
             guard let range = text.range(of: marker) else { continue }
             let body = text[range.upperBound...].trimmingCharacters(in: .whitespaces)
-            guard let (input, expected) = split(body) else {
+            guard let (input, expectedText) = split(body) else {
                 throw .invalidProbe(location: location, reason: "expected `<input JSON object> -> <expected JSON>`")
             }
-            probes.append(GuestProbe(export: plan.name.declarationID, input: input, expected: expected))
+            let expected: JSONValue
+            do {
+                expected = try JSONValue.parse(Array(expectedText.utf8))
+            } catch {
+                throw .invalidProbe(location: location, reason: "the expected result: \(error)")
+            }
+            probes.append(GuestProbe(name: "\(plan.name.declarationID) #\(probes.count + 1)", export: plan.name.jsonSymbol,
+                                     input: input, expected: expected))
         }
         return probes
     }

@@ -148,7 +148,15 @@ struct GuestSourceGenerator {
         for unit in included.sorted() {
             guard case .global(let global) = unit else { continue }
             let entry = index.globals[global]
-            writer.copy(entry.decl, from: index.files[entry.file])
+            let file = index.files[entry.file]
+            if let foreignExtension = entry.foreignExtension {
+                let whereClause = foreignExtension.genericWhereClause.map { " " + $0.trimmedDescription } ?? ""
+                writer.header("extension " + foreignExtension.extendedType.trimmedDescription + whereClause, at: foreignExtension, in: file)
+                writer.copy(entry.decl, from: file)
+                writer.line("}")
+            } else {
+                writer.copy(entry.decl, from: file)
+            }
         }
         let includedTypes = Set(included.compactMap { unit -> Int? in
             if case .typeShell(let type) = unit { return type }

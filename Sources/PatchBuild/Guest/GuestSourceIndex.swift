@@ -76,6 +76,9 @@ struct GuestGlobalEntry {
     let names: [String]
     let decl: DeclSyntax
     let file: Int
+    /// A member of an extension of a type the project does not declare (`extension String`):
+    /// the guest repeats the extension around it.
+    var foreignExtension: ExtensionDeclSyntax? = nil
 }
 
 /// Everything the generator looks up by name: the project's files parsed with swift-syntax.
@@ -119,8 +122,9 @@ struct GuestSourceIndex {
 
     /// Indexes in-memory sources: `(relative path, text)` pairs.
     init(sources: [(String, String)]) {
-        for (relativePath, text) in sources {
-            let tree = Parser.parse(source: text)
+        // `prepare`'s routing files only make sense in the native binary.
+        for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
+            let tree = Self.withoutDynamicModifiers(Parser.parse(source: text))
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree,
@@ -138,6 +142,22 @@ struct GuestSourceIndex {
                 attachExtension(extensionDecl, file: fileIndex)
             }
         }
+    }
+
+    /// A prepared project's functions are `dynamic`; the guest has no dynamic-replacement runtime
+    /// (`swift_getFunctionReplacement`), and the module replaces them from the outside anyway. Each
+    /// modifier is blanked out rather than removed, so every line and column stays where it was.
+    static func withoutDynamicModifiers(_ tree: SourceFileSyntax) -> SourceFileSyntax {
+        var bytes = Array(tree.description.utf8)
+        var changed = false
+        for token in tree.tokens(viewMode: .sourceAccurate)
+        where token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
+            let start = token.positionAfterSkippingLeadingTrivia.utf8Offset
+            let end = token.endPositionBeforeTrailingTrivia.utf8Offset
+            bytes.replaceSubrange(start..<end, with: repeatElement(UInt8(ascii: " "), count: end - start))
+            changed = true
+        }
+        return changed ? Parser.parse(source: String(decoding: bytes, as: UTF8.self)) : tree
     }
 
     private mutating func indexTopLevel(_ item: CodeBlockItemSyntax.Item, file: Int) {
@@ -171,7 +191,14 @@ struct GuestSourceIndex {
 
     private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
         let extended = decl.extendedType.trimmedDescription.split(separator: ".").map(String.init)
-        guard let typeIndex = lookupType(path: extended) else { return }
+        guard let typeIndex = lookupType(path: extended) else {
+            // A standard-library type (String, Array…): its members are found by name like globals.
+            for item in decl.memberBlock.members where GuestSourceIndex.typeInfo(item.decl) == nil {
+                let names = GuestSourceIndex.declaredNames(item.decl)
+                if !names.isEmpty { globals.append(GuestGlobalEntry(names: names, decl: item.decl, file: file, foreignExtension: decl)) }
+            }
+            return
+        }
         types[typeIndex].extensions.append((decl, file))
         let extensionIndex = types[typeIndex].extensions.count - 1
         for item in decl.memberBlock.members {

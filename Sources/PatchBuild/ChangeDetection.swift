@@ -1,0 +1,257 @@
+import Foundation
+import PatchManifest
+
+/// One declaration that differs from the baseline `prepare` recorded, and what `build` makes of it.
+public struct DeclarationChange: Sendable, Codable, Equatable {
+    public enum Change: String, Sendable, Codable {
+        case modified, added, removed
+        /// The id changed only in its parameter types: the native call sites pass the old types.
+        case signatureChanged = "signature_changed"
+    }
+
+    public enum Status: String, Sendable, Codable {
+        /// The module replaces it on devices.
+        case patched
+        /// Devices keep running the shipped code; the reason says why.
+        case nativeOnly = "native_only"
+        /// Added or removed code nothing native calls by itself: a native caller that starts or stops
+        /// using it is a change of its own (reported separately); patched code that uses an added
+        /// declaration gets it compiled into the module.
+        case informational
+    }
+
+    /// Why a change stays native. Besides these, the guest tier's reasons (`GuestUnpatchable.Reason`).
+    public enum NativeReason {
+        /// Stored properties or enum cases changed: the native binary owns the memory layout.
+        public static let storedLayoutChanged = "stored_layout_changed"
+        /// Parameter types changed: the shipped thunk passes the old ones.
+        public static let signatureChanged = "signature_changed"
+        /// The shipped binary has no thunk routing calls to it (not `// @patchable`, or not a kind
+        /// of declaration `prepare` routes).
+        public static let notRouted = "not_routed"
+        /// A SwiftUI view body: `prepare` routes it, but `build` does not compile view bodies yet.
+        public static let viewBody = "view_body_not_built"
+    }
+
+    /// The baseline id, `Target:Type.name(label:Type)`.
+    public var id: String
+    public var kind: Baseline.Declaration.Kind
+    public var change: Change
+    public var status: Status
+    /// A `NativeReason` or `GuestUnpatchable.Reason` raw value; nil when patched.
+    public var reason: String?
+    public var detail: String?
+    /// Where it is now (where it was, for a removed declaration: line 0).
+    public var location: GuestSourceLocation
+
+    public init(id: String, kind: Baseline.Declaration.Kind, change: Change, status: Status, reason: String?, detail: String?,
+                location: GuestSourceLocation) {
+        self.id = id
+        self.kind = kind
+        self.change = change
+        self.status = status
+        self.reason = reason
+        self.detail = detail
+        self.location = location
+    }
+}
+
+/// A changed function that the shipped binary routes through a thunk: a candidate for the module.
+public struct PatchCandidate: Sendable, Equatable {
+    /// The baseline id (the key of its `DeclarationChange`).
+    public var declarationID: String
+    /// `Type.name(label:)`: what the guest pipeline exports (`GuestExportName`).
+    public var functionKey: String
+}
+
+/// What changed since the baseline, before any guest code is built.
+public struct ChangeSet: Sendable {
+    /// `BuildFingerprint` of `.patch/baseline.json`: the native build the module is for.
+    public var baselineFingerprint: String
+    /// Sorted by id. Candidates appear as `.patched` until the guest build says otherwise.
+    public var changes: [DeclarationChange]
+    public var candidates: [PatchCandidate]
+    /// The source folder (relative to the project root) holding every candidate's target: what the
+    /// guest pipeline indexes.
+    public var sourcesDirectory: String
+
+    /// Folds in what the guest compiler could not build: those candidates become native-only with
+    /// its reason and location.
+    public func applying(unpatchable: [GuestUnpatchable]) -> [DeclarationChange] {
+        var byKey: [String: GuestUnpatchable] = [:]
+        for item in unpatchable { byKey[item.declarationID] = byKey[item.declarationID] ?? item }
+        let idsByKey = Dictionary(candidates.map { ($0.functionKey, $0.declarationID) }, uniquingKeysWith: { first, _ in first })
+        var changes = self.changes
+        for (key, item) in byKey {
+            guard let id = idsByKey[key], let index = changes.firstIndex(where: { $0.id == id }) else { continue }
+            changes[index].status = .nativeOnly
+            changes[index].reason = item.reason.rawValue
+            changes[index].detail = item.detail
+            if let location = item.location {
+                // Guest locations are relative to the indexed folder; the report's to the project root.
+                changes[index].location = GuestSourceLocation(file: Preparer.join(sourcesDirectory, location.file), line: location.line)
+            }
+        }
+        return changes
+    }
+}
+
+/// Why change detection could not run.
+public enum ChangeDetectionError: Error, CustomStringConvertible {
+    case project(ProjectError)
+    case baselineMissing(path: String)
+    case baselineInvalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .project(error): return error.description
+        case let .baselineMissing(path):
+            return "\(path): no baseline; `patchcli prepare` records it for the build you ship, and `build` compares against it"
+        case let .baselineInvalid(path, reason): return "\(path): \(reason)"
+        }
+    }
+}
+
+/// Compares the project's sources with `.patch/baseline.json`, declaration by declaration.
+public enum ChangeDetector {
+    /// - Parameter baselinePath: the baseline of the build on devices; default `.patch/baseline.json`
+    ///   of the project (another file, e.g. one saved with a release, when `prepare` has run since).
+    public static func detect(root: String, baselinePath: String? = nil) throws(ChangeDetectionError) -> ChangeSet {
+        let baselinePath = baselinePath ?? Preparer.join(root, PrepareState.baselinePath)
+        let config: ProjectConfig
+        let targets: [PrepareTarget]
+        let baselineBytes: [UInt8]
+        do {
+            config = try ProjectSources.loadConfig(root: root)
+            targets = try ProjectSources.targets(config: config, root: root)
+            guard let bytes = try ProjectSources.readIfPresent(baselinePath) else { throw ChangeDetectionError.baselineMissing(path: baselinePath) }
+            baselineBytes = bytes
+        } catch let error as ChangeDetectionError {
+            throw error
+        } catch let error as ProjectError {
+            throw .project(error)
+        } catch {
+            throw .baselineInvalid(path: baselinePath, reason: "\(error)")
+        }
+        let baseline: Baseline
+        do {
+            baseline = try Baseline(json: try JSONValue.parse(baselineBytes))
+        } catch {
+            throw .baselineInvalid(path: baselinePath, reason: "\(error)")
+        }
+        // The plan of a `prepare` run now: its baseline is the current state of every declaration.
+        let current = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
+                                    existingFile: { _ in nil })
+        var changes = compare(baseline: baseline, current: current, shippedExports: shippedExports(targets))
+        changes.sort { $0.id < $1.id }
+        let candidates = changes.filter { $0.status == .patched }.compactMap { change in
+            current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
+        }
+        let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
+        let roots = config.targets.filter { candidateTargets.contains($0.name) }.flatMap(\.sourceRoots)
+        return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
+                         candidates: candidates, sourcesDirectory: commonDirectory(roots))
+    }
+
+    /// Every export name a generated thunk of the shipped build calls: the routing files and the
+    /// generated sections `prepare` wrote are part of the sources it was built from.
+    static func shippedExports(_ targets: [PrepareTarget]) -> Set<String> {
+        var exports = Set<String>()
+        for target in targets {
+            for file in target.files {
+                let text = String(decoding: file.bytes, as: UTF8.self)
+                guard text.contains("Patch.shared.hasFunction(") else { continue }
+                for line in text.split(separator: "\n") {
+                    guard let call = line.range(of: "Patch.shared.hasFunction(\"") else { continue }
+                    let rest = line[call.upperBound...]
+                    if let end = rest.firstIndex(of: "\"") { exports.insert(String(rest[..<end])) }
+                }
+            }
+        }
+        return exports
+    }
+
+    /// Classifies every difference between the baseline and the current declarations.
+    static func compare(baseline: Baseline, current: PreparePlan, shippedExports: Set<String>) -> [DeclarationChange] {
+        let old = Dictionary(baseline.declarations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(current.baseline.declarations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func location(_ declaration: Baseline.Declaration) -> GuestSourceLocation {
+            GuestSourceLocation(file: declaration.file, line: current.declarationLines[declaration.id] ?? 0)
+        }
+        var changes: [DeclarationChange] = []
+        var renamedFrom = Set<String>()
+        for declaration in current.baseline.declarations {
+            guard let previous = old[declaration.id] else {
+                // Same name and argument labels, other parameter types: a signature change.
+                let labels = labelsOnly(declaration.id)
+                if let labels, let earlier = baseline.declarations.first(where: {
+                    new[$0.id] == nil && $0.kind == declaration.kind && labelsOnly($0.id) == labels
+                }) {
+                    renamedFrom.insert(earlier.id)
+                    changes.append(DeclarationChange(
+                        id: declaration.id, kind: declaration.kind, change: .signatureChanged, status: .nativeOnly,
+                        reason: DeclarationChange.NativeReason.signatureChanged,
+                        detail: "was \(earlier.id); the shipped thunk and callers pass the old parameter types", location: location(declaration)))
+                } else {
+                    changes.append(DeclarationChange(
+                        id: declaration.id, kind: declaration.kind, change: .added, status: .informational, reason: nil,
+                        detail: "new code: reaches devices only inside patched functions that use it", location: location(declaration)))
+                }
+                continue
+            }
+            guard previous.contentHash != declaration.contentHash else { continue }
+            changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports, location: location(declaration)))
+        }
+        for declaration in baseline.declarations where new[declaration.id] == nil && !renamedFrom.contains(declaration.id) {
+            changes.append(DeclarationChange(
+                id: declaration.id, kind: declaration.kind, change: .removed, status: .informational, reason: nil,
+                detail: "removed from the sources; the shipped binary keeps it", location: GuestSourceLocation(file: declaration.file, line: 0)))
+        }
+        return changes
+    }
+
+    private static func classifyModification(_ declaration: Baseline.Declaration, current: PreparePlan, shippedExports: Set<String>,
+                                             location: GuestSourceLocation) -> DeclarationChange {
+        func native(_ reason: String, _ detail: String) -> DeclarationChange {
+            DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .nativeOnly, reason: reason,
+                              detail: detail, location: location)
+        }
+        switch declaration.kind {
+        case .storedLayout:
+            return native(DeclarationChange.NativeReason.storedLayoutChanged,
+                          "its stored properties or enum cases changed; the native binary owns the memory layout, so this needs an app release")
+        case .viewBody:
+            return native(DeclarationChange.NativeReason.viewBody, "view bodies are routed by prepare, but build compiles functions only so far")
+        case .function, .method:
+            if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {
+                return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,
+                                         detail: nil, location: location)
+            }
+            if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
+                return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
+            }
+            return native(DeclarationChange.NativeReason.notRouted,
+                          "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")
+        case .initializer, .computedProperty:
+            return native(DeclarationChange.NativeReason.notRouted, "prepare routes functions and view bodies only; this \(declaration.kind.rawValue) runs native code")
+        }
+    }
+
+    /// A callable's id without its parameter types (`T:Pricing.fee(_:Int)` → `T:Pricing.fee(_`):
+    /// equal for two ids that differ only in types. Nil for ids that are not callables.
+    private static func labelsOnly(_ id: String) -> String? {
+        guard let open = id.firstIndex(of: "(") else { return nil }
+        let labels = id[open...].split(separator: ",").map { $0.split(separator: ":").first.map(String.init) ?? "" }
+        return String(id[..<open]) + labels.joined(separator: ",")
+    }
+
+    /// The deepest folder holding all `roots` ("." when they share none).
+    static func commonDirectory(_ roots: [String]) -> String {
+        guard var common = roots.first?.split(separator: "/").map(String.init) else { return "." }
+        for root in roots.dropFirst() {
+            let parts = root.split(separator: "/").map(String.init)
+            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
+        }
+        return common.isEmpty ? "." : common.joined(separator: "/")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PatchManifest
+
+/// What `patchcli build` found and built in a prepared project.
+public struct ProjectBuildReport: Sendable {
+    /// The native build the module is for (`BuildFingerprint` of `.patch/baseline.json`).
+    public var baselineFingerprint: String
+    /// Every declaration that differs from the baseline, sorted by id, with its final status.
+    public var changes: [DeclarationChange]
+    /// The module, when at least one change could be patched.
+    public var module: GuestBuildResult?
+
+    public var patched: [DeclarationChange] { changes.filter { $0.status == .patched } }
+    public var nativeOnly: [DeclarationChange] { changes.filter { $0.status == .nativeOnly } }
+
+    /// Percent of the behaviour-changing declarations (patched or native-only) the module delivers;
+    /// 100 when nothing changes behaviour.
+    public var coverage: Double {
+        let total = patched.count + nativeOnly.count
+        guard total > 0 else { return 100 }
+        return (Double(patched.count) * 1000 / Double(total)).rounded() / 10
+    }
+}
+
+/// `patchcli build` in a project `init`/`prepare` set up: change detection against the baseline,
+/// then the guest pipeline for the changed functions the shipped binary routes.
+public enum ProjectBuilder {
+    /// Where the module goes unless the caller says otherwise, relative to the project root.
+    public static let defaultOutputDirectory = ".patch/build"
+
+    /// - Parameter toolchain: called only when there is something to compile, so a project without
+    ///   patchable changes needs no toolchain.
+    public static func build(root: String, baselinePath: String? = nil, outputDirectory: String, templatesDirectory: String? = nil,
+                             toolchain: () throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
+        let changeSet: ChangeSet
+        do {
+            changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath)
+        } catch {
+            throw .changeDetection(error)
+        }
+        var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil)
+        // A module from an earlier build must not outlive the sources it was built from: a release
+        // step after this build would ship it.
+        try removeEarlierOutputs(in: outputDirectory)
+        guard !changeSet.candidates.isEmpty else { return report }
+        do {
+            let result = try GuestModuleBuilder.build(GuestBuildRequest(
+                sourcesDirectory: Preparer.join(root, changeSet.sourcesDirectory), exports: changeSet.candidates.map(\.functionKey),
+                outputDirectory: outputDirectory, toolchain: try toolchain(), templatesDirectory: templatesDirectory,
+                baselineFingerprint: changeSet.baselineFingerprint))
+            report.module = result
+            report.changes = changeSet.applying(unpatchable: result.manifest.unpatchable)
+        } catch let GuestBuildError.nothingToPatch(unpatchable) {
+            report.changes = changeSet.applying(unpatchable: unpatchable)
+        } catch {
+            throw .guest(error)
+        }
+        return report
+    }
+
+    private static func removeEarlierOutputs(in directory: String) throws(ProjectBuildError) {
+        for name in GuestModuleBuilder.outputFiles {
+            let path = Preparer.join(directory, name)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw .guest(.outputUnwritable(path: path, reason: "\(error)"))
+            }
+        }
+    }
+}
+
+public enum ProjectBuildError: Error, CustomStringConvertible {
+    case changeDetection(ChangeDetectionError)
+    case guest(GuestBuildError)
+
+    public var description: String {
+        switch self {
+        case let .changeDetection(error): return error.description
+        case let .guest(error): return error.description
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+/// Change detection against a baseline, without a toolchain: each kind of change gets its status
+/// and reason.
+@Suite struct ChangeDetectionTests {
+    static let shipped = """
+        public struct Money {
+            public var cents: Int
+        }
+
+        public enum Pricing {
+            // @patchable
+            public static func fee(_ cents: Int) -> Int { cents / 10 }
+
+            public static func tax(_ cents: Int) -> Int { cents / 5 }
+
+            // @patchable
+            public static func scale(_ cents: Int) -> Int { cents * 2 }
+
+            public static func unused() -> Int { 1 }
+        }
+        """
+
+    private func changes(from old: String, to new: String) -> [DeclarationChange] {
+        let before = PreparedProject(old)
+        let after = PreparedProject(new)
+        return ChangeDetector.compare(baseline: before.plan.baseline, current: after.plan,
+                                      shippedExports: Set(before.plan.functions.map(\.export)))
+    }
+
+    @Test func unchangedSourcesAndReformattingAreNoChange() {
+        #expect(changes(from: Self.shipped, to: Self.shipped).isEmpty)
+        let reformatted = Self.shipped.replacingOccurrences(of: "{ cents / 10 }", with: "{\n        // ten percent\n        cents / 10\n    }")
+        #expect(changes(from: Self.shipped, to: reformatted).isEmpty)
+    }
+
+    @Test func everyKindOfChangeIsClassifiedWithItsReasonAndLine() throws {
+        let edited = Self.shipped
+            .replacingOccurrences(of: "public var cents: Int\n", with: "public var cents: Int\n    public var currency: String\n")
+            .replacingOccurrences(of: "cents / 10", with: "cents / 8")
+            .replacingOccurrences(of: "cents / 5", with: "cents / 4")
+            .replacingOccurrences(of: "func scale(_ cents: Int) -> Int { cents * 2 }", with: "func scale(_ cents: Double) -> Int { Int(cents * 2) }")
+            .replacingOccurrences(of: "    public static func unused() -> Int { 1 }\n", with: "    public static func helper() -> Int { 2 }\n")
+        let byID = Dictionary(uniqueKeysWithValues: changes(from: Self.shipped, to: edited).map { ($0.id, $0) })
+
+        let layout = try #require(byID["App:Money"])
+        #expect(layout.status == .nativeOnly && layout.reason == DeclarationChange.NativeReason.storedLayoutChanged)
+        #expect(layout.location == GuestSourceLocation(file: "Sources/App/View.swift", line: 1))
+
+        let fee = try #require(byID["App:Pricing.fee(_:Int)"])
+        #expect(fee.status == .patched && fee.change == .modified && fee.reason == nil)
+        #expect(fee.location.line == 8)
+
+        let tax = try #require(byID["App:Pricing.tax(_:Int)"])
+        #expect(tax.status == .nativeOnly && tax.reason == DeclarationChange.NativeReason.notRouted)
+
+        let scale = try #require(byID["App:Pricing.scale(_:Double)"])
+        #expect(scale.change == .signatureChanged && scale.status == .nativeOnly)
+        #expect(scale.detail?.contains("App:Pricing.scale(_:Int)") == true)
+        #expect(byID["App:Pricing.scale(_:Int)"] == nil)
+
+        #expect(byID["App:Pricing.helper()"]?.change == .added && byID["App:Pricing.helper()"]?.status == .informational)
+        #expect(byID["App:Pricing.unused()"]?.change == .removed && byID["App:Pricing.unused()"]?.status == .informational)
+        #expect(byID.count == 6)
+    }
+
+    @Test func aFunctionMarkedPatchableAfterShippingHasNoThunkToRouteThrough() throws {
+        let unmarked = Self.shipped.replacingOccurrences(of: "// @patchable\n    public static func fee", with: "public static func fee")
+        let edited = Self.shipped.replacingOccurrences(of: "cents / 10", with: "cents / 8")
+        let before = PreparedProject(unmarked)
+        let result = ChangeDetector.compare(baseline: before.plan.baseline, current: PreparedProject(edited).plan,
+                                            shippedExports: Set(before.plan.functions.map(\.export)))
+        #expect(result.map(\.reason) == [DeclarationChange.NativeReason.notRouted])
+    }
+
+    @Test func shippedExportsAreTheNamesTheGeneratedThunksCall() {
+        let project = PreparedProject(Self.shipped)
+        let files = project.files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
+        let exports = ChangeDetector.shippedExports([PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: files)])
+        #expect(exports == ["_pf_Pricing_fee___", "_pf_Pricing_scale___"])
+    }
+
+    @Test func theGuestFoldsInWhatItCannotCompile() {
+        let set = ChangeSet(
+            baselineFingerprint: "f", changes: [DeclarationChange(id: "App:f(x:Int)", kind: .function, change: .modified, status: .patched,
+                                                                   reason: nil, detail: nil, location: GuestSourceLocation(file: "Sources/App/A.swift", line: 3))],
+            candidates: [PatchCandidate(declarationID: "App:f(x:Int)", functionKey: "f(x:)")], sourcesDirectory: "Sources/App")
+        let folded = set.applying(unpatchable: [GuestUnpatchable(declarationID: "f(x:)", reason: .osFrameworkAPI, detail: "uses Date",
+                                                                location: GuestSourceLocation(file: "A.swift", line: 4))])
+        #expect(folded.first?.status == .nativeOnly)
+        #expect(folded.first?.reason == "os_framework_api")
+        #expect(folded.first?.location == GuestSourceLocation(file: "Sources/App/A.swift", line: 4))
+    }
+
+    @Test func commonDirectoryOfSourceRoots() {
+        #expect(ChangeDetector.commonDirectory(["Sources/ShopCore"]) == "Sources/ShopCore")
+        #expect(ChangeDetector.commonDirectory(["Sources/ShopCore", "Sources/PatchShop"]) == "Sources")
+        #expect(ChangeDetector.commonDirectory(["A", "B"]) == ".")
+    }
+}
