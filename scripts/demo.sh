@@ -17,9 +17,10 @@ pricing=$project/Sources/ShopCore/Pricing.swift
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 show() { printf '$ patchcli %s\n' "$*"; "$patchcli" "$@"; }
 # The packed-ABI export the generated thunk calls for a declaration, read from the build manifest.
-symbol_for() { python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(next(e["symbol"] for e in m["exports"] if e["declaration_id"].startswith(sys.argv[2])))' "$build/manifest.json" "$1"; }
+symbol_for() { python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(next(e["symbol"] for e in m["exports"] if e["declarationId"].startswith(sys.argv[2])))' "$build/manifest.json" "$1"; }
 sha256_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sha256"])' "$build/manifest.json"; }
-fingerprint_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fingerprint"])' "$project/.patch/baseline.json"; }
+# The shipped build's fingerprint (devices send it in every check), recorded in the build manifest.
+fingerprint_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["baselineFingerprint"])' "$build/manifest.json"; }
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -28,7 +29,6 @@ cp -R Examples/PatchShop "$project"
 step "1. init: patch.json, an Ed25519 key pair (private key outside the project), prepare"
 show init --project "$project" --key-dir "$keys/app" --background-updates
 show prepare --project "$project" --check
-fingerprint=$(fingerprint_of)
 
 step "2. a developer lowers the free-shipping threshold from 50.00 to 30.00 and states a probe"
 python3 - "$pricing" <<'EOF'
@@ -45,22 +45,23 @@ git --no-pager diff --no-index --color=always "Examples/PatchShop/Sources/ShopCo
 
 step "3. build: what changed since the baseline, compiled to a wasm module (Embedded Swift → wasm32)"
 show build --project "$project"
+fingerprint=$(fingerprint_of)
 
 step "4. run: the module in the device's interpreter, called exactly as the thunk calls it"
 shipping=$(symbol_for "ShopCore:Pricing.shippingFee")
 show run "$build/module.wasm" --smoke
 show run "$build/module.wasm" "$shipping" --input '{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}'
 
-step "5. release: prove, compress, sign and publish to the local store"
+step "5. release: prove (parity, probes, fallback), compress, sign and publish for the shipped build's fingerprint"
 show keys generate --out "$keys/store"
 show release init --store "$store" --key-dir "$keys/store"
-show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --fingerprint "$fingerprint" --notes "Free domestic shipping from 30.00"
+show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --notes "Free domestic shipping from 30.00"
 cp "$build/module.wasm" "$work/v1.wasm"
 
 step "6. a second edit (Europe from 100.00), released: devices on v1 download a BSDIFF40 diff"
 sed -i.bak 's/case .europe: return subtotal.cents >= 12_000/case .europe: return subtotal.cents >= 10_000/' "$pricing" && rm -f "$pricing.bak"
 show build --project "$project"
-show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --fingerprint "$fingerprint" --rollout 50% --notes "Europe from 100.00"
+show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --rollout 50% --notes "Europe from 100.00"
 cp "$build/module.wasm" "$work/v2.wasm"
 show diff "$work/v1.wasm" "$work/v2.wasm" -o "$work/v1-to-v2.bsdiff" --verify
 show diff apply "$work/v1.wasm" "$work/v1-to-v2.bsdiff" -o "$work/v2-from-diff.wasm" --sha256 "$(sha256_of)"
@@ -74,16 +75,18 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 "$patchcli" serve --store "$store" --host 127.0.0.1 --port "$port" --events-db "$work/events.sqlite" >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-v1_sha=$(sha256sum "$work/v1.wasm" | cut -d' ' -f1)
-request=$(printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"demo-device-0001","platform":"ios","current_version":"%s","os_version":"17.5","app_version":"1.0.0"}' "$fingerprint" "$v1_sha")
+# A device still on v1 (the first release's version), as the SDK sends it.
+v1_version=$("$patchcli" release list --store "$store" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["channels"][0]["history"][0]["version"])')
+request=$(printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"demo-device-0001","current_version":"%s","os_version":"17.5.0","app_version":"1.0.0","sdk_version":"1.2.0"}' "$fingerprint" "$v1_version")
+check() { curl -fsS -X POST -H 'Content-Type: application/json' -d "$request" "http://127.0.0.1:$port/api/v1/modules/check"; }
+for _ in $(seq 1 100); do check >/dev/null 2>&1 && break; sleep 0.1; done
 printf '$ curl -X POST http://127.0.0.1:%s/api/v1/modules/check -d %s\n' "$port" "$request"
-curl -fsS -X POST -H 'Content-Type: application/json' -d "$request" "http://127.0.0.1:$port/api/v1/modules/check" | python3 -m json.tool
+check | python3 -m json.tool
+event=$(printf '{"app_key":"patchshop","device_id":"demo-device-0001","event_type":"activation","module_version":"%s"}' "$v1_version")
+curl -fsS -X POST -H 'Content-Type: application/json' -d "$event" "http://127.0.0.1:$port/api/v1/events" >/dev/null
 kill $server 2>/dev/null || true
 wait $server 2>/dev/null || true
 trap - EXIT
+show status --events-db "$work/events.sqlite" --store "$store"
 
 printf '\nDemo finished: everything it wrote is in %s\n' "$work"
