@@ -22,6 +22,9 @@ public struct SmokeProbe: Sendable, Equatable {
 public struct RunManifest: Sendable {
     public var sha256: String?
     public var probes: [SmokeProbe]
+    /// The fingerprint of the native build the module patches (`baselineFingerprint`, written by
+    /// `patchcli build`): what `release` publishes it for.
+    public var baselineFingerprint: String?
 
     public static func parse(_ bytes: [UInt8], source: String) throws(RuntimeError) -> RunManifest {
         guard case let .object(root)? = BridgeJSON.parse(bytes) else {
@@ -32,6 +35,11 @@ public struct RunManifest: Sendable {
             guard case let .string(text) = value else { throw .invalidManifest(path: source, detail: "\"sha256\" must be a string") }
             sha256 = text
         }
+        var baselineFingerprint: String?
+        if let value = root["baselineFingerprint"] {
+            guard case let .string(text) = value else { throw .invalidManifest(path: source, detail: "\"baselineFingerprint\" must be a string") }
+            baselineFingerprint = text
+        }
         var probes: [SmokeProbe] = []
         if let value = root["probes"] {
             guard case let .array(entries) = value else { throw .invalidProbes(source: source, detail: "\"probes\" must be an array") }
@@ -39,7 +47,7 @@ public struct RunManifest: Sendable {
                 probes.append(try probe(entry, index: index, source: source))
             }
         }
-        return RunManifest(sha256: sha256, probes: probes)
+        return RunManifest(sha256: sha256, probes: probes, baselineFingerprint: baselineFingerprint)
     }
 
     private static let probeKeys: Set<String> = ["name", "export", "input", "args", "expected", "encode", "decode", "expect_trap"]

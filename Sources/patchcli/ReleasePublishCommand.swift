@@ -24,7 +24,7 @@ struct ReleasePublish: AsyncParsableCommand {
 
     @Argument(help: "The module artifact to publish.") var module: String
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "The native build fingerprint the module is built for (devices send it as `fingerprint`).") var fingerprint: String
+    @Option(help: "The native build fingerprint the module is built for (devices send it as `fingerprint`); default: the one `patchcli build` recorded in manifest.json next to MODULE.") var fingerprint: String?
     @Option(help: "The channel (production, staging, development or any name).") var channel = "production"
     @Option(help: "Percentage of devices offered the release, e.g. 25%.") var rollout = RolloutPercent.everyone
     @Flag(help: "Devices must apply the update (enforceMandatoryUpdates).") var mandatory = false
@@ -40,11 +40,13 @@ struct ReleasePublish: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("release") {
             let bytes = try FileAccess.read(module)
+            let manifest = try Run.siblingManifest(of: module)
+            let fingerprint = try publishedFingerprint(manifest)
             var stdin = StandardInputKey()
             let signers = try keyOptions.signers(for: [.targets, .snapshot, .timestamp], stdin: &stdin)
             let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort)
             let store = storeOptions.releaseStore
-            let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, store: store)
+            let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
             let outcome = try store.publish(
                 module: bytes, request: request, verifier: verifier, signers: signers, options: publishFlags.options())
             if let check = outcome.moduleCheck {
@@ -60,10 +62,29 @@ struct ReleasePublish: AsyncParsableCommand {
         }
     }
 
+    /// --fingerprint, or the one `patchcli build` recorded: a module is never published for a
+    /// native build other than the one it was built against.
+    private func publishedFingerprint(_ manifest: RunManifest?) throws -> String {
+        switch (fingerprint, manifest?.baselineFingerprint) {
+        case let (given?, built?) where given != built:
+            throw CommandFailure(
+                kind: "module_rejected",
+                message: "\(module) was built for fingerprint \(built) (\(Run.manifestPath(for: module))), not \(given): devices running that build would run code compiled against another one",
+                exitStatus: .moduleFailedVerification, hint: "drop --fingerprint, or rebuild against the baseline of the build you want to patch (`patchcli build --baseline FILE`)")
+        case let (given?, _):
+            return given
+        case let (nil, built?):
+            return built
+        case (nil, nil):
+            throw CommandFailure(
+                kind: "usage", message: "no fingerprint: \(module) has no manifest.json from `patchcli build` next to it",
+                exitStatus: .usage, hint: "give --fingerprint with the native build's fingerprint")
+        }
+    }
+
     /// The probes come from --probes or the build's manifest.json next to MODULE (which must
     /// describe these very bytes); the fallback rung is what the channel serves this fingerprint now.
-    private func deviceParityVerifier(_ bytes: [UInt8], store: ReleaseStore) throws -> DeviceParityVerifier {
-        let manifest = try Run.siblingManifest(of: module)
+    private func deviceParityVerifier(_ bytes: [UInt8], manifest: RunManifest?, fingerprint: String, store: ReleaseStore) throws -> DeviceParityVerifier {
         if let expected = manifest?.sha256 {
             _ = try ArtifactLoader.load(bytes, expectedSHA256: expected, hashSource: Run.manifestPath(for: module))
         }

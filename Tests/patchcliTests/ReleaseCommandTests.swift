@@ -164,7 +164,7 @@ import Testing
             try Data(module).write(to: build.appendingPathComponent("module.wasm"))
             func writeManifest(expected: Int, sha256: String? = nil) throws {
                 let hash = sha256.map { "\"sha256\": \"\($0)\", " } ?? ""
-                try Data("{\(hash)\"probes\": [{\"name\": \"answers\", \"export\": \"answer\", \"expected\": \(expected)}]}".utf8)
+                try Data("{\(hash)\"baselineFingerprint\": \"fp-1\", \"probes\": [{\"name\": \"answers\", \"export\": \"answer\", \"expected\": \(expected)}]}".utf8)
                     .write(to: build.appendingPathComponent("manifest.json"))
             }
 
@@ -209,10 +209,15 @@ import Testing
             let verify = try CLI.run(["verify", "store", "--json"], in: directory)
             #expect(verify.status == 44, "\(verify.stdout)")
 
-            // The fix for it publishes, with a warning that the fallback rung is broken.
+            // The fix for it publishes, with a warning that the fallback rung is broken, for the
+            // fingerprint its manifest records; never for another one, and never for none.
             try Data(Self.answerModule(44)).write(to: build.appendingPathComponent("module.wasm"))
             try writeManifest(expected: 44)
-            let fix = try Self.publish("build/module.wasm", in: directory)
+            let keys = ["--store", "store", "--key-dir", "keys", "--json"]
+            let otherBuild = try CLI.run(["release", "build/module.wasm", "--fingerprint", "fp-2"] + keys, in: directory)
+            #expect(otherBuild.status == 44 && (otherBuild.error?["message"] as? String)?.contains("built for fingerprint fp-1") == true, "\(otherBuild.stdout)")
+            #expect(try CLI.run(["release", "broken.wasm"] + keys, in: directory).status == 2)
+            let fix = try CLI.run(["release", "build/module.wasm"] + keys, in: directory)
             #expect(fix.status == 0, "\(fix.stdout)")
             let warnings = (fix.result?["module_check"] as? [String: Any])?["warnings"] as? [String] ?? []
             #expect(warnings.count == 1 && warnings[0].contains("does not activate"), "\(warnings)")
