@@ -27,28 +27,29 @@ mkdir -p "$work"
 cp -R Examples/PatchShop "$project"
 
 step "1. init: patch.json, an Ed25519 key pair (private key outside the project), prepare"
-show init --project "$project" --key-dir "$keys/app" --background-updates
+show init --project "$project" --key-dir "$keys/app"
 show prepare --project "$project" --check
 
 step "2. a developer lowers the free-shipping threshold from 50.00 to 30.00 and states a probe"
+cp "$pricing" "$work/Pricing.shipped.swift"
 python3 - "$pricing" <<'EOF'
 import sys
 path = sys.argv[1]
-text = open(path).read()
-text = text.replace("case .domestic: return subtotal.cents >= 5_000", "case .domestic: return subtotal.cents >= 3_000")
-text = text.replace("    // @patchable\n    public static func shippingFee",
-                    '    // @patchable\n    // @probe {"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"} -> {"value":{"cents":0,"currency":"USD"}}\n'
-                    "    public static func shippingFee")
-open(path, "w").write(text)
+edited = []
+for line in open(path).read().split("\n"):
+    if "func shippingFee(" in line:
+        edited.append('    // @probe {"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"} -> {"value":{"cents":0,"currency":"USD"}}')
+    edited.append(line.replace("case .domestic: return subtotal.cents >= 5_000", "case .domestic: return subtotal.cents >= 3_000"))
+open(path, "w").write("\n".join(edited))
 EOF
-git --no-pager diff --no-index --color=always "Examples/PatchShop/Sources/ShopCore/Pricing.swift" "$pricing" | sed -n '5,$p' || true
+git --no-pager diff --no-index "$work/Pricing.shipped.swift" "$pricing" | sed -n '5,$p' || true
 
 step "3. build: what changed since the baseline, compiled to a wasm module (Embedded Swift → wasm32)"
 show build --project "$project"
 fingerprint=$(fingerprint_of)
 
 step "4. run: the module in the device's interpreter, called exactly as the thunk calls it"
-shipping=$(symbol_for "ShopCore:Pricing.shippingFee")
+shipping=$(symbol_for "Pricing.shippingFee(")
 show run "$build/module.wasm" --smoke
 show run "$build/module.wasm" "$shipping" --input '{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}'
 
