@@ -18,8 +18,12 @@ struct DiffCreate: AsyncParsableCommand {
     @Flag(help: "Apply the patch to OLD after writing and check it reproduces NEW byte for byte.") var verify = false
     @Option(help: ArgumentHelp(
         "Brotli quality (0-11) of the brotli(NEW) figure the patch is compared with.",
-        discussion: "11, the default, is what `release` ships; lower is faster on very large inputs."))
-    var brotliQuality = CodecKind.brotli.defaultLevel
+        discussion: "Default: 11, what `release` ships, for NEW up to 8 MiB; 5 above, where quality 11 would take minutes and change the figure by a few percent."))
+    var brotliQuality: Int?
+    /// Above the SDK's synchronous-activation size (sdk-contract §1.4) modules are rare, and brotli 11
+    /// of a 60 MB input takes longer than the diff itself by an order of magnitude.
+    static let fullQualityLimit = 8 << 20
+    static let largeInputQuality = 5
     @OptionGroup var outputOptions: OutputOptions
 
     struct Report: Encodable {
@@ -36,7 +40,7 @@ struct DiffCreate: AsyncParsableCommand {
     func run() async throws {
         let console = Console(outputOptions)
         try await console.perform("diff") {
-            guard CodecKind.brotli.levelRange.contains(brotliQuality) else {
+            if let brotliQuality, !CodecKind.brotli.levelRange.contains(brotliQuality) {
                 throw CommandFailure(
                     kind: "usage", message: "--brotli-quality \(brotliQuality) is outside brotli's range \(CodecKind.brotli.levelRange)",
                     exitStatus: .usage, hint: "pick a quality from 0 to 11")
@@ -58,6 +62,7 @@ struct DiffCreate: AsyncParsableCommand {
                 }
             }
             try FileAccess.writeAtomically(patch, to: output)
+            let brotliQuality = brotliQuality ?? (newBytes.count <= Self.fullQualityLimit ? CodecKind.brotli.defaultLevel : Self.largeInputQuality)
             let brotliBytes = try CodecKind.brotli.compress(newBytes, level: brotliQuality).count
             let report = Report(
                 old: old, new: new, patch: output, oldBytes: oldBytes.count, newBytes: newBytes.count,
@@ -67,7 +72,7 @@ struct DiffCreate: AsyncParsableCommand {
             console.line("old    \(ByteCount.format(report.oldBytes))  \(old)")
             console.line("new    \(ByteCount.format(report.newBytes))  \(new)")
             console.line("patch  \(ByteCount.format(report.patchBytes))  \(output)")
-            console.line(String(format: "ratio  %.3f of brotli(new) = %@", report.ratioToBrotli, ByteCount.format(brotliBytes)))
+            console.line(String(format: "ratio  %.3f of brotli(new) = %@ (quality %d)", report.ratioToBrotli, ByteCount.format(brotliBytes), brotliQuality))
             console.line(String(format: "time   %.3f s%@", seconds, verify ? ", round trip verified" : ""))
             return report
         }

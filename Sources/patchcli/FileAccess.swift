@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
 
 /// Why an input could not be read or an output could not be written, with the path it concerns.
 enum FileAccessError: Error, CustomStringConvertible {
@@ -25,11 +32,31 @@ enum FileAccess {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .notFound(path: path) }
         guard !isDirectory.boolValue else { throw .isDirectory(path: path) }
-        do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
-        } catch {
-            throw .unreadable(path: path, reason: Self.reason(error))
+        // Straight into the array with read(2): going through Data (mapped or not) and copying
+        // would hold every input twice at the peak, which for a 60 MB module is what `diff apply`'s
+        // memory would be made of.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        // Pipes and devices report size 0 and are read in chunks until end of file.
+        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 64 << 10))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            filled += count
         }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// Writes through a temporary file in the destination's directory and renames it into place, so
