@@ -66,9 +66,7 @@ public enum FallbackLadder {
         do {
             let bytes = try candidate.bytes.get()
             let artifact = try ArtifactLoader.load(bytes, expectedSHA256: candidate.expectedSHA256, hashSource: "\(candidate.source) manifest")
-            let failedProbes = try RuntimeSession.withSession(artifact: artifact, options: options) { session in
-                SmokeRunner.run(probes, in: session).filter { !$0.passed }
-            }
+            let failedProbes = try SmokeRunner.run(probes, activating: artifact, options: options).filter { !$0.passed }
             guard failedProbes.isEmpty else {
                 return "probe failed: " + failedProbes.map { "\($0.name): \($0.detail)" }.joined(separator: "; ")
             }

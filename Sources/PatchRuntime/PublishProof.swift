@@ -19,11 +19,8 @@ public enum PublishProof {
     /// Throws the activation error or `smokeFailed` naming each failed probe.
     public static func prove(_ artifact: [UInt8], probes: [SmokeProbe], previous: [UInt8]?, options: RuntimeOptions) throws(RuntimeError) -> Report {
         let loaded = try ArtifactLoader.load(artifact, expectedSHA256: nil)
-        let results = try RuntimeSession.withSession(artifact: loaded, options: options) { session in
-            SmokeRunner.run(probes, in: session)
-        }
-        let failed = results.filter { !$0.passed }
-        guard failed.isEmpty else { throw .smokeFailed(failed: failed.count, total: results.count, failures: failed) }
+        let results = try SmokeRunner.run(probes, activating: loaded, options: options)
+        try SmokeRunner.requirePassed(results)
 
         var fallback: FallbackLadder.Report?
         var warnings: [String] = []

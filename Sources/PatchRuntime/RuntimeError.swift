@@ -31,8 +31,7 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     case messagePack(MessagePackError)
     // Smoke probes and the fallback ladder
     case invalidProbes(source: String, detail: String)
-    /// `failures` names the failed probes when the caller has not shown them already.
-    case smokeFailed(failed: Int, total: Int, failures: [ProbeResult] = [])
+    case smokeFailed(failed: Int, total: Int, failures: [ProbeResult])
     case noRungActivated(attempted: Int)
     // `--view`
     case view(ViewError)

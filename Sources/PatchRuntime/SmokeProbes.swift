@@ -117,6 +117,17 @@ public struct ProbeResult: Sendable, Codable, Equatable {
 }
 
 public enum SmokeRunner {
+    /// Activates `artifact` and runs every probe in that one activation (`run(_:in:)`).
+    public static func run(_ probes: [SmokeProbe], activating artifact: LoadedArtifact, options: RuntimeOptions) throws(RuntimeError) -> [ProbeResult] {
+        try RuntimeSession.withSession(artifact: artifact, options: options) { session in run(probes, in: session) }
+    }
+
+    /// Throws `smokeFailed` naming every failed probe, if any failed.
+    public static func requirePassed(_ results: [ProbeResult]) throws(RuntimeError) {
+        let failed = results.filter { !$0.passed }
+        guard failed.isEmpty else { throw .smokeFailed(failed: failed.count, total: results.count, failures: failed) }
+    }
+
     /// Runs every probe against one activated session, in order (state carries over, as on a device).
     public static func run(_ probes: [SmokeProbe], in session: RuntimeSession) -> [ProbeResult] {
         probes.map { probe in

@@ -174,12 +174,9 @@ struct Build: AsyncParsableCommand {
         let manifestPath = Run.manifestPath(for: modulePath)
         let probes = try RunManifest.parse(try FileAccess.read(manifestPath), source: manifestPath).probes
         let artifact = try ArtifactLoader.load(try FileAccess.read(modulePath), expectedSHA256: result.manifest.sha256, hashSource: manifestPath)
-        let results = try RuntimeSession.withSession(artifact: artifact, options: RuntimeOptions()) { session in
-            SmokeRunner.run(probes, in: session)
-        }
+        let results = try SmokeRunner.run(probes, activating: artifact, options: RuntimeOptions())
         for probe in results { console.line("probe \(probe.passed ? "PASS" : "FAIL")  \(probe.name)  \(probe.detail)") }
-        let failed = results.filter { !$0.passed }.count
-        guard failed == 0 else { throw RuntimeError.smokeFailed(failed: failed, total: results.count) }
+        try SmokeRunner.requirePassed(results)
         return results
     }
 }

@@ -214,16 +214,12 @@ struct Run: AsyncParsableCommand {
             probeList = manifest.probes
         }
         guard !probeList.isEmpty else { throw RuntimeError.invalidProbes(source: probes ?? Self.manifestPath(for: module), detail: "the probe list is empty") }
-        let options = try runtimeOptions()
-        let results = try RuntimeSession.withSession(artifact: artifact, options: options) { session in
-            SmokeRunner.run(probeList, in: session)
-        }
+        let results = try SmokeRunner.run(probeList, activating: artifact, options: try runtimeOptions())
         if let junit {
             try FileAccess.writeAtomically(Array(SmokeRunner.junitXML(results, suite: URL(fileURLWithPath: module).lastPathComponent).utf8), to: junit)
         }
         for result in results { console.line("\(result.passed ? "PASS" : "FAIL")  \(result.name)  \(result.detail)") }
-        let failed = results.filter { !$0.passed }.count
-        guard failed == 0 else { throw RuntimeError.smokeFailed(failed: failed, total: results.count) }
+        try SmokeRunner.requirePassed(results)
         return SmokeSummary(module: module, sha256: artifact.sha256, passed: results.count, failed: 0, probes: results)
     }
 
