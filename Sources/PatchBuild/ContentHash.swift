@@ -1,5 +1,6 @@
 import PatchManifest
-import SwiftSyntax
+// `rawText` (the token's bytes in the parser's buffer) is SPI; swift-syntax is pinned (Package.swift).
+@_spi(RawSyntax) import SwiftSyntax
 
 /// Content hashes of declarations as the baseline and the thunks carry them: SHA-256 over the token
 /// texts only, so reformatting or editing comments never changes a hash and any code change does.
@@ -7,16 +8,27 @@ enum ContentHash {
     /// Hashes `node`'s tokens, leaving out the tokens `prepare` itself adds or renames so that a
     /// prepared file and its original hash the same (`dynamic`, `__patch_native_body` read as `body`).
     static func of(_ node: some SyntaxProtocol) -> String {
-        var hasher = SHA256Hasher()
+        // Token bytes are gathered straight from the syntax tree's source buffer (`rawText`: no
+        // String per token) and hashed in one call; per-token Strings and hasher updates were most
+        // of `prepare`'s scan time.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(node.totalLength.utf8Length)
         for token in node.tokens(viewMode: .sourceAccurate) {
             if case .keyword(.dynamic) = token.tokenKind, token.parent?.is(DeclModifierSyntax.self) == true { continue }
-            var text = token.text == PreparedNames.nativeBody ? "body" : token.text
+            let text = token.rawText
+            if text.count == nativeBodyText.count && text.elementsEqual(nativeBodyText) {
+                bytes += bodyText
+            } else if let base = text.baseAddress {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: text.count))
+            }
             // A separator keeps `a b` and `ab` apart.
-            text.append("\u{0}")
-            text.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+            bytes.append(0)
         }
-        return hasher.finalizeHex()
+        return SHA256Hasher.hex(of: bytes)
     }
+
+    private static let nativeBodyText = Array(PreparedNames.nativeBody.utf8)
+    private static let bodyText = Array("body".utf8)
 }
 
 /// Names `prepare` introduces into the user's code and the generated files.

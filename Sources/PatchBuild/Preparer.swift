@@ -283,30 +283,27 @@ private struct Planner {
     }
 
     mutating func analyze(_ target: PrepareTarget) -> TargetAnalysis {
+        let sources = target.files.filter { !Preparer.isGenerated($0.bytes) }
+        // Files are hashed, parsed and scanned independently, on every core; the results are folded
+        // in file order, so the plan does not depend on scheduling.
+        let outcomes = ConcurrentMap.map(sources) { [cache] file in Self.read(file, cache: cache) }
         var files: [ParsedFile] = []
-        for file in target.files where !Preparer.isGenerated(file.bytes) {
+        for outcome in outcomes {
             filesScanned += 1
-            guard String(validating: file.bytes, as: UTF8.self) != nil else {
-                skipped.append(.init(file: file.path, line: 0, declaration: "(file)", reason: "not valid UTF-8; the file was left untouched"))
-                continue
+            switch outcome {
+            case let .skipped(skip):
+                skipped.append(skip)
+            case let .cached(file):
+                files.append(file)
+            case let .parsed(file, parseTime):
+                filesParsed += 1
+                parseDuration += parseTime
+                files.append(file)
+            case let .unparsable(skip, parseTime):
+                filesParsed += 1
+                parseDuration += parseTime
+                skipped.append(skip)
             }
-            let (userBytes, _) = GeneratedSection.split(file.bytes)
-            let contentHash = SHA256Hasher.hex(of: file.bytes)
-            if let cached = cache.scans[contentHash] {
-                files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: cached))
-                continue
-            }
-            let parseStart = ContinuousClock.now
-            let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
-            parseDuration += ContinuousClock.now - parseStart
-            filesParsed += 1
-            guard !tree.hasError else {
-                skipped.append(.init(file: file.path, line: 0, declaration: "(file)",
-                                     reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"))
-                continue
-            }
-            let scan = SourceScanner.scan(tree, fileName: file.path)
-            files.append(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan))
         }
         var declaredTypes: [String: DeclaredType] = [:]
         var conformances: [String: [String]] = [:]
@@ -323,6 +320,35 @@ private struct Planner {
         let viewTypes = Set(conformances.filter { $0.value.contains("View") || $0.value.contains("SwiftUI.View") }.keys)
             .intersection(declaredTypes.keys)
         return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, viewTypes: viewTypes)
+    }
+
+    enum FileOutcome {
+        case skipped(PreparePlan.Skip)
+        case cached(ParsedFile)
+        case parsed(ParsedFile, parseTime: Duration)
+        case unparsable(PreparePlan.Skip, parseTime: Duration)
+    }
+
+    /// One file's scan: from the cache by content hash, else parsed and scanned.
+    static func read(_ file: SourceFile, cache: ScanCache) -> FileOutcome {
+        guard String(validating: file.bytes, as: UTF8.self) != nil else {
+            return .skipped(.init(file: file.path, line: 0, declaration: "(file)", reason: "not valid UTF-8; the file was left untouched"))
+        }
+        let (userBytes, _) = GeneratedSection.split(file.bytes)
+        let contentHash = SHA256Hasher.hex(of: file.bytes)
+        if let cached = cache.scans[contentHash] {
+            return .cached(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: cached))
+        }
+        let parseStart = ContinuousClock.now
+        let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
+        let parseTime = ContinuousClock.now - parseStart
+        guard !tree.hasError else {
+            return .unparsable(.init(file: file.path, line: 0, declaration: "(file)",
+                                     reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"),
+                               parseTime: parseTime)
+        }
+        let scan = SourceScanner.scan(tree, fileName: file.path)
+        return .parsed(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan), parseTime: parseTime)
     }
 
     /// Names are checked across all targets: the manifest has one namespace per app.

@@ -29,7 +29,8 @@ public struct BSDiffOptions: Sendable, Equatable {
     /// never be applied on a device).
     public var maxNewSize: Int
     /// Bits per old byte in the filter that skips searching where no match long enough to matter
-    /// can start (memory: old size × this / 8 bytes). 0 disables the filter.
+    /// can start (memory: old size × this / 8 bytes). 0 disables the filter. 1 bit costs ~10% more
+    /// search time than 2 on the large benchmark pair and keeps the differ under 5 bytes per old byte.
     public var filterBitsPerByte: Int
     /// Matches are extended over neighbouring bytes while at least this percentage of them match.
     public var extensionMatchPercent: Int
@@ -41,7 +42,9 @@ public struct BSDiffOptions: Sendable, Equatable {
     /// entry. Starting points were measured on WebAssembly pairs (bzip2 packs wasm code to ~0.57
     /// bytes/byte, a non-zero diff byte costs ~1 byte, a control entry ~3.9 bytes); the entry cost is
     /// set higher (9 bytes) because a dropped short match also leaves its neighbours' zero runs and
-    /// extra runs longer, which bzip2 rewards — tuned on the benchmark pairs.
+    /// extra runs longer, which bzip2 rewards, and the mismatch cost too (1.6 bytes) because a
+    /// non-zero byte also breaks the zero run it sits in — both tuned on the benchmark pairs
+    /// (a plateau from 1.6 to 1.8; 1.0 gave 0.952x bsdiff's size, 1.6 gives 0.946x).
     public var extraByteCost: Int
     public var mismatchCost: Int
     public var controlEntryCost: Int
@@ -54,11 +57,11 @@ public struct BSDiffOptions: Sendable, Equatable {
         trustedRunLength: Int = 32,
         maxJoinGap: Int = 256,
         maxNewSize: Int = 256 << 20,
-        filterBitsPerByte: Int = 2,
+        filterBitsPerByte: Int = 1,
         extensionMatchPercent: Int = 50,
         candidateWindow: Int = 16,
         extraByteCost: Int = 57,
-        mismatchCost: Int = 100,
+        mismatchCost: Int = 160,
         controlEntryCost: Int = 900
     ) {
         self.extraByteCost = max(0, extraByteCost)
@@ -103,7 +106,7 @@ extension BSDiffError: CustomStringConvertible {
 /// BSDIFF40 patch creation (Colin Percival's format, readable by bspatch 4.x, Python `bsdiff4` and
 /// the SDK's `DiffApply.swift`).
 ///
-/// Pipeline: (1) suffix array of old (SA-IS, 4 bytes per old byte); (2) match search over fixed-size
+/// Pipeline: (1) suffix array of old's even positions (SA-IS, 2 bytes per old byte); (2) match search over fixed-size
 /// segments of new, in parallel, producing "covers" (new range ↔ old range); (3) the covers become
 /// control triples, and the diff/extra bytes are generated on the fly and streamed into two bzip2
 /// compressors running concurrently, so neither block is ever materialised uncompressed.
@@ -124,23 +127,34 @@ public enum BSDiff {
         guard new.count <= options.maxNewSize else {
             throw .newFileTooLarge(size: new.count, limit: options.maxNewSize)
         }
-        let suffixes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: old.count)
+        let covers = searchCovers(old: Bytes(old), new: Bytes(new), options: options)
+        return try writePatch(old: Bytes(old), new: Bytes(new), covers: covers, options: options)
+    }
+
+    /// Only suffixes at even positions of old are indexed: half the memory of a full suffix array
+    /// (the differ's peak is then old + new + 2 bytes per old byte instead of + 4) and half the
+    /// sorting work. A match at an odd old position q is found by also searching one new byte later
+    /// (for q + 1), which keeps patches as small as with every suffix indexed.
+    static let suffixSampling = SuffixArray.Sampling.evenPositions
+
+    /// Builds the search structures, finds the covers, and frees the structures before the caller
+    /// writes the patch (the bzip2 writers then reuse that memory rather than add to the peak).
+    static func searchCovers(old: Bytes, new: Bytes, options: BSDiffOptions) -> [Cover] {
+        let suffixes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: suffixSampling.entryCount(textCount: old.count))
         defer { suffixes.deallocate() }
         // The suffix array is the one serial step; build the search accelerators beside it.
-        let oldBytes = Bytes(old)
         let tables = SegmentSlots<SearchTables?>(count: 1, initial: nil)
         let sharedSuffixes = SendableMutableBuffer(buffer: suffixes)
         DispatchQueue.concurrentPerform(iterations: options.threadCount > 1 ? 2 : 1) { task in
-            if task == 0 || options.threadCount == 1 { tables[0] = SearchTables(old: oldBytes, options: options) }
-            if task == 1 || options.threadCount == 1 { SuffixArray.build(UnsafeRawBufferPointer(start: oldBytes.base, count: oldBytes.count), into: sharedSuffixes.buffer) }
+            if task == 0 || options.threadCount == 1 { tables[0] = SearchTables(old: old, sampling: suffixSampling, options: options) }
+            if task == 1 || options.threadCount == 1 {
+                SuffixArray.build(UnsafeRawBufferPointer(start: old.base, count: old.count), into: sharedSuffixes.buffer, sampling: suffixSampling)
+            }
         }
         // Slot 0 was filled by the first task before concurrentPerform returned.
         guard let searchTables = tables[0] else { preconditionFailure("search tables were not built") }
         defer { searchTables.filter?.deallocate() }
-
-        let covers = findCovers(
-            old: oldBytes, new: Bytes(new), suffixes: UnsafeBufferPointer(suffixes), tables: searchTables, options: options)
-        return try writePatch(old: Bytes(old), new: Bytes(new), covers: covers, options: options)
+        return findCovers(old: old, new: new, suffixes: UnsafeBufferPointer(suffixes), tables: searchTables, options: options)
     }
 
     // MARK: - Match search
@@ -167,8 +181,8 @@ public enum BSDiff {
         let prefixRanges: PrefixRanges
         let filter: SubstringFilter?
 
-        init(old: Bytes, options: BSDiffOptions) {
-            prefixRanges = PrefixRanges(old: old)
+        init(old: Bytes, sampling: SuffixArray.Sampling, options: BSDiffOptions) {
+            prefixRanges = PrefixRanges(old: old, sampling: sampling)
             // A match can only start a new entry if it is longer than the switch threshold, so
             // filtering on grams of threshold + 1 bytes (at most 8) never hides a useful match.
             filter = SubstringFilter(old: old, gramLength: min(8, options.switchThreshold &+ 1), bitsPerByte: options.filterBitsPerByte)
@@ -347,13 +361,25 @@ public enum BSDiff {
         /// continuing matches keep their control entry.
         @inline(__always)
         func longestMatch(at newPosition: Int, end: Int, preferredOffset: Int) -> (length: Int, oldPosition: Int) {
+            var best = longestSampledMatch(at: newPosition, end: end, preferredOffset: preferredOffset)
+            guard BSDiff.suffixSampling == .evenPositions, newPosition &+ 1 < end else { return best }
+            // A match at an odd old position q is a match at the even position q + 1 one byte later.
+            let shifted = longestSampledMatch(at: newPosition &+ 1, end: end, preferredOffset: preferredOffset)
+            if shifted.length &+ 1 > best.length && shifted.oldPosition > 0 && old[shifted.oldPosition &- 1] == new[newPosition] {
+                best = (shifted.length &+ 1, shifted.oldPosition &- 1)
+            }
+            return best
+        }
+
+        @inline(__always)
+        func longestSampledMatch(at newPosition: Int, end: Int, preferredOffset: Int) -> (length: Int, oldPosition: Int) {
             let patternLength = end &- newPosition
             guard old.count > 0, patternLength > 0 else { return (0, 0) }
             // Start from the suffix-array range of the first two bytes (saves the first ~16 steps of
             // the binary search, whose probes are the likeliest cache misses after the first few).
-            var low = -1, high = old.count
+            var low = -1, high = suffixes.count
             var lowCommon = 0, highCommon = 0
-            var rangeStart = 0, rangeEnd = old.count
+            var rangeStart = 0, rangeEnd = suffixes.count
             if patternLength >= 2 {
                 let range = prefixRanges.range(new[newPosition], new[newPosition &+ 1])
                 if range.lowerBound < range.upperBound {
@@ -399,7 +425,7 @@ public enum BSDiff {
                     rank &-= 1
                 }
                 rank = center &+ 1
-                while rank < old.count && rank <= center &+ options.candidateWindow {
+                while rank < suffixes.count && rank <= center &+ options.candidateWindow {
                     let candidate = Int(suffixes[rank])
                     guard commonPrefixLength(old.base + candidate, new.base + newPosition, from: 0, limit: min(best.length, old.count &- candidate)) == best.length else { break }
                     if abs(candidate &- preferred) < bestDistance { bestDistance = abs(candidate &- preferred); best.oldPosition = candidate }
@@ -667,27 +693,32 @@ struct SubstringFilter: @unchecked Sendable {
     }
 }
 
-/// For every two-byte prefix, the range of suffix-array ranks whose suffixes start with it.
+/// For every two-byte prefix, the range of suffix-array ranks whose (sampled) suffixes start with it.
 struct PrefixRanges: Sendable {
     /// starts[p] ..< ends[p] for p = first << 8 | second.
     private let starts: [Int32]
     private let ends: [Int32]
 
-    init(old: Bytes) {
+    init(old: Bytes, sampling: SuffixArray.Sampling) {
+        let stride: Int
+        switch sampling {
+        case .all: stride = 1
+        case .evenPositions: stride = 2
+        }
         var counts = [Int32](repeating: 0, count: 1 << 16)
         var firstByteCounts = [Int](repeating: 0, count: 256)
-        if old.count >= 2 {
-            for position in 0..<(old.count &- 1) {
-                counts[Int(old[position]) << 8 | Int(old[position &+ 1])] &+= 1
-            }
+        for position in Swift.stride(from: 0, to: old.count, by: stride) {
+            firstByteCounts[Int(old[position])] &+= 1
+            if position &+ 1 < old.count { counts[Int(old[position]) << 8 | Int(old[position &+ 1])] &+= 1 }
         }
-        for position in 0..<old.count { firstByteCounts[Int(old[position])] &+= 1 }
+        // The one-byte suffix (old's last byte) is indexed when its position is sampled.
+        let lastIsSampled = old.count > 0 && (old.count &- 1) % stride == 0
         var starts = [Int32](repeating: 0, count: 1 << 16)
         var ends = [Int32](repeating: 0, count: 1 << 16)
         var groupStart = 0
         for first in 0..<256 {
-            // The one-byte suffix (old's last byte) sorts first within its first-byte group.
-            var rank = groupStart &+ (old.count > 0 && Int(old[old.count &- 1]) == first ? 1 : 0)
+            // The one-byte suffix sorts first within its first-byte group.
+            var rank = groupStart &+ (lastIsSampled && Int(old[old.count &- 1]) == first ? 1 : 0)
             for second in 0..<256 {
                 let prefix = first << 8 | second
                 starts[prefix] = Int32(truncatingIfNeeded: rank)

@@ -3,9 +3,15 @@
 /// sais-lite: no L/S type array (types are recomputed from neighbouring symbols), the reduced problem
 /// lives inside the output array, and bucket tables borrow its unused tail when they fit.
 ///
-/// Memory: the output (4 bytes per input byte) plus 2 KiB for the byte-level buckets; recursion
-/// levels allocate a bucket table only in the rare case the output array has no room for it.
-/// Time: linear in the input length.
+/// Two samplings: every suffix, or only those starting at even positions. The even-position array is
+/// the suffix array of the text read as byte pairs (a 65,792-symbol alphabet: every pair plus a lone
+/// last byte, ordered so that pair order is byte order), built without materialising the pair text.
+/// It halves both the memory (2 bytes per input byte) and the construction work; a match that starts
+/// at an odd position is found one byte later by a search at the next position.
+///
+/// Memory: the output (4 bytes per sampled suffix) plus the top-level bucket tables (2 KiB for bytes,
+/// 514 KiB for pairs); recursion levels allocate a bucket table only in the rare case the output
+/// array has no room for it. Time: linear in the input length.
 ///
 /// All index arithmetic is on `Int` with wrapping operators: every index is provably within
 /// `0..<count` (count ≤ `Int32.max`), and wrapping arithmetic keeps release builds free of overflow
@@ -14,26 +20,55 @@ public enum SuffixArray {
     /// Longest input whose suffix array fits `Int32` entries.
     public static let maxCount = Int(Int32.max)
 
-    /// Writes the suffix array of `text` into `suffixes`: `suffixes[r]` is the start of the suffix of
-    /// rank `r`, suffixes compared as byte strings (a proper prefix sorts first).
-    /// - Precondition: `suffixes.count == text.count` and `text.count <= maxCount` (checked by callers
-    ///   that take untrusted sizes; see `BSDiff.makePatch`).
-    public static func build(_ text: UnsafeRawBufferPointer, into suffixes: UnsafeMutableBufferPointer<Int32>) {
-        precondition(suffixes.count == text.count && text.count <= maxCount, "suffix array size mismatch")
-        let count = text.count
-        guard count > 0, let textBase = text.baseAddress, let suffixBase = suffixes.baseAddress else { return }
-        if count == 1 {
-            suffixBase[0] = 0
-            return
+    /// Which suffixes the array holds.
+    public enum Sampling: Sendable {
+        /// Every suffix: `count` entries.
+        case all
+        /// The suffixes starting at even positions: `(count + 1) / 2` entries.
+        case evenPositions
+
+        /// Entries in the suffix array of a `textCount`-byte text.
+        public func entryCount(textCount: Int) -> Int {
+            switch self {
+            case .all: return textCount
+            case .evenPositions: return (textCount &+ 1) >> 1
+            }
         }
-        induceSort(textBase.assumingMemoryBound(to: UInt8.self), suffixBase, count: count, freeSpace: 0, alphabetSize: 256)
+    }
+
+    /// Writes the suffix array of `text` into `suffixes`: `suffixes[r]` is the start of the suffix of
+    /// rank `r` among the sampled ones, suffixes compared as byte strings (a proper prefix sorts first).
+    /// - Precondition: `suffixes.count == sampling.entryCount(textCount: text.count)` and
+    ///   `text.count <= maxCount` (checked by callers that take untrusted sizes; see `BSDiff.makePatch`).
+    public static func build(_ text: UnsafeRawBufferPointer, into suffixes: UnsafeMutableBufferPointer<Int32>, sampling: Sampling = .all) {
+        let count = text.count
+        precondition(suffixes.count == sampling.entryCount(textCount: count) && count <= maxCount, "suffix array size mismatch")
+        guard count > 0, let textBase = text.baseAddress, let suffixBase = suffixes.baseAddress else { return }
+        let bytes = textBase.assumingMemoryBound(to: UInt8.self)
+        switch sampling {
+        case .all:
+            if count == 1 {
+                suffixBase[0] = 0
+                return
+            }
+            induceSort(ByteText(bytes: bytes), suffixBase, count: count, freeSpace: 0, alphabetSize: 256)
+        case .evenPositions:
+            let pairCount = suffixes.count
+            if pairCount == 1 {
+                suffixBase[0] = 0
+                return
+            }
+            induceSort(PairText(bytes: bytes, byteCount: count), suffixBase, count: pairCount, freeSpace: 0, alphabetSize: PairText.alphabetSize)
+            // Pair ranks are pair indices; the suffix of pair i starts at byte 2i.
+            for rank in 0..<pairCount { suffixBase[rank] &<<= 1 }
+        }
     }
 
     /// Convenience for small inputs and tests.
-    public static func build(_ text: [UInt8]) -> [Int32] {
-        var suffixes = [Int32](repeating: 0, count: text.count)
+    public static func build(_ text: [UInt8], sampling: Sampling = .all) -> [Int32] {
+        var suffixes = [Int32](repeating: 0, count: sampling.entryCount(textCount: text.count))
         text.withUnsafeBytes { textBuffer in
-            suffixes.withUnsafeMutableBufferPointer { build(textBuffer, into: $0) }
+            suffixes.withUnsafeMutableBufferPointer { build(textBuffer, into: $0, sampling: sampling) }
         }
         return suffixes
     }
@@ -43,8 +78,8 @@ public enum SuffixArray {
     /// Sorts all suffixes of `text[0..<count]` (symbols in `0..<alphabetSize`, with a virtual
     /// sentinel smaller than every symbol after the end) into `sa[0..<count]`.
     /// `sa[count..<count+freeSpace]` is scratch this level and its recursion may use.
-    private static func induceSort<Symbol: FixedWidthInteger>(
-        _ text: UnsafePointer<Symbol>, _ sa: UnsafeMutablePointer<Int32>,
+    private static func induceSort<Text: InducibleText>(
+        _ text: Text, _ sa: UnsafeMutablePointer<Int32>,
         count n: Int, freeSpace: Int, alphabetSize k: Int
     ) {
         // Bucket tables: `buckets` is required; `counts` (symbol frequencies) is a cache that saves
@@ -55,7 +90,7 @@ public enum SuffixArray {
         if k <= freeSpace {
             buckets = sa + n
             counts = 2 &* k <= freeSpace ? sa + (n &+ k) : nil
-        } else if k <= 1 << 16 {
+        } else if k <= 1 << 17 {
             let table = UnsafeMutablePointer<Int32>.allocate(capacity: 2 &* k)
             ownedTable = table
             buckets = table
@@ -144,7 +179,7 @@ public enum SuffixArray {
 
         // Stage 2: sort the LMS suffixes by sorting the reduced string (recursively when names repeat).
         if nameCount < m {
-            induceSort(UnsafePointer(reduced), sa, count: m, freeSpace: n &+ freeSpace &- 2 &* m, alphabetSize: nameCount)
+            induceSort(NameText(names: UnsafePointer(reduced)), sa, count: m, freeSpace: n &+ freeSpace &- 2 &* m, alphabetSize: nameCount)
         } else {
             for index in 0..<m { sa[Int(reduced[index])] = Int32(truncatingIfNeeded: index) }
         }
@@ -180,20 +215,20 @@ public enum SuffixArray {
         let alphabetSize: Int
 
         @inline(__always)
-        func recount<Symbol: FixedWidthInteger>(_ text: UnsafePointer<Symbol>, _ n: Int) {
+        func recount<Text: InducibleText>(_ text: Text, _ n: Int) {
             guard let counts else { return }
             tally(text, n, into: counts)
         }
 
         @inline(__always)
-        private func tally<Symbol: FixedWidthInteger>(_ text: UnsafePointer<Symbol>, _ n: Int, into table: UnsafeMutablePointer<Int32>) {
+        private func tally<Text: InducibleText>(_ text: Text, _ n: Int, into table: UnsafeMutablePointer<Int32>) {
             table.update(repeating: 0, count: alphabetSize)
             for index in 0..<n { table[Int(text[index])] &+= 1 }
         }
 
         /// buckets[c] = one past the last slot of symbol c.
         @inline(__always)
-        func loadEnds<Symbol: FixedWidthInteger>(_ text: UnsafePointer<Symbol>, _ n: Int) {
+        func loadEnds<Text: InducibleText>(_ text: Text, _ n: Int) {
             if let counts { buckets.update(from: counts, count: alphabetSize) } else { tally(text, n, into: buckets) }
             var sum: Int32 = 0
             for symbol in 0..<alphabetSize {
@@ -204,7 +239,7 @@ public enum SuffixArray {
 
         /// buckets[c] = first slot of symbol c.
         @inline(__always)
-        func loadHeads<Symbol: FixedWidthInteger>(_ text: UnsafePointer<Symbol>, _ n: Int) {
+        func loadHeads<Text: InducibleText>(_ text: Text, _ n: Int) {
             if let counts { buckets.update(from: counts, count: alphabetSize) } else { tally(text, n, into: buckets) }
             var sum: Int32 = 0
             for symbol in 0..<alphabetSize {
@@ -218,8 +253,8 @@ public enum SuffixArray {
     /// Calls `body` with every LMS position (an S-type position whose predecessor is L-type), from the
     /// end of the text to the start. Position n-1 is L-type (the virtual sentinel is smaller).
     @inline(__always)
-    private static func forEachLMSPositionBackward<Symbol: FixedWidthInteger>(
-        _ text: UnsafePointer<Symbol>, _ n: Int, _ body: (Int) -> Void
+    private static func forEachLMSPositionBackward<Text: InducibleText>(
+        _ text: Text, _ n: Int, _ body: (Int) -> Void
     ) {
         var index = n &- 2
         var nextIsS = false
@@ -238,7 +273,7 @@ public enum SuffixArray {
     /// run of equal symbols is larger (so it is S-type). Each run is examined by at most one position
     /// (the one after a larger symbol), so testing every position costs linear time in total.
     @inline(__always)
-    private static func isLMS<Symbol: FixedWidthInteger>(_ text: UnsafePointer<Symbol>, _ n: Int, _ position: Int) -> Bool {
+    private static func isLMS<Text: InducibleText>(_ text: Text, _ n: Int, _ position: Int) -> Bool {
         guard position > 0 else { return false }
         let symbol = text[position]
         guard text[position &- 1] > symbol else { return false }
@@ -252,8 +287,8 @@ public enum SuffixArray {
     /// be induced by the current pass; each pass flips what it has seen so the next pass (and the
     /// caller) finds plain positions.
     @inline(__always)
-    private static func induce<Symbol: FixedWidthInteger>(
-        _ text: UnsafePointer<Symbol>, _ sa: UnsafeMutablePointer<Int32>, _ n: Int, _ table: BucketTable
+    private static func induce<Text: InducibleText>(
+        _ text: Text, _ sa: UnsafeMutablePointer<Int32>, _ n: Int, _ table: BucketTable
     ) {
         let buckets = table.buckets
         // L-type pass. Suffix n-1 is L-type and the smallest in its bucket.
@@ -303,4 +338,35 @@ public enum SuffixArray {
             index &-= 1
         }
     }
+}
+
+/// A text SA-IS sorts: symbols in `0..<alphabetSize` read by index.
+protocol InducibleText {
+    subscript(index: Int) -> Int { get }
+}
+
+/// The input bytes.
+struct ByteText: InducibleText {
+    let bytes: UnsafePointer<UInt8>
+    @inline(__always) subscript(index: Int) -> Int { Int(bytes[index]) }
+}
+
+/// The input read as byte pairs: symbol i is bytes 2i and 2i+1, or a lone last byte. A pair (a, b) is
+/// a·257 + 1 + b and a lone byte a is a·257, so a lone byte sorts before every pair it begins, as the
+/// one-byte suffix sorts before longer ones.
+struct PairText: InducibleText {
+    static let alphabetSize = 256 * 257
+    let bytes: UnsafePointer<UInt8>
+    let byteCount: Int
+    @inline(__always) subscript(index: Int) -> Int {
+        let first = index &<< 1
+        let high = Int(bytes[first]) &* 257
+        return first &+ 1 < byteCount ? high &+ 1 &+ Int(bytes[first &+ 1]) : high
+    }
+}
+
+/// A reduced problem: the names of LMS substrings, stored in the work area.
+struct NameText: InducibleText {
+    let names: UnsafePointer<Int32>
+    @inline(__always) subscript(index: Int) -> Int { Int(names[index]) }
 }

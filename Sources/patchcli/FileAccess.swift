@@ -40,19 +40,24 @@ enum FileAccess {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        // Pipes and devices report size 0 and are read in chunks until end of file.
-        var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 64 << 10))
+        // A regular file is read into an array of exactly its size (growing it at end of file would
+        // double the capacity, and the peak, just to learn that nothing follows). Pipes and devices
+        // report size 0, and a file may grow while read: what follows arrives through `chunk`.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var chunk: [UInt8] = []
         var filled = 0
         while true {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
+            let intoArray = filled < bytes.count
+            if !intoArray && chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 64 << 10) }
+            let count = intoArray
+                ? bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+                : chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: path, reason: String(cString: strerror(errno)))
             }
+            if !intoArray { bytes += chunk[0..<count] }
             filled += count
         }
         bytes.removeSubrange(filled...)

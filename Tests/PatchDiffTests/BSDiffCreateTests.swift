@@ -160,6 +160,21 @@ import Testing
         }
     }
 
+    /// Only even old positions are indexed: a block that starts at an odd old position must still be
+    /// found whole, as one cover on its true alignment (not one byte short, not split).
+    @Test(arguments: [1001, 1002])
+    func findsMatchesAtOddAndEvenOldPositions(oldStart: Int) {
+        let old = Self.random(20_000, seed: 17)
+        let new = Array(old[oldStart..<(oldStart + 6000)]) + Self.random(300, seed: 18) + Array(old[9001..<13001])
+        old.withUnsafeBytes { oldBuffer in
+            new.withUnsafeBytes { newBuffer in
+                let covers = BSDiff.searchCovers(old: Bytes(oldBuffer), new: Bytes(newBuffer), options: BSDiffOptions())
+                #expect(covers.first == .init(newStart: 0, oldStart: oldStart, length: 6000))
+                #expect(covers.contains { $0.oldStart == 9001 && $0.newEnd == new.count })
+            }
+        }
+    }
+
     // MARK: Peer appliers
 
     @Test func bspatch43AppliesOurPatches() throws {

@@ -3,7 +3,8 @@ import Testing
 
 /// SA-IS checked against a naive comparison sort on inputs chosen to exercise every branch:
 /// recursion (repetitive text), no LMS positions at all (non-increasing text), single symbols,
-/// the full byte alphabet, and long runs.
+/// the full byte alphabet, and long runs. Every case is checked for both samplings: all suffixes,
+/// and the even-position ones (sorted as a pair text with an odd lone last byte).
 @Suite struct SuffixArrayTests {
     /// Reference: sort all suffix start positions by comparing the suffixes byte-wise.
     static func naiveSuffixArray(_ text: [UInt8]) -> [Int32] {
@@ -27,15 +28,27 @@ import Testing
     }
 
     func expectMatchesNaive(_ text: [UInt8], _ comment: Comment? = nil) {
-        #expect(SuffixArray.build(text) == Self.naiveSuffixArray(text), comment)
+        let naive = Self.naiveSuffixArray(text)
+        #expect(SuffixArray.build(text) == naive, comment)
+        #expect(SuffixArray.build(text, sampling: .evenPositions) == naive.filter { $0 % 2 == 0 }, comment)
     }
 
     @Test func emptyInput() {
         #expect(SuffixArray.build([]) == [])
+        #expect(SuffixArray.build([], sampling: .evenPositions) == [])
     }
 
     @Test func singleByte() {
         #expect(SuffixArray.build([42]) == [0])
+        #expect(SuffixArray.build([42], sampling: .evenPositions) == [0])
+    }
+
+    @Test func evenSamplingOfShortTexts() {
+        // Two and three bytes: one pair, or a pair and a lone last byte that must sort before the
+        // pairs it begins.
+        for text in [[5, 5], [5, 5, 5], [5, 6, 5], [6, 5, 5], [0, 255, 0], [255, 0, 255, 0]] as [[UInt8]] {
+            expectMatchesNaive(text, "\(text)")
+        }
     }
 
     @Test func twoBytes() {
@@ -50,6 +63,8 @@ import Testing
         for count in [2, 3, 17, 1000] {
             let text = [UInt8](repeating: 7, count: count)
             #expect(SuffixArray.build(text) == (0..<count).reversed().map { Int32($0) })
+            let evenPositions: [Int32] = (0..<Int32(count)).reversed().filter { $0 % 2 == 0 }
+            #expect(SuffixArray.build(text, sampling: .evenPositions) == evenPositions)
         }
     }
 
@@ -97,11 +112,13 @@ import Testing
     }
 
     /// A larger input verified by checking adjacent suffixes are in order (the naive sort would be slow).
-    @Test func largeInputIsSorted() {
-        var text = Self.randomBytes(count: 100_000, seed: 99, alphabet: 4)
+    @Test(arguments: [SuffixArray.Sampling.all, .evenPositions])
+    func largeInputIsSorted(sampling: SuffixArray.Sampling) {
+        var text = Self.randomBytes(count: 100_001, seed: 99, alphabet: 4)
         text += text[0..<300] // a repeat, kept short so the adjacent-pair check stays fast
-        let sa = SuffixArray.build(text)
-        #expect(Set(sa).count == text.count)
+        let sa = SuffixArray.build(text, sampling: sampling)
+        let expected = sampling == .all ? Set(0..<Int32(text.count)) : Set(stride(from: 0, to: Int32(text.count), by: 2))
+        #expect(Set(sa) == expected)
         text.withUnsafeBufferPointer { buffer in
             var ordered = true
             for rank in 1..<sa.count where ordered {
