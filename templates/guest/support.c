@@ -32,16 +32,9 @@
 // malloc twice would clash as soon as anything pulls calloc or realloc from libc).
 #include <stdlib.h>
 
-__attribute__((export_name("patch_malloc")))
-void *patch_malloc(int32_t size) {
-    if (size < 0) return NULL;
-    return malloc((size_t)size);
-}
+static void *allocate(size_t size) { return malloc(size); }
 
-__attribute__((export_name("patch_free")))
-void patch_free(void *pointer) {
-    free(pointer);
-}
+static void release(void *pointer) { free(pointer); }
 #else
 
 #define PAGE_SIZE 65536u
@@ -208,17 +201,6 @@ static void release(void *pointer) {
     // Anything else is not a block of ours (or already freed): ignoring it is the only safe answer.
 }
 
-__attribute__((export_name("patch_malloc")))
-void *patch_malloc(int32_t size) {
-    if (size < 0) return NULL;
-    return allocate((size_t)size);
-}
-
-__attribute__((export_name("patch_free")))
-void patch_free(void *pointer) {
-    release(pointer);
-}
-
 void *malloc(size_t size) { return allocate(size); }
 
 void free(void *pointer) { release(pointer); }
@@ -243,6 +225,17 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 }
 
 #endif
+
+__attribute__((export_name("patch_malloc")))
+void *patch_malloc(int32_t size) {
+    if (size < 0) return NULL;
+    return allocate((size_t)size);
+}
+
+__attribute__((export_name("patch_free")))
+void patch_free(void *pointer) {
+    release(pointer);
+}
 
 // The mem* family lowers to the bulk-memory instructions (memory.copy handles overlap, memory.fill),
 // which the Swift objects already rely on; the builtins cannot turn back into calls to these very
