@@ -61,7 +61,7 @@ import Testing
             else { return false }
             return error.description.contains("swift sdk install") && error.description.contains("build.swiftSDK")
         }
-        // The CLI maps it onto the toolchain exit code.
+        // With nothing installed, the message says so rather than listing nothing.
         #expect(ToolchainError.swiftSDKMissing(requested: "x", directory: "/d", installed: []).description.contains("none is installed"))
     }
 
