@@ -74,6 +74,8 @@ public struct ChangeSet: Sendable {
     /// The source folder (relative to the project root) holding every candidate's target: what the
     /// guest pipeline indexes.
     public var sourcesDirectory: String
+    /// patch.json's `build` settings (Swift SDK, wasm-opt) for the toolchain that compiles them.
+    public var buildSettings: ProjectConfig.BuildSettings
 
     /// Folds in what the guest compiler could not build: those candidates become native-only with
     /// its reason and location.
@@ -150,7 +152,7 @@ public enum ChangeDetector {
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
         let roots = config.targets.filter { candidateTargets.contains($0.name) }.flatMap(\.sourceRoots)
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
-                         candidates: candidates, sourcesDirectory: commonDirectory(roots))
+                         candidates: candidates, sourcesDirectory: commonDirectory(roots), buildSettings: config.build ?? .init())
     }
 
     /// Every export name a generated thunk of the shipped build calls: the routing files and the

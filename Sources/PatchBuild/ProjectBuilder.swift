@@ -28,10 +28,10 @@ public enum ProjectBuilder {
     /// Where the module goes unless the caller says otherwise, relative to the project root.
     public static let defaultOutputDirectory = ".patch/build"
 
-    /// - Parameter toolchain: called only when there is something to compile, so a project without
-    ///   patchable changes needs no toolchain.
+    /// - Parameter toolchain: called with patch.json's `build` settings only when there is something
+    ///   to compile, so a project without patchable changes needs no toolchain (nor its Swift SDK).
     public static func build(root: String, baselinePath: String? = nil, outputDirectory: String, templatesDirectory: String? = nil,
-                             toolchain: () throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
+                             toolchain: (ProjectConfig.BuildSettings) throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
         let changeSet: ChangeSet
         do {
             changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath)
@@ -46,7 +46,7 @@ public enum ProjectBuilder {
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
                 sourcesDirectory: Preparer.join(root, changeSet.sourcesDirectory), exports: changeSet.candidates.map(\.functionKey),
-                outputDirectory: outputDirectory, toolchain: try toolchain(), templatesDirectory: templatesDirectory,
+                outputDirectory: outputDirectory, toolchain: try toolchain(changeSet.buildSettings), templatesDirectory: templatesDirectory,
                 baselineFingerprint: changeSet.baselineFingerprint))
             report.module = result
             report.changes = changeSet.applying(unpatchable: result.manifest.unpatchable)

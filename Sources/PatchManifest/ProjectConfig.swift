@@ -48,6 +48,32 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// `build`: how `patchcli build` compiles guests. Absent means every default.
+    public struct BuildSettings: Codable, Sendable, Equatable {
+        /// Whether `build` runs binaryen's `wasm-opt -Oz` on the linked module.
+        public enum WasmOpt: String, Codable, Sendable {
+            /// When wasm-opt is installed (the default): smaller modules, no new requirement.
+            case auto
+            /// Fail (exit 31) when it is not installed, so every build of a team is optimized alike.
+            case always
+            /// Never: the module is exactly what wasm-ld wrote (minus custom sections).
+            case never
+        }
+
+        /// Id of a Swift SDK for WASI (`swift sdk list`) to compile guests against instead of the
+        /// toolchain's freestanding `wasm32-unknown-none-wasm` target.
+        public var swiftSDK: String?
+        /// Where that SDK is installed when not SwiftPM's default folder (`swift sdk install --swift-sdks-path`).
+        public var swiftSDKsPath: String?
+        public var wasmOpt: WasmOpt?
+
+        public init(swiftSDK: String? = nil, swiftSDKsPath: String? = nil, wasmOpt: WasmOpt? = nil) {
+            self.swiftSDK = swiftSDK
+            self.swiftSDKsPath = swiftSDKsPath
+            self.wasmOpt = wasmOpt
+        }
+    }
+
     public var schema: String?
     public var version: Int
     public var appKey: String
@@ -64,11 +90,12 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     /// Functions opted in to patching by key (`PatchNames.functionKey`), besides `// @patchable`.
     public var patchableFunctions: [String]
     public var signing: Signing
+    public var build: BuildSettings?
 
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
-             patchableFunctions, signing
+             patchableFunctions, signing, build
     }
 
     public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
@@ -104,6 +131,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         exclude = try container.decodeIfPresent([String].self, forKey: .exclude) ?? []
         patchableFunctions = try container.decodeIfPresent([String].self, forKey: .patchableFunctions) ?? []
         signing = try container.decode(Signing.self, forKey: .signing)
+        build = try container.decodeIfPresent(BuildSettings.self, forKey: .build)
     }
 
     public enum LoadError: Error, CustomStringConvertible {

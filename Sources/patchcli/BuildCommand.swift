@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchBuild
+import PatchManifest
 import PatchRuntime
 
 /// `patchcli build`: finds what changed since the baseline `prepare` recorded, compiles the changed
@@ -67,8 +68,9 @@ struct Build: AsyncParsableCommand {
         if let minCoverage, !(0...100).contains(minCoverage) { throw ValidationError("--min-coverage is a percentage from 0 to 100") }
     }
 
-    struct Report: Encodable {
-        struct Export: Encodable {
+    /// The `--json` result; also the failure envelope's `result` for exits 35 and 36.
+    struct Report: Encodable, Sendable {
+        struct Export: Encodable, Sendable {
             var declarationId: String
             var symbol: String
             var scalarSymbol: String?
@@ -94,9 +96,10 @@ struct Build: AsyncParsableCommand {
         }
     }
 
-    private func discoverToolchain() throws(GuestBuildError) -> Toolchain {
+    /// The toolchain, with the Swift SDK and wasm-opt choice of patch.json's `build` settings.
+    private func discoverToolchain(_ settings: ProjectConfig.BuildSettings) throws(GuestBuildError) -> Toolchain {
         do {
-            return try Toolchain.discover(explicitPath: toolchain)
+            return try Toolchain.discover(explicitPath: toolchain, settings: settings)
         } catch {
             throw .toolchain(error)
         }
@@ -123,22 +126,24 @@ struct Build: AsyncParsableCommand {
             console.line("no module written: no change can be patched")
         }
         console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
+        let manifest = build.module?.manifest
+        let report = Report(
+            output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
+            exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
+            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",
                 message: "\(build.nativeOnly.count) change(s) cannot be patched and need an app release:\n"
                     + build.nativeOnly.map { "  \($0.location): \($0.id) (\($0.reason ?? ""))" }.joined(separator: "\n"),
-                exitStatus: .nativeChangesPresent, hint: "ship them with the next app release and pass --allow-native-changes, or revert them")
+                exitStatus: .nativeChangesPresent, hint: "ship them with the next app release and pass --allow-native-changes, or revert them",
+                result: report)
         }
         if let minCoverage, build.coverage < minCoverage {
             throw CommandFailure(kind: "coverage_below_minimum", message: "patch coverage \(build.coverage)% is below --min-coverage \(minCoverage)%",
-                                 exitStatus: .coverageBelowMinimum, hint: nil)
+                                 exitStatus: .coverageBelowMinimum, hint: nil, result: report)
         }
-        let manifest = build.module?.manifest
-        return Report(
-            output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
-            exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
-            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes)
+        return report
     }
 
     /// `--export`: the named declarations, no baseline.
@@ -146,7 +151,7 @@ struct Build: AsyncParsableCommand {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("building \(exports.count) declaration(s)…")
         let result = try GuestModuleBuilder.build(GuestBuildRequest(
-            sourcesDirectory: sources, exports: exports, outputDirectory: outputDirectory, toolchain: try discoverToolchain()))
+            sourcesDirectory: sources, exports: exports, outputDirectory: outputDirectory, toolchain: try discoverToolchain(.init())))
         let manifest = result.manifest
         for export in manifest.exports {
             console.line("patched  \(export.declarationId)  → \(export.symbol)\(export.scalar.map { " (+ \($0.symbol) \($0.wasmSignature))" } ?? "")")

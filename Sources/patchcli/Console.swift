@@ -13,6 +13,9 @@ struct CommandFailure: Error {
     var message: String
     var exitStatus: ExitStatus
     var hint: String?
+    /// The command's full result when it did its work and only a gate failed (`build`'s exits 35 and
+    /// 36): CI reads the report from the failure envelope's `result`, in the success shape.
+    var result: (any Encodable & Sendable)? = nil
 }
 
 /// Writes a command's output: human lines on stdout, progress on stderr (only when it is a terminal),
@@ -50,9 +53,9 @@ struct Console {
 
     func emitFailure(command: String, _ failure: CommandFailure) {
         if json {
-            let error = Envelope<Empty>.ErrorBody(
+            let error = Envelope<GateResult>.ErrorBody(
                 kind: failure.kind, message: failure.message, hint: failure.hint, exitCode: failure.exitStatus.rawValue)
-            emit(Envelope<Empty>(ok: false, command: command, result: nil, error: error))
+            emit(Envelope<GateResult>(ok: false, command: command, result: failure.result.map(GateResult.init), error: error))
         } else {
             var text = "error: \(failure.message)\n"
             if let hint = failure.hint { text += "hint: \(hint)\n" }
@@ -84,4 +87,9 @@ struct Envelope<Result: Encodable>: Encodable {
     var error: ErrorBody?
 }
 
-struct Empty: Encodable {}
+/// A failure's `result` (see `CommandFailure.result`), encoded exactly as the command's success result.
+struct GateResult: Encodable {
+    let value: any Encodable
+
+    func encode(to encoder: Encoder) throws { try value.encode(to: encoder) }
+}

@@ -87,7 +87,7 @@ import Testing
         let set = ChangeSet(
             baselineFingerprint: "f", changes: [DeclarationChange(id: "App:f(x:Int)", kind: .function, change: .modified, status: .patched,
                                                                    reason: nil, detail: nil, location: GuestSourceLocation(file: "Sources/App/A.swift", line: 3))],
-            candidates: [PatchCandidate(declarationID: "App:f(x:Int)", functionKey: "f(x:)")], sourcesDirectory: "Sources/App")
+            candidates: [PatchCandidate(declarationID: "App:f(x:Int)", functionKey: "f(x:)")], sourcesDirectory: "Sources/App", buildSettings: .init())
         let folded = set.applying(unpatchable: [GuestUnpatchable(declarationID: "f(x:)", reason: .osFrameworkAPI, detail: "uses Date",
                                                                 location: GuestSourceLocation(file: "A.swift", line: 4))])
         #expect(folded.first?.status == .nativeOnly)

@@ -119,12 +119,16 @@ import Testing
             .appendingPathComponent("../../docs/patch-config.schema.json").standardizedFileURL
         let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: schemaURL)) as? [String: Any])
         let properties = try #require(schema["properties"] as? [String: Any])
-        let config = ProjectConfig(
+        var config = ProjectConfig(
             appKey: "k", appID: "id", apiBaseURL: "u", channel: "c", project: .init(kind: .xcodeProject, path: "A.xcodeproj"),
             targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist")], appTarget: "A", include: [], exclude: [],
             patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
+        config.build = .init(swiftSDK: "swift-6.2-RELEASE_wasm-embedded", swiftSDKsPath: "/sdks", wasmOpt: .always)
         let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
         #expect(Set(encoded.keys) == Set(properties.keys))
+        let buildSchema = try #require((properties["build"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(try #require(encoded["build"] as? [String: Any]).keys) == Set(buildSchema.keys))
+        #expect(try ProjectConfig.decode(config.encoded(), path: "patch.json").build == config.build)
         let required = try #require(schema["required"] as? [String])
         var minimal = encoded
         for key in encoded.keys where !required.contains(key) { minimal[key] = nil }

@@ -163,6 +163,22 @@ import Testing
             #expect(gated.status == 35, "\(gated.stdout)")
             #expect(gated.error?["kind"] as? String == "native_changes")
             #expect((gated.error?["message"] as? String)?.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)") == true)
+            // CI gets the whole report in the failure envelope, in the success shape.
+            #expect(gated.envelope?["ok"] as? Bool == false)
+            let gatedReport = try #require(gated.result, "\(gated.stdout)")
+            let gatedChanges = try #require(gatedReport["changes"] as? [[String: Any]])
+            #expect(gatedChanges.count == 1)
+            let layout = try #require(gatedChanges.first)
+            #expect(layout["id"] as? String == "ShopCore:Product")
+            #expect(layout["kind"] as? String == "storedLayout")
+            #expect(layout["change"] as? String == "modified")
+            #expect(layout["status"] as? String == "native_only")
+            #expect(layout["reason"] as? String == "stored_layout_changed")
+            let location = try #require(layout["location"] as? [String: Any])
+            #expect(location["file"] as? String == "Sources/ShopCore/Models.swift" && location["line"] as? Int == 1)
+            #expect(gatedReport["coverage"] as? Double == 0)
+            #expect(gatedReport["native_only"] as? Int == 1 && gatedReport["patched"] as? Int == 0)
+            #expect(gatedReport["baseline_fingerprint"] as? String != nil)
 
             // A module of an earlier build does not survive a build that writes none.
             let stale = project.appendingPathComponent(".patch/build/module.wasm")
@@ -178,6 +194,12 @@ import Testing
             let human = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50"])
             #expect(human.status == 36)
             #expect(human.stdout.contains("native_only  Sources/ShopCore/Models.swift:1  ShopCore:Product"))
+            let belowMinimum = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50", "--json"])
+            #expect(belowMinimum.status == 36)
+            #expect(belowMinimum.error?["kind"] as? String == "coverage_below_minimum")
+            #expect(belowMinimum.error?["exit_code"] as? Int == 36)
+            #expect(belowMinimum.result?["coverage"] as? Double == 0)
+            #expect((belowMinimum.result?["changes"] as? [[String: Any]])?.map { $0["reason"] as? String } == ["stored_layout_changed"])
         }
     }
 

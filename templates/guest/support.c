@@ -1,4 +1,5 @@
-// Guest support runtime for patch modules built with Embedded Swift for wasm32-unknown-none-wasm.
+// Guest support runtime for patch modules built with Embedded Swift for wasm32-unknown-none-wasm
+// (and, with PATCH_GUEST_LIBC, for a Swift SDK for WASI's wasm32-unknown-wasi target).
 //
 // Embedded Swift's object code needs a handful of C symbols that a hosted target gets from libc:
 // an allocator (posix_memalign/free), the mem* family, 128-bit multiplication (__multi3, from
@@ -24,6 +25,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef PATCH_GUEST_LIBC
+// Built with a Swift SDK for WASI (patch.json "build.swiftSDK"): wasi-libc is linked and owns
+// malloc/free, so the host's exports use its allocator and the one below is left out (defining
+// malloc twice would clash as soon as anything pulls calloc or realloc from libc).
+#include <stdlib.h>
+
+static void *allocate(size_t size) { return malloc(size); }
+
+static void release(void *pointer) { free(pointer); }
+#else
 
 #define PAGE_SIZE 65536u
 #define HEADER_SIZE 16u
@@ -189,17 +201,6 @@ static void release(void *pointer) {
     // Anything else is not a block of ours (or already freed): ignoring it is the only safe answer.
 }
 
-__attribute__((export_name("patch_malloc")))
-void *patch_malloc(int32_t size) {
-    if (size < 0) return NULL;
-    return allocate((size_t)size);
-}
-
-__attribute__((export_name("patch_free")))
-void patch_free(void *pointer) {
-    release(pointer);
-}
-
 void *malloc(size_t size) { return allocate(size); }
 
 void free(void *pointer) { release(pointer); }
@@ -221,6 +222,19 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
     forward->classIndex = (uint32_t)(aligned - (uintptr_t)raw);
     *result = (void *)aligned;
     return 0;
+}
+
+#endif
+
+__attribute__((export_name("patch_malloc")))
+void *patch_malloc(int32_t size) {
+    if (size < 0) return NULL;
+    return allocate((size_t)size);
+}
+
+__attribute__((export_name("patch_free")))
+void patch_free(void *pointer) {
+    release(pointer);
 }
 
 // The mem* family lowers to the bulk-memory instructions (memory.copy handles overlap, memory.fill),

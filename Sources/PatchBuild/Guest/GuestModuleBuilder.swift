@@ -127,6 +127,7 @@ public enum GuestModuleBuilder {
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
+        let commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
         var excluded: [GuestUnpatchable] = []
         var program = generator.generate(exports: names, excluded: excluded)
@@ -134,7 +135,7 @@ public enum GuestModuleBuilder {
         while true {
             guard !program.exports.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
-            let compile = try run(request.toolchain.swiftc, swiftArguments(workDirectory: work.path), in: work.path, step: "swiftc (guest)")
+            let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
             let attributed = attribute(compile.standardError + compile.standardOutput, program: program, generator: generator)
@@ -144,10 +145,7 @@ public enum GuestModuleBuilder {
             excluded.append(contentsOf: attributed)
             program = generator.generate(exports: names, excluded: excluded)
         }
-        let support = try run(request.toolchain.clang, [
-            "--target=wasm32-unknown-unknown", "-Os", "-ffreestanding", "-fno-builtin", "-mbulk-memory",
-            "-ffile-prefix-map=\(work.path)=.", "-c", "support.c", "-o", "support.o",
-        ], in: work.path, step: "clang (support.c)")
+        let support = try run(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
         guard support.status == 0 else { throw .compileFailed(step: "clang (support.c)", output: support.standardError) }
 
         var exportedSymbols: [String] = []
@@ -155,13 +153,16 @@ public enum GuestModuleBuilder {
             exportedSymbols.append(plan.name.jsonSymbol)
             if plan.hasScalarFastPath { exportedSymbols.append(plan.name.scalarSymbol) }
         }
-        var linkArguments = ["--no-entry", "--export-memory", "--gc-sections"]
-        linkArguments += (exportedSymbols + ["patch_malloc", "patch_free"]).map { "--export=\($0)" }
-        linkArguments += ["guest.o", "support.o", request.toolchain.unicodeDataTables, "-o", "module.wasm"]
-        let link = try run(request.toolchain.wasmLinker, linkArguments, in: work.path, step: "wasm-ld")
+        let link = try run(request.toolchain.wasmLinker, commands.link(exports: exportedSymbols), in: work.path, step: "wasm-ld")
         guard link.status == 0 else { throw .compileFailed(step: "wasm-ld", output: link.standardError) }
+        var linked = "module.wasm"
+        if let wasmOpt = request.toolchain.wasmOpt {
+            let optimize = try run(wasmOpt, GuestCommands.wasmOpt(input: linked, output: "module.opt.wasm"), in: work.path, step: "wasm-opt")
+            guard optimize.status == 0 else { throw .compileFailed(step: "wasm-opt -Oz", output: optimize.standardError) }
+            linked = "module.opt.wasm"
+        }
 
-        let unstripped = try work.read("module.wasm")
+        let unstripped = try work.read(linked)
         guard let stripped = WasmSections.stripped(unstripped) else {
             throw .compileFailed(step: "wasm-ld", output: "the linker wrote something that is not a wasm module")
         }
@@ -190,17 +191,6 @@ public enum GuestModuleBuilder {
             (GuestProgram.fileName, Array(program.source.utf8)),
         ], to: request.outputDirectory)
         return GuestBuildResult(manifest: manifest, files: outputFiles)
-    }
-
-    /// Embedded Swift for wasm32, whole-module, size-optimized. Paths are relative to the work
-    /// directory and the directory itself is mapped to `.`, so nothing of the machine leaks in.
-    static func swiftArguments(workDirectory: String) -> [String] {
-        [
-            "-target", Toolchain.embeddedTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
-            "-Osize", "-Xfrontend", "-disable-stack-protector", "-module-name", moduleName,
-            "-import-objc-header", "PatchGuestSupport.h", "-file-prefix-map", "\(workDirectory)=.",
-            "Prelude.swift", GuestProgram.fileName, "-c", "-o", "guest.o",
-        ]
     }
 
     struct SymbolMap: Codable {

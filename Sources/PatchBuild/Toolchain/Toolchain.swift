@@ -1,4 +1,5 @@
 import Foundation
+import PatchManifest
 
 /// The compilers and linker a guest build runs, found once per build.
 ///
@@ -14,14 +15,19 @@ public struct Toolchain: Sendable, Equatable {
     public var wasmLinker: String
     /// `<toolchain>/usr/lib/swift/embedded/wasm32-unknown-none-wasm`.
     public var embeddedWasmLibrary: String
-    /// Set when a WASI Swift SDK was asked for and found (`swift sdk list`).
-    public var wasiSDK: String?
+    /// Set when the project config asks for a Swift SDK for WASI (`build.swiftSDK`) and it is installed.
+    public var swiftSDK: SwiftSDK?
+    /// binaryen's `wasm-opt` (on `PATH` or beside swiftc), when installed: `build` runs `-Oz` with it.
+    public var wasmOpt: String?
 
     public static let embeddedTarget = "wasm32-unknown-none-wasm"
 
+    /// The guest's target triple: the WASI SDK's when one is used.
+    public var guestTarget: String { swiftSDK?.targetTriple ?? Self.embeddedTarget }
+
     /// `libswiftUnicodeDataTables.a`: needed by String operations that normalize or break graphemes.
     public var unicodeDataTables: String {
-        (embeddedWasmLibrary as NSString).appendingPathComponent("libswiftUnicodeDataTables.a")
+        ((swiftSDK?.embeddedLibrary ?? embeddedWasmLibrary) as NSString).appendingPathComponent("libswiftUnicodeDataTables.a")
     }
 }
 
@@ -30,8 +36,14 @@ public enum ToolchainError: Error, CustomStringConvertible, Equatable {
     case notFound(searched: [String])
     /// A toolchain was found but lacks a piece the guest build needs.
     case incomplete(toolchain: String, missing: [String])
-    /// `--wasi-sdk NAME` was requested but `swift sdk list` does not show it.
-    case wasiSDKMissing(requested: String, installed: [String])
+    /// The config asks for a Swift SDK (`build.swiftSDK`) that is not installed in `directory`.
+    case swiftSDKMissing(requested: String, directory: String, installed: [String])
+    /// The SDK is installed but its swift-sdk.json cannot be used.
+    case swiftSDKInvalid(id: String, path: String, reason: String)
+    /// The SDK has no Embedded Swift standard library for its WASI triple (a non-embedded variant).
+    case swiftSDKWithoutEmbedded(id: String, triple: String, searched: [String])
+    /// The config says `"wasmOpt": "always"` but binaryen's wasm-opt is not installed.
+    case wasmOptMissing(searched: [String])
 
     public var description: String {
         switch self {
@@ -43,10 +55,20 @@ public enum ToolchainError: Error, CustomStringConvertible, Equatable {
             return "the Swift toolchain at \(toolchain) cannot build guest modules: missing \(missing.joined(separator: ", ")); "
                 + "use a swift.org release toolchain (Swift 6.1 or newer) that ships usr/lib/swift/embedded/wasm32-unknown-none-wasm, "
                 + "clang and wasm-ld, and pass it with --toolchain"
-        case let .wasiSDKMissing(requested, installed):
-            let list = installed.isEmpty ? "none installed" : "installed: \(installed.joined(separator: ", "))"
-            return "the Swift SDK '\(requested)' asked for by the configuration is not installed (\(list)); "
-                + "install it with `swift sdk install <bundle>` or drop the setting to build with Embedded Swift"
+        case let .swiftSDKMissing(requested, directory, installed):
+            let list = installed.isEmpty ? "none is installed" : "installed: \(installed.joined(separator: ", "))"
+            return "patch.json asks for the Swift SDK '\(requested)' (build.swiftSDK) but it is not installed in \(directory) (\(list)); "
+                + "install a Swift SDK for WASI with `swift sdk install <bundle URL> --checksum <checksum>` (swift.org, \"Getting Started with Swift SDKs for WebAssembly\"; "
+                + "its `swift sdk list` id goes in build.swiftSDK, a custom --swift-sdks-path in build.swiftSDKsPath), "
+                + "or remove build.swiftSDK to build with the toolchain's Embedded Swift for \(Toolchain.embeddedTarget)"
+        case let .swiftSDKInvalid(id, path, reason):
+            return "the Swift SDK '\(id)' cannot be used: \(path): \(reason); reinstall it with `swift sdk remove \(id)` and `swift sdk install`"
+        case let .swiftSDKWithoutEmbedded(id, triple, searched):
+            return "the Swift SDK '\(id)' has no Embedded Swift standard library for \(triple) (looked in: \(searched.joined(separator: ", "))); "
+                + "patch modules are Embedded Swift: install the SDK's embedded variant (its id ends in -embedded) and name it in build.swiftSDK"
+        case let .wasmOptMissing(searched):
+            return "patch.json sets build.wasmOpt to \"always\" but binaryen's wasm-opt was not found (looked in: \(searched.joined(separator: ", "))); "
+                + "install binaryen (apt-get install binaryen, brew install binaryen) or set build.wasmOpt to \"auto\""
         }
     }
 }
@@ -54,10 +76,11 @@ public enum ToolchainError: Error, CustomStringConvertible, Equatable {
 extension Toolchain {
     /// Finds a toolchain: `explicitPath` (the `--toolchain` flag: a toolchain root, its `usr`, or its
     /// `usr/bin`) when given, else `$SWIFT_TOOLCHAIN`, else the directory of `swiftc` on `PATH`.
+    /// `settings` (patch.json's `build`) may ask for a Swift SDK for WASI and for wasm-opt.
     public static func discover(
         explicitPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        wasiSDK: String? = nil
+        settings: ProjectConfig.BuildSettings = .init()
     ) throws(ToolchainError) -> Toolchain {
         let candidates: [String]
         if let explicitPath {
@@ -65,8 +88,8 @@ extension Toolchain {
         } else {
             var found: [String] = []
             if let variable = environment["SWIFT_TOOLCHAIN"], !variable.isEmpty { found.append(variable) }
-            for directory in (environment["PATH"] ?? "").split(separator: ":") where !directory.isEmpty {
-                let swiftc = (String(directory) as NSString).appendingPathComponent("swiftc")
+            for directory in searchPath(environment) {
+                let swiftc = (directory as NSString).appendingPathComponent("swiftc")
                 if FileManager.default.isExecutableFile(atPath: swiftc) {
                     // Follow symlinks such as /usr/bin/swiftc -> /opt/swift/usr/bin/swiftc.
                     let resolved = URL(fileURLWithPath: swiftc).resolvingSymlinksInPath().deletingLastPathComponent().path
@@ -78,16 +101,31 @@ extension Toolchain {
         }
         var firstFailure: ToolchainError?
         for candidate in candidates {
+            var toolchain: Toolchain
             do throws(ToolchainError) {
-                var toolchain = try inspect(candidate)
-                if let wasiSDK { toolchain.wasiSDK = try findWASISDK(named: wasiSDK, swift: toolchain.binDirectory) }
-                return toolchain
+                toolchain = try inspect(candidate)
             } catch {
-                if case .wasiSDKMissing = error { throw error }
                 if firstFailure == nil { firstFailure = error }
+                continue
             }
+            // A missing SDK or wasm-opt is the configuration's problem, not this candidate's: say so at once.
+            if let id = settings.swiftSDK {
+                let library = URL(fileURLWithPath: toolchain.binDirectory).deletingLastPathComponent().appendingPathComponent("lib/swift").path
+                toolchain.swiftSDK = try SwiftSDK.find(id, in: settings.swiftSDKsPath ?? SwiftSDK.defaultDirectory(environment: environment),
+                                                       toolchainLibrary: library)
+            }
+            let optimizerPlaces = [toolchain.binDirectory] + searchPath(environment)
+            toolchain.wasmOpt = optimizerPlaces.map { ($0 as NSString).appendingPathComponent("wasm-opt") }
+                .first { FileManager.default.isExecutableFile(atPath: $0) }
+            if settings.wasmOpt == .always, toolchain.wasmOpt == nil { throw .wasmOptMissing(searched: optimizerPlaces) }
+            if settings.wasmOpt == .never { toolchain.wasmOpt = nil }
+            return toolchain
         }
         throw firstFailure ?? .notFound(searched: candidates)
+    }
+
+    private static func searchPath(_ environment: [String: String]) -> [String] {
+        (environment["PATH"] ?? "").split(separator: ":").filter { !$0.isEmpty }.map(String.init)
     }
 
     /// Checks one directory for the pieces a guest build needs.
@@ -120,20 +158,6 @@ extension Toolchain {
             missing.append("the Embedded Swift wasm32 standard library (\(library))")
         }
         guard missing.isEmpty else { throw .incomplete(toolchain: usr, missing: missing) }
-        return Toolchain(binDirectory: bin, swiftc: swiftc, clang: clang, wasmLinker: linker, embeddedWasmLibrary: library, wasiSDK: nil)
-    }
-
-    /// Looks `name` up in `swift sdk list`. Only called when the configuration asks for a WASI SDK.
-    static func findWASISDK(named name: String, swift binDirectory: String) throws(ToolchainError) -> String {
-        let swift = (binDirectory as NSString).appendingPathComponent("swift")
-        let installed: [String]
-        if let result = try? ProcessRunner.run(swift, ["sdk", "list"], in: nil), result.status == 0 {
-            installed = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("No Swift SDKs") }
-        } else {
-            installed = []
-        }
-        guard installed.contains(name) else { throw .wasiSDKMissing(requested: name, installed: installed) }
-        return name
+        return Toolchain(binDirectory: bin, swiftc: swiftc, clang: clang, wasmLinker: linker, embeddedWasmLibrary: library, swiftSDK: nil, wasmOpt: nil)
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The toolchain command lines of one guest build, in the work directory that holds the templates
+/// and the generated source: swiftc, clang (support.c), wasm-ld and, when installed, wasm-opt.
+///
+/// Size: swiftc emits LLVM bitcode (`-lto=llvm-full`) and clang too (`-flto`), so wasm-ld optimizes
+/// the guest, the parts of the Embedded standard library it instantiates and the support runtime as
+/// one unit (`-Osize` marks every function for size), which drops code no export reaches (about a
+/// fifth of a string-handling module); `wasm-opt -Oz` then shrinks what is left by about another
+/// sixth. Paths are relative to the work directory and the directory itself is mapped to `.`, so
+/// nothing of the machine leaks into the module.
+public struct GuestCommands: Sendable, Equatable {
+    public var toolchain: Toolchain
+    public var workDirectory: String
+
+    public init(toolchain: Toolchain, workDirectory: String) {
+        self.toolchain = toolchain
+        self.workDirectory = workDirectory
+    }
+
+    /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization.
+    public var swiftc: [String] {
+        var arguments = ["-target", toolchain.guestTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
+                         "-Osize", "-lto=llvm-full", "-Xfrontend", "-disable-stack-protector"]
+        if let sdk = toolchain.swiftSDK {
+            arguments += ["-sdk", sdk.sdkRoot]
+            if let resources = sdk.swiftResources { arguments += ["-resource-dir", resources] }
+            for path in sdk.includeSearchPaths { arguments += ["-I", path] }
+        }
+        return arguments + [
+            "-module-name", GuestModuleBuilder.moduleName, "-import-objc-header", "PatchGuestSupport.h",
+            "-file-prefix-map", "\(workDirectory)=.", "Prelude.swift", GuestProgram.fileName, "-c", "-o", "guest.o",
+        ]
+    }
+
+    /// support.c: freestanding with its own allocator, or against wasi-libc's (`PATCH_GUEST_LIBC`).
+    public var clang: [String] {
+        var arguments = ["-Oz", "-flto", "-mbulk-memory"]
+        if let sdk = toolchain.swiftSDK {
+            arguments = ["--target=\(sdk.targetTriple)", "--sysroot=\(sdk.sdkRoot)", "-DPATCH_GUEST_LIBC"] + arguments
+            for path in sdk.includeSearchPaths { arguments += ["-I", path] }
+        } else {
+            arguments = ["--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin"] + arguments
+        }
+        return arguments + ["-ffile-prefix-map=\(workDirectory)=.", "-c", "support.c", "-o", "support.o"]
+    }
+
+    /// A reactor module exporting `memory`, the allocator and `exports`. With a WASI SDK, wasi-libc's
+    /// `crt1-reactor.o` adds `_initialize` (run by the SDK before any call) and `libc.a` follows the
+    /// objects so only what they use is linked.
+    public func link(exports: [String]) -> [String] {
+        var arguments = ["--no-entry", "--export-memory", "--gc-sections"]
+        var symbols = exports + ["patch_malloc", "patch_free"]
+        var inputs = ["guest.o", "support.o", toolchain.unicodeDataTables]
+        if let sdk = toolchain.swiftSDK {
+            symbols.append("_initialize")
+            inputs.insert((sdk.libcDirectory as NSString).appendingPathComponent("crt1-reactor.o"), at: 0)
+            for path in [sdk.libcDirectory] + sdk.librarySearchPaths { arguments.append("-L\(path)") }
+            inputs.append("-lc")
+        }
+        return arguments + symbols.map { "--export=\($0)" } + inputs + ["-o", "module.wasm"]
+    }
+
+    /// `wasm-opt -Oz` keeping the name section (`-g`) for symbols.json; the features come from the
+    /// module's own `target_features` section, so it never uses one the linker did not.
+    public static func wasmOpt(input: String, output: String) -> [String] {
+        ["-Oz", "-g", input, "-o", output]
+    }
+}
