@@ -14,33 +14,57 @@ public enum Brotli {
     public static func compress(
         _ input: UnsafeRawBufferPointer, quality: Int = defaultQuality, windowBits: Int = defaultWindowBits
     ) throws(CodecError) -> [UInt8] {
+        var output: [UInt8] = []
+        try encode(input, quality: quality, windowBits: windowBits) { output += $0 }
+        return output
+    }
+
+    /// The size `compress` would return, without keeping the output (for reports that compare
+    /// against brotli: on a 66 MB input, holding the output would add its size to the peak).
+    public static func compressedSize(
+        _ input: UnsafeRawBufferPointer, quality: Int = defaultQuality, windowBits: Int = defaultWindowBits
+    ) throws(CodecError) -> Int {
+        var size = 0
+        try encode(input, quality: quality, windowBits: windowBits) { size += $0.count }
+        return size
+    }
+
+    /// Streams the compressed form of `input` to `sink` in chunks of at most 64 KiB. The streaming
+    /// encoder, unlike the one-call API, needs no output buffer of the worst-case size up front.
+    static func encode(
+        _ input: UnsafeRawBufferPointer, quality: Int, windowBits: Int, sink: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(CodecError) {
         guard qualityRange.contains(quality) else {
             throw .libraryFailure(codec: .brotli, detail: "quality \(quality) is outside \(qualityRange)")
         }
         guard windowBitsRange.contains(windowBits) else {
             throw .libraryFailure(codec: .brotli, detail: "window bits \(windowBits) is outside \(windowBitsRange)")
         }
-        let bound = BrotliEncoderMaxCompressedSize(input.count)
-        guard bound > 0 else {
-            throw .libraryFailure(codec: .brotli, detail: "\(input.count) bytes is too large for one brotli call")
+        guard let state = BrotliEncoderCreateInstance(nil, nil, nil) else {
+            throw .libraryFailure(codec: .brotli, detail: "BrotliEncoderCreateInstance failed")
         }
-        var output = [UInt8](repeating: 0, count: bound)
-        var encodedSize = bound
+        defer { BrotliEncoderDestroyInstance(state) }
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_QUALITY, UInt32(quality))
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_LGWIN, UInt32(windowBits))
+        BrotliEncoderSetParameter(state, BROTLI_PARAM_SIZE_HINT, UInt32(clamping: input.count))
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 << 10)
+        defer { chunk.deallocate() }
+        var availableIn = input.count
         // The encoder reads nothing when the input is empty but still wants a non-null pointer.
         var emptyInput: UInt8 = 0
-        let succeeded = withUnsafePointer(to: &emptyInput) { emptyPointer in
-            output.withUnsafeMutableBufferPointer { out in
-                BrotliEncoderCompress(
-                    Int32(quality), Int32(windowBits), BROTLI_MODE_GENERIC, input.count,
-                    input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyPointer,
-                    &encodedSize, out.baseAddress)
+        try withUnsafePointer(to: &emptyInput) { (emptyPointer) throws(CodecError) in
+            var nextIn: UnsafePointer<UInt8>? = input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyPointer
+            while true {
+                var availableOut = chunk.count
+                var nextOut: UnsafeMutablePointer<UInt8>? = chunk.baseAddress
+                let operation = availableIn > 0 ? BROTLI_OPERATION_PROCESS : BROTLI_OPERATION_FINISH
+                guard BrotliEncoderCompressStream(state, operation, &availableIn, &nextIn, &availableOut, &nextOut, nil) == BROTLI_TRUE else {
+                    throw .libraryFailure(codec: .brotli, detail: "BrotliEncoderCompressStream failed")
+                }
+                if availableOut < chunk.count { sink(UnsafeBufferPointer(rebasing: chunk[0..<(chunk.count - availableOut)])) }
+                if availableIn == 0 && BrotliEncoderIsFinished(state) == BROTLI_TRUE && BrotliEncoderHasMoreOutput(state) == BROTLI_FALSE { return }
             }
         }
-        guard succeeded == BROTLI_TRUE else {
-            throw .libraryFailure(codec: .brotli, detail: "BrotliEncoderCompress failed")
-        }
-        output.removeSubrange(encodedSize...)
-        return output
     }
 
     public static func decompress(_ input: UnsafeRawBufferPointer, maxOutputBytes: Int) throws(CodecError) -> [UInt8] {
