@@ -41,7 +41,7 @@ final class ModuleInstance {
 
         var module: Module
         do {
-            module = try parseWasm(bytes: bytes, features: options.enforceParity ? ModuleInstance.deviceFeatures : .all)
+            module = try parseWasm(bytes: bytes, features: options.enforceParity ? RuntimeSession.deviceFeatures : .all)
         } catch {
             throw .parityRejected(moduleIndex: index, violations: [
                 ParityViolation(rule: .malformedModule, item: "module \(index)", detail: "\(error)")])
@@ -110,10 +110,6 @@ final class ModuleInstance {
             }
         }
     }
-
-    /// The SDK's WasmKit parses with reference types only (sdk-contract §1.1); the scan has already
-    /// named any other proposal in use.
-    static let deviceFeatures: WasmFeatureSet = [.referenceTypes]
 
     var memory: WasmKit.Memory? { instance.exports[memory: "memory"] }
 
