@@ -83,7 +83,7 @@ public final class RuntimeSession {
 
     /// Runs one guest entry of `member`, turning every failure into a trap report.
     func invoke<T>(_ member: ModuleInstance, export: String, _ body: () throws -> T) throws(RuntimeError) -> (value: T, fuelUsed: UInt64?) {
-        progress.set("calling \(export) in module \(member.index)")
+        progress.setCalling(export, moduleIndex: member.index)
         do {
             return try member.metered(body)
         } catch let error as RuntimeError {
