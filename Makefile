@@ -35,11 +35,14 @@ bench-diff: setup
 .PHONY: bench-build
 bench-build: setup
 	python3 benchmarks/build/run.py $(BENCH_ARGS)
-# `patchcli run` (WasmKit) vs wasmtime and the wasmkit CLI; writes its section of docs/benchmarks.md.
-# Measures the debug build (the section says so); another binary: BENCH_ARGS="--patchcli PATH".
+# PatchRuntime vs bare WasmKit in one process, wasmtime and the wasmkit CLI; writes its section of
+# docs/benchmarks.md (benchmarks/run/README.md). Builds PatchRunBench in release into BENCH_SCRATCH
+# (point it at an existing release scratch path to reuse its WasmKit build); BENCH_ARGS="--patchcli PATH"
+# adds a whole-CLI row.
+BENCH_SCRATCH ?= .build-bench
 .PHONY: bench-run
-bench-run: build
-	python3 benchmarks/run/bench.py --patchcli $(SCRATCH)/debug/patchcli $(BENCH_ARGS)
+bench-run: setup
+	python3 benchmarks/run/bench.py --scratch-path $(BENCH_SCRATCH) $(BENCH_ARGS)
 
 # `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
 # writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.

@@ -102,6 +102,12 @@ let package = Package(
         // libFuzzer target for the BSDIFF40 applier and the codecs: `make fuzz` (docs in its Entry.swift).
         .executableTarget(name: "PatchDiffFuzz", dependencies: ["PatchDiff"]),
 
+        // benchmarks/run's in-process half: bare WasmKit next to PatchRuntime (benchmarks/run/README.md).
+        .executableTarget(
+            name: "PatchRunBench",
+            dependencies: ["PatchRuntime", .product(name: "WasmKit", package: "WasmKit")],
+            path: "benchmarks/run/PatchRunBench"),
+
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(
             name: "PatchRuntimeTests",

@@ -41,7 +41,7 @@ final class ModuleInstance {
 
         var module: Module
         do {
-            module = try parseWasm(bytes: bytes, features: options.enforceParity ? ModuleInstance.deviceFeatures : .all)
+            module = try parseWasm(bytes: bytes, features: options.enforceParity ? RuntimeSession.deviceFeatures : .all)
         } catch {
             throw .parityRejected(moduleIndex: index, violations: [
                 ParityViolation(rule: .malformedModule, item: "module \(index)", detail: "\(error)")])
@@ -59,9 +59,18 @@ final class ModuleInstance {
         let store = Store(engine: engine)
         self.store = store
         store.resourceLimiter = cap
+        // Only what the module imports from is linked: defining every WASI function and every bridge
+        // as a host function was a third of a small module's activation (benchmarks/run), and a
+        // definition nothing imports changes nothing.
+        let importedModules = Set(scan.functionImports.map(\.module))
+        let linksWASI = importedModules.contains(ParityValidator.wasiModule)
+        let linksBridges = importedModules.contains { !HostBridges.externallyServedModules.contains($0) }
+        func linkServed(into imports: inout Imports, store: Store) {
+            if linksWASI { wasi.link(to: &imports, store: store) }
+            if linksBridges { HostBridges.define(into: &imports, store: store, state: bridgeState) }
+        }
         var imports = Imports()
-        wasi.link(to: &imports, store: store)
-        HostBridges.define(into: &imports, store: store, state: bridgeState)
+        linkServed(into: &imports, store: store)
         if options.bridges.allowMissingImports {
             let unserved = HostBridges.unservedImports(
                 HostBridges.declaredFunctionImports(of: module), table: options.bridges.servedImports)
@@ -77,8 +86,7 @@ final class ModuleInstance {
                 let scratch = Store(engine: engine)
                 scratch.resourceLimiter = MemoryCap(maxPages: options.limits.maxMemoryPages)
                 var scratchImports = Imports()
-                wasi.link(to: &scratchImports, store: scratch)
-                HostBridges.define(into: &scratchImports, store: scratch, state: bridgeState)
+                linkServed(into: &scratchImports, store: scratch)
                 _ = try startless.instantiate(store: scratch, imports: scratchImports)
             }
             progress.set(scan.hasStartFunction ? "running the start function of module \(index)" : "instantiating module \(index)")
@@ -110,10 +118,6 @@ final class ModuleInstance {
             }
         }
     }
-
-    /// The SDK's WasmKit parses with reference types only (sdk-contract §1.1); the scan has already
-    /// named any other proposal in use.
-    static let deviceFeatures: WasmFeatureSet = [.referenceTypes]
 
     var memory: WasmKit.Memory? { instance.exports[memory: "memory"] }
 

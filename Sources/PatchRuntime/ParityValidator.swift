@@ -7,15 +7,17 @@ import WasmParser
 /// import a WASI Preview 1 function or a served `patch.*` / `patch_host.*` bridge with its exact
 /// signature. Function bodies are validated later, by WasmKit's eager translation at instantiation.
 public struct ParityValidator: Sendable {
-    /// Import name → signature for everything the device links: WASI Preview 1 plus the bridges.
-    let wasiSignatures: [String: FunctionType]
     let bridges: ServedImportTable
 
     public static let wasiModule = "wasi_snapshot_preview1"
 
+    /// Import name → signature of every WASI Preview 1 function. A constant of the linked WasmKit,
+    /// built once per process: building it sets up a whole WASI bridge, which was a tenth of a small
+    /// module's activation when done per session (benchmarks/run).
+    static let wasiSignatures = wasiPreview1Signatures()
+
     public init(bridges: ServedImportTable) {
         self.bridges = bridges
-        self.wasiSignatures = Self.wasiPreview1Signatures()
     }
 
     /// The WASI Preview 1 functions WasmKitWASI links, with their exact types, read from WasmKit itself
@@ -66,7 +68,7 @@ public struct ParityValidator: Sendable {
         let expected: FunctionType
         switch entry.module {
         case Self.wasiModule:
-            guard let wasi = wasiSignatures[entry.name] else {
+            guard let wasi = Self.wasiSignatures[entry.name] else {
                 return ParityViolation(rule: .unservedImport, item: item, detail: "not a WASI Preview 1 function")
             }
             expected = wasi

@@ -1,4 +1,5 @@
 import WasmKit
+import WasmParser
 
 /// An activated artifact: every module instantiated and initialized, calls routed the way the SDK
 /// routes them (sdk-contract §1.2: the first module, in container order, exporting the name).
@@ -18,9 +19,7 @@ public final class RuntimeSession {
         self.options = options
         self.progress = progress
         bridgeState = BridgeState(configuration: options.bridges)
-        let engine = Engine(configuration: EngineConfiguration(
-            compilationMode: .eager, stackSize: limits.stackSizeBytes, features: .all,
-            fuelMetering: limits.fuel != nil))
+        let engine = Engine(configuration: Self.engineConfiguration(limits: limits))
         let validator = ParityValidator(bridges: options.bridges.servedImports)
         var members: [ModuleInstance] = []
         for (index, bytes) in artifact.modules.enumerated() {
@@ -34,6 +33,19 @@ public final class RuntimeSession {
         }
         self.members = members
     }
+
+    /// The engine every activation runs on: *eager* translation, so every function body is validated
+    /// before anything runs (a broken function that is never called is still caught), the stack and
+    /// fuel metering from `limits`. Public so that a benchmark's bare-WasmKit peer runs on exactly
+    /// this configuration.
+    public static func engineConfiguration(limits: RuntimeLimits) -> EngineConfiguration {
+        EngineConfiguration(compilationMode: .eager, stackSize: limits.stackSizeBytes, features: .all,
+                            fuelMetering: limits.fuel != nil)
+    }
+
+    /// The proposals the device's WasmKit parses with: reference types only (sdk-contract §1.1; bulk
+    /// memory needs no flag). The parity scan has already named any other proposal in use.
+    public static let deviceFeatures: WasmFeatureSet = [.referenceTypes]
 
     /// Creates a session on a watchdog thread, runs `body` with it there and closes it, all under
     /// the options' wall-clock timeout.
@@ -71,7 +83,7 @@ public final class RuntimeSession {
 
     /// Runs one guest entry of `member`, turning every failure into a trap report.
     func invoke<T>(_ member: ModuleInstance, export: String, _ body: () throws -> T) throws(RuntimeError) -> (value: T, fuelUsed: UInt64?) {
-        progress.set("calling \(export) in module \(member.index)")
+        progress.setCalling(export, moduleIndex: member.index)
         do {
             return try member.metered(body)
         } catch let error as RuntimeError {

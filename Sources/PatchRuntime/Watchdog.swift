@@ -3,12 +3,28 @@ import Synchronization
 
 /// What a run is doing right now, so a timeout can say where it struck.
 public final class ProgressMarker: Sendable {
-    private let phase = Mutex("starting")
+    private enum Phase {
+        case text(String)
+        case call(export: String, moduleIndex: Int)
+    }
+
+    private let phase = Mutex(Phase.text("starting"))
 
     public init() {}
 
-    public func set(_ text: String) { phase.withLock { $0 = text } }
-    public var current: String { phase.withLock { $0 } }
+    public func set(_ text: String) { phase.withLock { $0 = .text(text) } }
+
+    /// Marks a guest call. Set on every call, so the message is only built if a timeout asks for it.
+    public func setCalling(_ export: String, moduleIndex: Int) {
+        phase.withLock { $0 = .call(export: export, moduleIndex: moduleIndex) }
+    }
+
+    public var current: String {
+        switch phase.withLock({ $0 }) {
+        case .text(let text): return text
+        case .call(let export, let moduleIndex): return "calling \(export) in module \(moduleIndex)"
+        }
+    }
 }
 
 /// Runs guest work on a thread of its own under a wall-clock deadline.

@@ -61,6 +61,15 @@ import Testing
         #expect(error?.category == .timeout)
     }
 
+    /// The per-call phase is stored unrendered; a timeout still reads it as text.
+    @Test func progressMarkerNamesTheCallATimeoutStruck() {
+        let progress = ProgressMarker()
+        progress.setCalling("spin", moduleIndex: 1)
+        #expect(progress.current == "calling spin in module 1")
+        progress.set("running _initialize of module 0")
+        #expect(progress.current == "running _initialize of module 0")
+    }
+
     @Test func limitsAreValidated() {
         let invalid = [RuntimeLimits(maxMemoryPages: 0), RuntimeLimits(timeoutSeconds: .nan), RuntimeLimits(fuel: 0)]
         for limits in invalid {

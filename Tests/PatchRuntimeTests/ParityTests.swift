@@ -34,6 +34,20 @@ import Testing
         #expect(found.contains { $0.rule == .unsupportedFeature && $0.item == feature }, "got \(found)")
     }
 
+    /// Bulk memory is in the device's feature set (sdk-contract §1.1) without a parser flag: guest.c's
+    /// echo, and so benchmarks/run's round trip, relies on memory.copy activating under parity.
+    @Test func bulkMemoryActivatesAndRuns() throws {
+        let wat = #"""
+        (module (memory (export "memory") 1)
+          (func (export "copy") (result i32)
+            (memory.fill (i32.const 0) (i32.const 7) (i32.const 4))
+            (memory.copy (i32.const 100) (i32.const 0) (i32.const 4))
+            (i32.load (i32.const 100))))
+        """#
+        #expect(try violations(wat).isEmpty)
+        #expect(try session(try GuestBuilder.wat(wat)).callScalar("copy", arguments: []).values.first?.value == "\(0x0707_0707)")
+    }
+
     @Test func unservedImportModuleIsNamed() throws {
         let found = try violations(#"(module (import "env" "helper" (func)) (memory (export "memory") 1))"#)
         #expect(found.map(\.item) == ["env.helper"])

@@ -1,5 +1,5 @@
 // C guest for PatchRuntimeTests: every ABI shape plus one function per failure mode. Built at test time
-// with the toolchain clang: --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
+// with the toolchain clang: --target=wasm32 -mbulk-memory -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
 #include "bump_malloc.h"
 static u32 frees = 0;
 __attribute__((export_name("patch_free"))) void patch_free(u32 p) { frees++; }
@@ -14,9 +14,11 @@ __attribute__((export_name("greet"))) u64 greet(u32 ptr, u32 len) {
   for (u32 i = 0; i < len; i++) out[7+i] = ((char*)ptr)[i];
   return ((u64)(u32)out << 32) | n;
 }
+// One bulk `memory.copy` (bulk memory is in the device's feature set, sdk-contract §1.1), so that
+// benchmarks/run times the packed ABI rather than an interpreted byte loop.
 __attribute__((export_name("echo"))) u64 echo(u32 ptr, u32 len) {
   char *out = (char*)patch_malloc(len);
-  for (u32 i = 0; i < len; i++) out[i] = ((char*)ptr)[i];
+  __builtin_memcpy(out, (char*)ptr, len);
   return ((u64)(u32)out << 32) | len;
 }
 __attribute__((export_name("spin"))) int spin(int x) { volatile int v = x; while (1) { v++; } return v; }
