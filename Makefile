@@ -44,6 +44,12 @@ BENCH_SCRATCH ?= .build-bench
 bench-run: setup
 	python3 benchmarks/run/bench.py --scratch-path $(BENCH_SCRATCH) $(BENCH_ARGS)
 
+# `patchcli prepare` on a generated 400-file SwiftUI app: first run vs swift-syntax parse time,
+# unchanged re-run, peak RSS; writes its section of docs/benchmarks.md (benchmarks/prepare/README.md).
+.PHONY: bench-prepare
+bench-prepare: setup
+	python3 benchmarks/prepare/run.py $(BENCH_ARGS)
+
 # `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
 # writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.
 .PHONY: bench-serve

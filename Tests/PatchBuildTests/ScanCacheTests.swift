@@ -55,7 +55,10 @@ import Testing
             })
         }
         let generated = Dictionary(uniqueKeysWithValues: plan.updates.filter { $0.before == nil }.map { ($0.path, $0.after) })
-        let rerun = Preparer.plan(targets: prepared, appTarget: "PatchShop", patchableFunctions: [], cache: plan.cache,
+        // Through the cache file: every scan survives encoding and decoding unchanged.
+        let stored = ScanCache(bytes: plan.cache.encoded())
+        #expect(stored.scans == plan.cache.scans)
+        let rerun = Preparer.plan(targets: prepared, appTarget: "PatchShop", patchableFunctions: [], cache: stored,
                                   existingFile: { generated[$0] ?? nil })
         #expect(rerun.filesParsed == 0)
         #expect(rerun.updates.isEmpty)
