@@ -241,18 +241,17 @@ struct SourceScanner {
             if isBody, let accessors = binding.accessorBlock {
                 // Only the body's code: `prepare` adds `@ViewBuilder` to the declaration, which must
                 // not make a prepared file's baseline differ from the original's.
-                record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors)
+                let contentHash = record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors)
+                result.bodies.append(bodyCandidate(variable, binding: binding, name: identifier.identifier, contentHash: contentHash, context: context))
             } else {
                 record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable)
-            }
-            if isBody {
-                result.bodies.append(bodyCandidate(variable, binding: binding, name: identifier.identifier, context: context))
             }
         }
     }
 
+    /// `contentHash`: the hash of the body's accessor block, already computed for its declaration.
     private func bodyCandidate(_ variable: VariableDeclSyntax, binding: PatternBindingSyntax, name: TokenSyntax,
-                               context: DeclarationContext) -> BodyCandidate {
+                               contentHash: String, context: DeclarationContext) -> BodyCandidate {
         let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
         let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedDescription) }
         let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedDescription) }
@@ -266,7 +265,7 @@ struct SourceScanner {
             viewBuilderRange: viewBuilder.map(Self.rangeWithTrailingSpace),
             mainActorRange: mainActor.map(Self.rangeWithTrailingSpace),
             accessModifiers: accessModifiers == ["open"] ? ["public"] : accessModifiers,
-            contentHash: binding.accessorBlock.map { ContentHash.of($0) } ?? "",
+            contentHash: contentHash,
             line: line(of: name), unsupportedReason: nil)
         if Self.isFileScoped(variable.modifiers) { candidate.context.isFileScoped = true }
         let typeText = binding.typeAnnotation?.type.trimmedDescription.filter { !$0.isWhitespace }
@@ -364,8 +363,12 @@ struct SourceScanner {
         node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPosition.utf8Offset
     }
 
-    private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol) {
-        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: ContentHash.of(node), line: line(of: node)))
+    /// Records a declaration and returns its content hash.
+    @discardableResult
+    private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol) -> String {
+        let contentHash = ContentHash.of(node)
+        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: contentHash, line: line(of: node)))
+        return contentHash
     }
 
     private static func qualified(_ path: [String], _ member: String) -> String {
