@@ -41,8 +41,9 @@ public struct CallOutcome: Sendable {
 }
 
 /// An export routed to the module serving it, with what every call of it needs worked out once
-/// (`RuntimeSession` keeps one per export it was asked for).
-struct RoutedExport {
+/// (`RuntimeSession` keeps one per export it was asked for). A class, so that handing it to a call
+/// retains one object rather than each of its fields.
+final class RoutedExport {
     let member: ModuleInstance
     let function: Function
     let type: FunctionType
