@@ -40,38 +40,62 @@ public struct CallOutcome: Sendable {
     public var fuelUsed: UInt64?
 }
 
+/// An export routed to the module serving it, with what every call of it needs worked out once
+/// (`RuntimeSession` keeps one per export it was asked for). A class, so that handing it to a call
+/// retains one object rather than each of its fields.
+final class RoutedExport {
+    let member: ModuleInstance
+    let function: Function
+    let type: FunctionType
+    /// The wasm signature as outcomes and messages print it, e.g. "(i32, i32) -> i64".
+    let signature: String
+    /// The first parameter that cannot be given as command-line text (a reference), if any.
+    let unsupportedParameter: (position: Int, typeName: String)?
+
+    init(member: ModuleInstance, function: Function) {
+        self.member = member
+        self.function = function
+        type = function.type
+        signature = ServedImport.signatureText(parameters: type.parameters, results: type.results)
+        unsupportedParameter = type.parameters.enumerated().lazy
+            .map { (position: $0.offset + 1, typeName: ServedImport.valueTypeName($0.element)) }
+            .first { !["i32", "i64", "f32", "f64"].contains($0.typeName) }
+    }
+
+    /// The canonical structured-blob shape `(i32 ptr, i32 len) -> i64`.
+    var isPacked: Bool { type.parameters == [.i32, .i32] && type.results == [.i64] }
+}
+
 extension RuntimeSession {
     /// The export's signature, for deciding how to call it.
     public func signature(of export: String) throws(RuntimeError) -> FunctionType {
-        try route(export).function.type
+        try route(export).type
     }
 
     /// Whether the export has the canonical structured-blob shape `(i32 ptr, i32 len) -> i64`.
     public func isPackedABI(_ export: String) throws(RuntimeError) -> Bool {
-        let type = try signature(of: export)
-        return type.parameters == [.i32, .i32] && type.results == [.i64]
+        try route(export).isPacked
     }
 
     /// Calls `export` with arguments parsed from text according to its wasm parameter types.
     public func callScalar(_ export: String, arguments: [String]) throws(RuntimeError) -> CallOutcome {
-        let (member, function) = try route(export)
-        let type = function.type
-        let signature = ServedImport.signatureText(parameters: type.parameters, results: type.results)
+        let routed = try route(export)
+        let (member, function, type, signature) = (routed.member, routed.function, routed.type, routed.signature)
         guard arguments.count == type.parameters.count else {
             throw .argumentCountMismatch(export: export, signature: signature, expected: type.parameters.count, given: arguments.count)
         }
+        if let (position, typeName) = routed.unsupportedParameter {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "parameter \(position) is a \(typeName), which cannot be given on the command line")
+        }
         var values: [Value] = []
+        values.reserveCapacity(arguments.count)
         for (position, (text, parameter)) in zip(arguments, type.parameters).enumerated() {
-            let typeName = ServedImport.valueTypeName(parameter)
-            guard ["i32", "i64", "f32", "f64"].contains(typeName) else {
-                throw .unsupportedSignature(export: export, signature: signature, detail: "parameter \(position + 1) is a \(typeName), which cannot be given on the command line")
-            }
             guard let value = Self.parse(text, as: parameter) else {
-                throw .invalidArgument(export: export, position: position + 1, text: text, type: typeName)
+                throw .invalidArgument(export: export, position: position + 1, text: text, type: ServedImport.valueTypeName(parameter))
             }
             values.append(value)
         }
-        let (results, fuelUsed) = try invoke(member, export: export) { try function.invoke(values) }
+        let (results, fuelUsed) = try invoke(member, export: export) { try function.invoke(values, reusing: member.stack) }
         return CallOutcome(export: export, moduleIndex: member.index, abi: .scalar, signature: signature,
                            values: results.map(TypedValue.init), output: nil, fuelUsed: fuelUsed)
     }
@@ -80,24 +104,21 @@ extension RuntimeSession {
     /// input through `patch_malloc` (none for empty input), output read from the packed result, then
     /// both buffers released with `patch_free`, the input even when the call fails.
     public func callPacked(_ export: String, input: [UInt8]) throws(RuntimeError) -> CallOutcome {
-        let (member, function) = try route(export)
-        let type = function.type
-        let signature = ServedImport.signatureText(parameters: type.parameters, results: type.results)
-        guard type.parameters == [.i32, .i32], type.results == [.i64] else {
+        let routed = try route(export)
+        let (member, function, signature) = (routed.member, routed.function, routed.signature)
+        guard routed.isPacked else {
             throw .unsupportedSignature(export: export, signature: signature, detail: "the packed ABI needs (i32, i32) -> i64")
         }
-        let memory: GuestMemory
-        do {
-            memory = try GuestMemory(instance: member.instance, site: export)
-        } catch {
-            throw .unsupportedSignature(export: export, signature: signature, detail: "\(error)")
+        guard var memory = member.guestMemory else {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "\(BridgeTrap.noMemoryExport(bridge: export))")
         }
+        memory.site = export
         var fuelUsed: UInt64 = 0
         func account(_ used: UInt64?) { fuelUsed &+= used ?? 0 }
 
         var inputPointer: UInt32 = 0
         if !input.isEmpty {
-            guard member.function(named: "patch_malloc") != nil else {
+            guard memory.allocator != nil else {
                 throw .allocatorMissing(export: export, moduleIndex: member.index, byteCount: input.count)
             }
             let allocation = try invoke(member, export: "patch_malloc") { () throws -> Result<UInt32, BridgeTrap> in
@@ -113,7 +134,7 @@ extension RuntimeSession {
         let call: (value: [Value], fuelUsed: UInt64?)
         do {
             call = try invoke(member, export: export) {
-                try function.invoke([.i32(inputPointer), .i32(UInt32(input.count))])
+                try function.invoke([.i32(inputPointer), .i32(UInt32(input.count))], reusing: member.stack)
             }
         } catch {
             _ = try? invoke(member, export: "patch_free") { try memory.free(inputPointer) }

@@ -12,6 +12,11 @@ final class ModuleInstance {
     let store: Store
     let instance: Instance
     let cap: MemoryCap
+    /// The stack this instance's guest calls run on, reused across calls.
+    let stack: GuestStack
+    /// Memory, `patch_malloc` and `patch_free`, looked up once for the packed ABI; nil without a
+    /// `memory` export.
+    let guestMemory: GuestMemory?
     private let wasi: WASIBridgeToHost
     private let fuelBudget: UInt64?
 
@@ -58,6 +63,8 @@ final class ModuleInstance {
         self.wasi = wasi
         let store = Store(engine: engine)
         self.store = store
+        let stack = GuestStack(engine: engine)
+        self.stack = stack
         store.resourceLimiter = cap
         // Only what the module imports from is linked: defining every WASI function and every bridge
         // as a host function was a third of a small module's activation (benchmarks/run), and a
@@ -67,7 +74,7 @@ final class ModuleInstance {
         let linksBridges = importedModules.contains { !HostBridges.externallyServedModules.contains($0) }
         func linkServed(into imports: inout Imports, store: Store) {
             if linksWASI { wasi.link(to: &imports, store: store) }
-            if linksBridges { HostBridges.define(into: &imports, store: store, state: bridgeState) }
+            if linksBridges { HostBridges.define(into: &imports, store: store, state: bridgeState, stack: stack) }
         }
         var imports = Imports()
         linkServed(into: &imports, store: store)
@@ -106,11 +113,12 @@ final class ModuleInstance {
                                                name: scan.displayName(ofFunction:)))
         }
         if let memory = instance.exports[memory: "memory"] { cap.observe(bytes: memory.byteCount) }
+        guestMemory = try? GuestMemory(instance: instance, site: "module \(index)", stack: stack)
 
         if let initialize = instance.exports[function: "_initialize"] {
             progress.set("running _initialize of module \(index)")
             do {
-                _ = try ModuleInstance.metered(store: store, budget: fuelBudget) { try initialize.invoke([]) }
+                _ = try ModuleInstance.metered(store: store, budget: fuelBudget) { try initialize.invoke([], reusing: stack) }
             } catch {
                 try? wasi.close()
                 throw .trapped(TrapReport.classify(error, export: "_initialize", moduleIndex: index,

@@ -11,6 +11,9 @@ public final class RuntimeSession {
     public let bridgeState: BridgeState
     public let options: RuntimeOptions
     let progress: ProgressMarker
+    /// Every export routed so far: exports cannot change after activation, so the lookup, the
+    /// signature text and the argument checks are done once per export, not on every call.
+    private var routes: [String: RoutedExport] = [:]
     private var closed = false
 
     /// Activates `artifact`: all modules or none (a failure closes what was already instantiated).
@@ -61,10 +64,15 @@ public final class RuntimeSession {
         }
     }
 
-    /// The module that serves `export` and the function itself.
-    func route(_ export: String) throws(RuntimeError) -> (member: ModuleInstance, function: Function) {
+    /// The module that serves `export`, the function itself and what calling it needs.
+    func route(_ export: String) throws(RuntimeError) -> RoutedExport {
+        if let routed = routes[export] { return routed }
         for member in members {
-            if let function = member.function(named: export) { return (member, function) }
+            if let function = member.function(named: export) {
+                let routed = RoutedExport(member: member, function: function)
+                routes[export] = routed
+                return routed
+            }
         }
         let available = Set(members.flatMap(\.scan.functionExports)).sorted()
         throw .exportNotFound(name: export, available: available)

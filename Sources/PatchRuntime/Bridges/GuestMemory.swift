@@ -47,17 +47,23 @@ public enum BridgeTrap: Error, CustomStringConvertible, Equatable {
 /// Every read and write is checked against the current memory size first: WasmKit's own accessors
 /// `precondition` on out-of-range access, which would crash the CLI instead of failing the guest.
 struct GuestMemory {
-    let instance: Instance
     let memory: Memory
+    /// The module's `patch_malloc` and `patch_free` exports, looked up once (nil when not exported).
+    let allocator: Function?
+    let deallocator: Function?
+    /// The module instance's reusable stack for the allocator calls; nil runs each on a stack of its own.
+    let stack: GuestStack?
     /// `module.name` of the bridge (or pump step) doing the access, for messages.
-    let site: String
+    var site: String
 
-    init(instance: Instance, site: String) throws(BridgeTrap) {
+    init(instance: Instance, site: String, stack: GuestStack? = nil) throws(BridgeTrap) {
         guard let memory = instance.exports[memory: "memory"] else {
             throw .noMemoryExport(bridge: site)
         }
-        self.instance = instance
         self.memory = memory
+        allocator = instance.exports[function: "patch_malloc"]
+        deallocator = instance.exports[function: "patch_free"]
+        self.stack = stack
         self.site = site
     }
 
@@ -85,14 +91,14 @@ struct GuestMemory {
     /// Copies `bytes` into a fresh `patch_malloc` buffer the guest will own and returns its pointer.
     /// A buffer the allocator placed out of bounds is freed again before failing (§2.3).
     func allocate(_ bytes: [UInt8]) throws -> UInt32 {
-        guard let malloc = instance.exports[function: "patch_malloc"] else {
+        guard let malloc = allocator else {
             throw BridgeTrap.noAllocator(bridge: site)
         }
         guard let length = UInt32(exactly: bytes.count) else {
             throw BridgeTrap.allocatorFailed(
                 bridge: site, requested: bytes.count, detail: "the result does not fit a 32-bit length")
         }
-        let results = try malloc.invoke([.i32(length)])
+        let results = try malloc.invoke([.i32(length)], reusing: stack)
         guard results.count == 1, case .i32(let pointer) = results[0] else {
             throw BridgeTrap.allocatorFailed(
                 bridge: site, requested: bytes.count, detail: "it returned \(results) instead of one i32")
@@ -111,8 +117,8 @@ struct GuestMemory {
 
     /// `patch_free(pointer)` when the module exports it (it is optional in the contract).
     func free(_ pointer: UInt32) throws {
-        guard pointer != 0, let free = instance.exports[function: "patch_free"] else { return }
-        try free.invoke([.i32(pointer)])
+        guard pointer != 0, let free = deallocator else { return }
+        try free.invoke([.i32(pointer)], reusing: stack)
     }
 
     /// The packed-i64 bridge result for `bytes` (§2.2): `(ptr << 32) | len`, 0 for empty.
@@ -134,12 +140,16 @@ struct BridgeInvocation {
     let arguments: [Value]
     let state: BridgeState
     private let instance: Instance?
+    /// The calling module instance's stack slot, so that a bridge calling back into the guest
+    /// (`patch_malloc`) goes through it (and, the outer call holding the stack, runs on a fresh one).
+    private let stack: GuestStack?
 
-    init(served: ServedImport, arguments: [Value], state: BridgeState, instance: Instance?) {
+    init(served: ServedImport, arguments: [Value], state: BridgeState, instance: Instance?, stack: GuestStack?) {
         self.served = served
         self.arguments = arguments
         self.state = state
         self.instance = instance
+        self.stack = stack
     }
 
     var configuration: HostBridgeConfiguration { state.configuration }
@@ -147,7 +157,7 @@ struct BridgeInvocation {
 
     func guestMemory() throws(BridgeTrap) -> GuestMemory {
         guard let instance else { throw .noCallingInstance(bridge: site) }
-        return try GuestMemory(instance: instance, site: site)
+        return try GuestMemory(instance: instance, site: site, stack: stack)
     }
 
     func i32(_ index: Int) throws(BridgeTrap) -> Int32 {

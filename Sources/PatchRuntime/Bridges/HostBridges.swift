@@ -80,13 +80,19 @@ public enum HostBridges {
 
     /// Defines the stand-in of every import the configured device serves into `imports`.
     public static func define(into imports: inout Imports, store: Store, state: BridgeState) {
+        define(into: &imports, store: store, state: state, stack: nil)
+    }
+
+    /// As above, with the guest calls a bridge makes (`patch_malloc`) going through the calling module
+    /// instance's stack slot (`GuestStack`); nil runs each on a stack of its own.
+    static func define(into imports: inout Imports, store: Store, state: BridgeState, stack: GuestStack?) {
         let table = state.configuration.servedImports
         for standIn in standIns where table.lookup(module: standIn.served.module, name: standIn.served.name) != nil {
             let served = standIn.served
             let body = standIn.body
             let function = Function(store: store, parameters: served.parameters, results: served.results) {
                 caller, arguments in
-                try body(BridgeInvocation(served: served, arguments: arguments, state: state, instance: caller.instance))
+                try body(BridgeInvocation(served: served, arguments: arguments, state: state, instance: caller.instance, stack: stack))
             }
             imports.define(module: served.module, name: served.name, function)
         }

@@ -2,7 +2,7 @@
 // with the toolchain clang: --target=wasm32 -mbulk-memory -nostdlib -Wl,--no-entry -Wl,--export-dynamic.
 #include "bump_malloc.h"
 static u32 frees = 0;
-__attribute__((export_name("patch_free"))) void patch_free(u32 p) { frees++; }
+__attribute__((export_name("patch_free"))) void patch_free(u32 p) { frees++; bump_free(p); }
 __attribute__((export_name("free_count"))) u32 free_count(void) { return frees; }
 __attribute__((export_name("add"))) int add(int a, int b) { return a + b; }
 __attribute__((export_name("mul64"))) long long mul64(long long a, long long b) { return a * b; }

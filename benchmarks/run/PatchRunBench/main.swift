@@ -43,8 +43,12 @@ protocol Runtime: AnyObject {
 
 /// WasmKit with nothing of ours on top, on the engine configuration PatchRuntime uses (eager
 /// translation, the device's parser features): parse, instantiate, `_initialize`, and exports looked
-/// up once, as a lean host would.
+/// up once, as a lean host would. With `reusedStack`, every call runs on one `ExecutionStack` (as
+/// PatchRuntime's calls do) instead of the one `Function.invoke(_:)` allocates per call: the floor
+/// for any host on this engine.
 final class BareWasmKit: Runtime {
+    private let runtimeName: String
+    private var stack: ExecutionStack?
     private let store: Store
     private let addFunction: Function
     private let echoFunction: Function
@@ -52,7 +56,8 @@ final class BareWasmKit: Runtime {
     private let free: Function
     private let memory: Memory
 
-    init(module bytes: [UInt8]) throws {
+    init(module bytes: [UInt8], reusedStack: Bool) throws {
+        runtimeName = reusedStack ? "bare WasmKit, reused stack" : "bare WasmKit"
         store = Store(engine: Engine(configuration: RuntimeSession.engineConfiguration(limits: RuntimeLimits(fuel: nil))))
         let instance = try parseWasm(bytes: bytes, features: RuntimeSession.deviceFeatures)
             .instantiate(store: store, imports: Imports())
@@ -67,27 +72,40 @@ final class BareWasmKit: Runtime {
         free = try export("patch_free")
         guard let memory = instance.exports[memory: "memory"] else { throw BenchFailure.missingExport("memory") }
         self.memory = memory
+        if reusedStack { stack = ExecutionStack(engine: store.engine) }
+    }
+
+    private func invoke(_ function: Function, _ arguments: [Value]) throws -> [Value] {
+        guard var reused = stack.take() else { return try function.invoke(arguments) }
+        do {
+            let results = try function.invoke(arguments, on: &reused)
+            stack = consume reused
+            return results
+        } catch {
+            stack = consume reused
+            throw error
+        }
     }
 
     func add() throws -> Int32 {
-        guard case let .i32(sum)? = try addFunction.invoke([.i32(1), .i32(2)]).first else {
-            throw BenchFailure.unexpectedResult(runtime: "bare WasmKit", export: "add", detail: "no i32")
+        guard case let .i32(sum)? = try invoke(addFunction, [.i32(1), .i32(2)]).first else {
+            throw BenchFailure.unexpectedResult(runtime: runtimeName, export: "add", detail: "no i32")
         }
         return Int32(bitPattern: sum)
     }
 
     func echo(_ payload: [UInt8]) throws -> [UInt8] {
-        guard case let .i32(input)? = try malloc.invoke([.i32(UInt32(payload.count))]).first else {
-            throw BenchFailure.unexpectedResult(runtime: "bare WasmKit", export: "patch_malloc", detail: "no i32")
+        guard case let .i32(input)? = try invoke(malloc, [.i32(UInt32(payload.count))]).first else {
+            throw BenchFailure.unexpectedResult(runtime: runtimeName, export: "patch_malloc", detail: "no i32")
         }
         memory.withUnsafeMutableBufferPointer(offset: UInt(input), count: payload.count) { $0.copyBytes(from: payload) }
-        guard case let .i64(packed)? = try echoFunction.invoke([.i32(input), .i32(UInt32(payload.count))]).first else {
-            throw BenchFailure.unexpectedResult(runtime: "bare WasmKit", export: "echo", detail: "no i64")
+        guard case let .i64(packed)? = try invoke(echoFunction, [.i32(input), .i32(UInt32(payload.count))]).first else {
+            throw BenchFailure.unexpectedResult(runtime: runtimeName, export: "echo", detail: "no i64")
         }
         let output = UInt32(truncatingIfNeeded: packed >> 32)
         let bytes = memory.withUnsafeBufferPointer(offset: UInt(output), count: Int(UInt32(truncatingIfNeeded: packed))) { Array($0) }
-        _ = try free.invoke([.i32(output)])
-        _ = try free.invoke([.i32(input)])
+        _ = try invoke(free, [.i32(output)])
+        _ = try invoke(free, [.i32(input)])
         return bytes
     }
 
@@ -176,7 +194,8 @@ func run() throws -> Report {
         throw BenchFailure.unreadableModule(path: path, detail: error.localizedDescription)
     }
     let contenders = [
-        Contender(key: "bare_wasmkit") { try BareWasmKit(module: $0) },
+        Contender(key: "bare_wasmkit") { try BareWasmKit(module: $0, reusedStack: false) },
+        Contender(key: "bare_wasmkit_stack") { try BareWasmKit(module: $0, reusedStack: true) },
         // The device meters no fuel; this is the like-for-like row for the targets.
         Contender(key: "patchruntime") { try PatchRuntimeSession(module: $0, options: RuntimeOptions(limits: RuntimeLimits(fuel: nil))) },
         // `patchcli run`'s default: a fuel budget per call, so translated code counts every operator.
