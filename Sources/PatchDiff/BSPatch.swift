@@ -68,8 +68,10 @@ public enum BSPatch {
         let diffStart = BSDiffFormat.headerSize + header.controlLength
         let extraStart = diffStart + header.diffLength
         var control = try openBlock(.control, UnsafeRawBufferPointer(rebasing: patch[BSDiffFormat.headerSize..<diffStart]))
-        var diff = try openBlock(.diff, UnsafeRawBufferPointer(rebasing: patch[diffStart..<extraStart]))
-        var extra = try openBlock(.extra, UnsafeRawBufferPointer(rebasing: patch[extraStart...]))
+        // The diff and extra blocks decode on threads of their own, ahead of the loop below (decoding
+        // the diff block is most of the work); each stops before this function returns.
+        var diff = ReadAheadDecoder(try openBlock(.diff, UnsafeRawBufferPointer(rebasing: patch[diffStart..<extraStart])))
+        var extra = ReadAheadDecoder(try openBlock(.extra, UnsafeRawBufferPointer(rebasing: patch[extraStart...])))
 
         let window = UnsafeMutableRawBufferPointer.allocate(byteCount: outputWindowSize, alignment: 1)
         defer { window.deallocate() }
@@ -190,7 +192,9 @@ public enum BSPatch {
     }
 
     /// Checks that a block's stream ends right after the bytes the control entries used.
-    private static func finishBlock(_ block: BSPatchBlock, _ decoder: inout BZip2.Decoder, used: Int) throws(BSPatchError) {
+    private static func finishBlock<Decoder: StreamDecoder & ~Copyable>(
+        _ block: BSPatchBlock, _ decoder: inout Decoder, used: Int
+    ) throws(BSPatchError) {
         let leftover: Int
         do { leftover = try decoder.finish() } catch { throw .corruptBlock(block, error) }
         guard leftover == 0 else { throw .unusedBlockData(block, used: used) }

@@ -36,7 +36,8 @@ struct DiffApply: AsyncParsableCommand {
             let patchBytes = try FileAccess.read(patch)
             var limits = BSPatchLimits.device
             if let maxOutputSize { limits.maxNewSize = maxOutputSize.bytes }
-            let writer = try AtomicFileWriter(path: output)
+            // NEW can be made again from OLD and the patch: no flush to the disk (as bspatch).
+            let writer = try AtomicFileWriter(path: output, flushBeforeCommit: false)
             var hasher = SHA256Hasher()
             var written = 0
             var writeFailure: FileAccessError?

@@ -99,7 +99,14 @@ final class AtomicFileWriter {
     private let handle: FileHandle
     private var committed = false
 
-    init(path: String, permissions: Int? = nil) throws(FileAccessError) {
+    /// Whether `commit` flushes the file to the disk before renaming it into place.
+    private let flushesBeforeCommit: Bool
+
+    /// `flushBeforeCommit` false skips the flush (the file still appears whole or not at all): for
+    /// outputs that can be made again from their inputs, where a flush of tens of MB would cost more
+    /// than producing them (`diff apply`).
+    init(path: String, permissions: Int? = nil, flushBeforeCommit: Bool = true) throws(FileAccessError) {
+        self.flushesBeforeCommit = flushBeforeCommit
         let destination = URL(fileURLWithPath: path)
         self.path = path
         self.temporaryPath = destination.deletingLastPathComponent()
@@ -123,7 +130,7 @@ final class AtomicFileWriter {
 
     func commit() throws(FileAccessError) {
         do {
-            try handle.synchronize()
+            if flushesBeforeCommit { try handle.synchronize() }
             try handle.close()
         } catch {
             throw .unwritable(path: path, reason: FileAccess.reason(error))

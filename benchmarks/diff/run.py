@@ -161,7 +161,7 @@ class Tool:
     writes_bsdiff40: bool  # BSDIFF40 patches are checked with bspatch and bsdiff4 too
     diff: Callable[[Path, Path, Path], list[str]]
     apply: Callable[[Path, Path, Path], list[str]]
-    # The apply command with nothing to do (an empty patch on an empty OLD; exit status ignored),
+    # The apply command with nothing to do (a 1-byte OLD and the patch to itself; exit status ignored),
     # given (old, patch, out): its peak RSS is the fixed footprint of running that command
     # (runtime, libraries, the command's own code, interpreter), which small pairs cannot get below.
     no_op: Callable[[Path, Path, Path], list[str]]
@@ -402,7 +402,7 @@ def summarize(pair_results: list[PairResult], tools: list[Tool], baselines: dict
         Metric("apply peak RSS minus size(OLD), baseline included (worst of all pairs)", "",
                per_pair(pair_results, lambda pr, r: apply_extra_bytes(pr.pair, r), worst),
                lambda v: f"{v / MIB:.1f} MiB", None, bool(pair_results)),
-        Metric("process baseline: peak RSS of applying an empty patch to an empty OLD", "",
+        Metric("process baseline: peak RSS of applying a patch to a 1-byte OLD", "",
                {tool.key: float(baselines[tool.key]) if tool.key in baselines else None for tool in tools},
                lambda v: f"{v / MIB:.1f} MiB", None, True),
     ]
@@ -563,7 +563,7 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "- Python peers run in a process of their own, so their times and memory include interpreter start-up "
         "(about 10 MiB and a few tens of ms).",
         "- Apply memory: the target row subtracts each tool's process baseline (the peak RSS of its apply command "
-        "given an empty patch and an empty OLD: the resident pages of the executable, its shared libraries and the "
+        "given a 1-byte OLD and the patch from it to itself: the resident pages of the executable, its shared libraries and the "
         "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
         "which the command pays before reading a byte; the rows below it show the raw figure.",
         "- The Embedded Swift pair is built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
@@ -682,10 +682,11 @@ def main() -> int:
         pair_results.append(PairResult(pair, brotli_bytes, results))
     load.sample()
 
-    empty_old, empty_patch, empty_out = (args.work_dir / name for name in ("empty.old", "empty.patch", "empty.out"))
-    empty_old.write_bytes(b"")
-    subprocess.run([bsdiff, str(empty_old), str(empty_old), str(empty_patch)], check=True)
-    baselines = {tool.key: measure(tool.no_op(empty_old, empty_patch, empty_out), args.timeout).peak_rss for tool in tools}
+    # bsdiff 4.3 cannot map an empty file: the no-op patch turns one byte into itself.
+    tiny_old, tiny_patch, tiny_out = (args.work_dir / name for name in ("tiny.old", "tiny.patch", "tiny.out"))
+    tiny_old.write_bytes(b"\0")
+    subprocess.run([bsdiff, str(tiny_old), str(tiny_old), str(tiny_patch)], check=True)
+    baselines = {tool.key: measure(tool.no_op(tiny_old, tiny_patch, tiny_out), args.timeout).peak_rss for tool in tools}
     metrics = summarize(pair_results, tools, baselines)
     repeat_text = (f"{args.repeat} run(s) each" if args.repeat else
                    "diff: median of 3 runs, 1 run for pairs over 8 MiB; apply: median of 5 runs, alternating "
