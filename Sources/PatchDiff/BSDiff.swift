@@ -700,19 +700,14 @@ struct PrefixRanges: Sendable {
     private let ends: [Int32]
 
     init(old: Bytes, sampling: SuffixArray.Sampling) {
-        let stride: Int
-        switch sampling {
-        case .all: stride = 1
-        case .evenPositions: stride = 2
-        }
         var counts = [Int32](repeating: 0, count: 1 << 16)
         var firstByteCounts = [Int](repeating: 0, count: 256)
-        for position in Swift.stride(from: 0, to: old.count, by: stride) {
+        for position in stride(from: 0, to: old.count, by: sampling.step) {
             firstByteCounts[Int(old[position])] &+= 1
             if position &+ 1 < old.count { counts[Int(old[position]) << 8 | Int(old[position &+ 1])] &+= 1 }
         }
         // The one-byte suffix (old's last byte) is indexed when its position is sampled.
-        let lastIsSampled = old.count > 0 && (old.count &- 1) % stride == 0
+        let lastIsSampled = old.count > 0 && (old.count &- 1) % sampling.step == 0
         var starts = [Int32](repeating: 0, count: 1 << 16)
         var ends = [Int32](repeating: 0, count: 1 << 16)
         var groupStart = 0

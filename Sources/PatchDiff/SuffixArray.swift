@@ -27,12 +27,17 @@ public enum SuffixArray {
         /// The suffixes starting at even positions: `(count + 1) / 2` entries.
         case evenPositions
 
+        /// Distance between consecutive sampled positions.
+        public var step: Int {
+            switch self {
+            case .all: return 1
+            case .evenPositions: return 2
+            }
+        }
+
         /// Entries in the suffix array of a `textCount`-byte text.
         public func entryCount(textCount: Int) -> Int {
-            switch self {
-            case .all: return textCount
-            case .evenPositions: return (textCount &+ 1) >> 1
-            }
+            (textCount &+ step &- 1) / step
         }
     }
 

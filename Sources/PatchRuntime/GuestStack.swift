@@ -2,10 +2,10 @@ import WasmKit
 
 /// The interpreter stack one module instance's guest calls run on, kept from one call to the next.
 ///
-/// WasmKit's `Function.invoke(_:)` allocates a stack of the engine's configured size (512 KiB by
-/// default: an mmap, page faults on first touch, an munmap) for every call, which was most of a
-/// scalar call's cost and four times that of a packed round trip (benchmarks/run). The size, and so
-/// the stack limit a deep recursion traps at, is still the engine's (`RuntimeLimits.stackSizeBytes`).
+/// WasmKit's `Function.invoke(_:)` allocates and frees a stack of the engine's configured size
+/// (512 KiB by default) for every call, and a packed round trip makes four calls (benchmarks/run
+/// measures what reusing one saves). The size, and so the stack limit a deep recursion traps at, is
+/// still the engine's (`RuntimeLimits.stackSizeBytes`).
 ///
 /// Reentrancy: a host bridge running inside a guest call may call back into the guest (`patch_malloc`
 /// to hand back bytes). A call takes the stack out of its slot for its whole duration, so a nested

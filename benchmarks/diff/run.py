@@ -161,10 +161,10 @@ class Tool:
     writes_bsdiff40: bool  # BSDIFF40 patches are checked with bspatch and bsdiff4 too
     diff: Callable[[Path, Path, Path], list[str]]
     apply: Callable[[Path, Path, Path], list[str]]
-    # The apply command with nothing to do (a 1-byte OLD and the patch to itself; exit status ignored),
-    # given (old, patch, out): its peak RSS is the fixed footprint of running that command
+    # What the process baseline runs (exit status ignored): by default `apply` with nothing to do
+    # (a 1-byte OLD and the patch to itself), whose peak RSS is the fixed footprint of that command
     # (runtime, libraries, the command's own code, interpreter), which small pairs cannot get below.
-    no_op: Callable[[Path, Path, Path], list[str]]
+    no_op: list[str] | None = None
 
 
 def python_peer(library: str, operation: str, *paths: Path) -> list[str]:
@@ -177,25 +177,22 @@ def make_tools(patchcli: Path | None, patchcli_label: str, bsdiff: str, bspatch:
         tools.append(Tool(
             "patchcli", patchcli_label, True,
             lambda old, new, patch: [str(patchcli), "diff", str(old), str(new), "-o", str(patch), "--json"],
-            lambda old, patch, out: [str(patchcli), "diff", "apply", str(old), str(patch), "-o", str(out)],
             lambda old, patch, out: [str(patchcli), "diff", "apply", str(old), str(patch), "-o", str(out)]))
     tools.append(Tool(
         "bsdiff-4.3", "bsdiff 4.3", True,
         lambda old, new, patch: [bsdiff, str(old), str(new), str(patch)],
-        lambda old, patch, out: [bspatch, str(old), str(out), str(patch)],
         lambda old, patch, out: [bspatch, str(old), str(out), str(patch)]))
     tools.append(Tool(
         "bsdiff4", "bsdiff4 (py)", True,
         lambda old, new, patch: python_peer("bsdiff4", "diff", old, new, patch),
-        lambda old, patch, out: python_peer("bsdiff4", "apply", old, patch, out),
         lambda old, patch, out: python_peer("bsdiff4", "apply", old, patch, out)))
     if with_hdiffpatch:
         tools.append(Tool(
             "hdiffpatch", "HDiffPatch (py, own format)", False,
             lambda old, new, patch: python_peer("hdiffpatch", "diff", old, new, patch),
             lambda old, patch, out: python_peer("hdiffpatch", "apply", old, patch, out),
-            # Its own format cannot carry the BSDIFF40 empty patch: importing it is its no-op.
-            lambda old, patch, out: [sys.executable, "-c", "import hdiffpatch"]))
+            # Its own format cannot carry the BSDIFF40 no-op patch: importing it is its no-op.
+            [sys.executable, "-c", "import hdiffpatch"]))
     return tools
 
 
@@ -686,7 +683,8 @@ def main() -> int:
     tiny_old, tiny_patch, tiny_out = (args.work_dir / name for name in ("tiny.old", "tiny.patch", "tiny.out"))
     tiny_old.write_bytes(b"\0")
     subprocess.run([bsdiff, str(tiny_old), str(tiny_old), str(tiny_patch)], check=True)
-    baselines = {tool.key: measure(tool.no_op(tiny_old, tiny_patch, tiny_out), args.timeout).peak_rss for tool in tools}
+    baselines = {tool.key: measure(tool.no_op or tool.apply(tiny_old, tiny_patch, tiny_out), args.timeout).peak_rss
+                 for tool in tools}
     metrics = summarize(pair_results, tools, baselines)
     repeat_text = (f"{args.repeat} run(s) each" if args.repeat else
                    "diff: median of 3 runs, 1 run for pairs over 8 MiB; apply: median of 5 runs, alternating "
