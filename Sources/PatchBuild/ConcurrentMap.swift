@@ -1,6 +1,6 @@
 import Dispatch
 
-/// `map` over independent, CPU-bound elements on every core, results in input order.
+/// `map` over independent elements on every core, results in input order.
 enum ConcurrentMap {
     static func map<Element: Sendable, Result: Sendable>(_ elements: [Element], _ transform: @Sendable (Element) -> Result) -> [Result] {
         guard elements.count > 1 else { return elements.map(transform) }

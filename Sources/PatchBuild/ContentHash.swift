@@ -8,23 +8,32 @@ enum ContentHash {
     /// Hashes `node`'s tokens, leaving out the tokens `prepare` itself adds or renames so that a
     /// prepared file and its original hash the same (`dynamic`, `__patch_native_body` read as `body`).
     static func of(_ node: some SyntaxProtocol) -> String {
-        // Token bytes are gathered straight from the syntax tree's source buffer (`rawText`: no
-        // String per token) and hashed in one call; per-token Strings and hasher updates were most
-        // of `prepare`'s scan time.
+        // Token bytes are gathered from the raw tree (`rawText`: the parser's buffer, no String per
+        // token, no syntax node made per token) and hashed in one call; per-token Strings, hasher
+        // updates and walking `tokens(viewMode:)` were most of `prepare`'s scan time.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(node.totalLength.utf8Length)
-        for token in node.tokens(viewMode: .sourceAccurate) {
-            if case .keyword(.dynamic) = token.tokenKind, token.parent?.is(DeclModifierSyntax.self) == true { continue }
-            let text = token.rawText
-            if text.count == nativeBodyText.count && text.elementsEqual(nativeBodyText) {
-                bytes += bodyText
-            } else if let base = text.baseAddress {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: text.count))
-            }
-            // A separator keeps `a b` and `ab` apart.
-            bytes.append(0)
-        }
+        appendTokens(of: node.raw, to: &bytes, inModifier: false)
         return SHA256Hasher.hex(of: bytes)
+    }
+
+    private static func appendTokens(of raw: RawSyntax, to bytes: inout [UInt8], inModifier: Bool) {
+        if let layout = raw.layoutView {
+            let isModifier = raw.kind == .declModifier
+            for case let child? in layout.children { appendTokens(of: child, to: &bytes, inModifier: isModifier) }
+            return
+        }
+        // Only what the source shows: not the tokens the parser had to assume.
+        guard let token = raw.tokenView, token.presence == .present else { return }
+        let text = token.rawText
+        if inModifier && token.rawKind == .keyword && text == "dynamic" { return }
+        if text.count == nativeBodyText.count && text.elementsEqual(nativeBodyText) {
+            bytes += bodyText
+        } else if let base = text.baseAddress {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: text.count))
+        }
+        // A separator keeps `a b` and `ab` apart.
+        bytes.append(0)
     }
 
     private static let nativeBodyText = Array(PreparedNames.nativeBody.utf8)

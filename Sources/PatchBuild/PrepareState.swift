@@ -45,9 +45,11 @@ public struct PrepareState: Codable, Sendable, Equatable {
         var next = self
         var originals: [String: [UInt8]] = [:]
         var updatedPaths = Set<String>()
-        for update in plan.updates {
+        // Hashed on every core: a first run hashes every rewritten file.
+        let preparedHashes = ConcurrentMap.map(plan.updates) { update in update.after.map(SHA256Hasher.hex(of:)) }
+        for (update, preparedHash) in zip(plan.updates, preparedHashes) {
             updatedPaths.insert(update.path)
-            guard let after = update.after else {
+            guard let after = update.after, let preparedHash else {
                 next.generatedFiles.removeAll { $0 == update.path }
                 next.files[update.path] = nil
                 continue
@@ -60,18 +62,17 @@ public struct PrepareState: Codable, Sendable, Equatable {
             let newInsertions = plan.insertions[update.path] ?? PreparedInsertions()
             if let record = files[update.path] {
                 if SHA256Hasher.hex(of: before) != record.preparedSHA256 {
-                    originals[update.path] = Unpreparer.unprepare(before, insertions: record.insertions, path: update.path)
+                    originals[update.path] = Unpreparer.unprepare(before, insertions: record.insertions)
                 }
-                next.files[update.path] = FileRecord(preparedSHA256: SHA256Hasher.hex(of: after),
-                                                     insertions: record.insertions.merged(with: newInsertions))
+                next.files[update.path] = FileRecord(preparedSHA256: preparedHash, insertions: record.insertions.merged(with: newInsertions))
             } else {
                 originals[update.path] = before
-                next.files[update.path] = FileRecord(preparedSHA256: SHA256Hasher.hex(of: after), insertions: newInsertions)
+                next.files[update.path] = FileRecord(preparedSHA256: preparedHash, insertions: newInsertions)
             }
         }
         for (path, record) in files where !updatedPaths.contains(path) {
             guard let current = currentFiles[path], SHA256Hasher.hex(of: current) != record.preparedSHA256 else { continue }
-            originals[path] = Unpreparer.unprepare(current, insertions: record.insertions, path: path)
+            originals[path] = Unpreparer.unprepare(current, insertions: record.insertions)
             next.files[path]?.preparedSHA256 = SHA256Hasher.hex(of: current)
         }
         next.generatedFiles.sort()
@@ -88,7 +89,7 @@ public struct PrepareState: Codable, Sendable, Equatable {
             if SHA256Hasher.hex(of: current) == record.preparedSHA256, let original = try read(Self.originalPath(for: path)) {
                 restored = original
             } else {
-                restored = Unpreparer.unprepare(current, insertions: record.insertions, path: path)
+                restored = Unpreparer.unprepare(current, insertions: record.insertions)
             }
             if restored != current { updates.append(.init(path: path, before: current, after: restored)) }
         }

@@ -87,14 +87,15 @@ public struct PreparePlan: Sendable {
     public var cache: ScanCache
 }
 
-/// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.json` so a re-run
+/// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.bin` so a re-run
 /// parses only the files that changed.
-public struct ScanCache: Sendable, Codable, Equatable {
+public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 2
-    public static let path = ".patch/cache/scans.json"
+    public static let formatVersion = 3
+    public static let path = ".patch/cache/scans.bin"
+    /// First bytes of the file, so that anything else at that path is never read as scans.
+    static let magic = Array("patchcli scan cache\n".utf8)
 
-    var version = ScanCache.formatVersion
     var scans: [String: FileScan] = [:]
 
     public init() {}
@@ -102,33 +103,45 @@ public struct ScanCache: Sendable, Codable, Equatable {
     /// The cache in a file, or an empty one when the bytes are from another version or unreadable
     /// (a cache is never worth failing for).
     public init(bytes: [UInt8]) {
-        guard let decoded = try? JSONDecoder().decode(ScanCache.self, from: Data(bytes)), decoded.version == Self.formatVersion else { return }
-        self = decoded
+        guard bytes.starts(with: Self.magic) else { return }
+        let source = CompactCoder.Source(bytes[Self.magic.count...])
+        guard let version = try? source.readUnsigned(), version == Self.formatVersion,
+              let count = try? source.readLength() else { return }
+        var entries: [(hash: String, scan: ArraySlice<UInt8>)] = []
+        for _ in 0..<count {
+            guard let hash = try? source.readString(), let length = try? source.readLength() else { return }
+            let start = source.position
+            guard (try? source.skip(length)) != nil else { return }
+            entries.append((hash, bytes[start..<start + length]))
+        }
+        guard source.isAtEnd else { return }
+        let decoded = ConcurrentMap.map(entries) { entry in try? CompactCoder.decode(FileScan.self, from: entry.scan) }
+        // One unreadable scan means a damaged file: trust none of it.
+        guard !decoded.contains(where: { $0 == nil }) else { return }
+        scans = Dictionary(zip(entries.map(\.hash), decoded.map { $0! }), uniquingKeysWith: { first, _ in first })
     }
 
-    /// The cache file: `{"scans":{HASH:SCAN,…},"version":N}`, entries sorted by hash. Each scan is
-    /// encoded on its own, on every core: one JSONEncoder pass over the whole cache was a quarter of
-    /// a first run's time. A scan that fails to encode is left out (it is parsed again next run).
+    /// The cache file: the magic line, the format version, the entry count, then per entry (sorted by
+    /// hash) the hash and the length-prefixed scan in `CompactCoder` form. Scans are encoded on every
+    /// core; one that fails to encode is left out (it is parsed again next run).
     public func encoded() -> [UInt8] {
         let entries = scans.sorted { $0.key < $1.key }
-        let encodedScans = ConcurrentMap.map(entries) { entry in (try? JSONEncoder().encode(entry.value)).map { [UInt8]($0) } }
-        var bytes = Array("{\"scans\":{".utf8)
-        var first = true
+        let encodedScans = ConcurrentMap.map(entries) { entry in try? CompactCoder.encode(entry.value) }
+        let sink = CompactCoder.Sink()
+        sink.writeUnsigned(UInt64(Self.formatVersion))
+        sink.writeUnsigned(UInt64(encodedScans.count { $0 != nil }))
         for (entry, scan) in zip(entries, encodedScans) {
             guard let scan else { continue }
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            // Keys are lowercase hex digests: nothing to escape.
-            bytes += Array("\"\(entry.key)\":".utf8)
-            bytes += scan
+            sink.writeString(entry.key)
+            sink.writeUnsigned(UInt64(scan.count))
+            sink.append(contentsOf: scan)
         }
-        bytes += Array("},\"version\":\(version)}".utf8)
-        return bytes
+        return Self.magic + sink.bytes
     }
 
     /// Equal when they hold scans of the same file contents (entries are content-addressed).
     public static func == (lhs: ScanCache, rhs: ScanCache) -> Bool {
-        lhs.version == rhs.version && Set(lhs.scans.keys) == Set(rhs.scans.keys)
+        Set(lhs.scans.keys) == Set(rhs.scans.keys)
     }
 }
 
@@ -269,6 +282,21 @@ private struct TargetAnalysis {
     var viewTypes: Set<String>
 }
 
+/// What one file adds to its target's output.
+private struct FileEmission {
+    var update: PreparePlan.FileUpdate?
+    /// The file's scan as this run leaves it, by the hash of its new bytes: what the next run reads.
+    var cachedScan: (hash: String, scan: FileScan) = ("", FileScan())
+    var insertions = PreparedInsertions()
+    var routingThunks: [String] = []
+    var routingImports = Set<String>()
+    var views: [PreparePlan.RoutedView] = []
+    var functions: [PreparePlan.RoutedFunction] = []
+    var skipped: [PreparePlan.Skip] = []
+    var declarations: [Baseline.Declaration] = []
+    var declarationLines: [Int] = []
+}
+
 private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
     var routingFile: String?
@@ -356,14 +384,14 @@ private struct Planner {
             return .cached(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: cached))
         }
         let parseStart = ContinuousClock.now
-        let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
+        let tree = userBytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
         let parseTime = ContinuousClock.now - parseStart
         guard !tree.hasError else {
             return .unparsable(.init(file: file.path, line: 0, declaration: "(file)",
                                      reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"),
                                parseTime: parseTime)
         }
-        let scan = SourceScanner.scan(tree, fileName: file.path)
+        let scan = SourceScanner.scan(tree, source: userBytes)
         return .parsed(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan), parseTime: parseTime)
     }
 
@@ -390,123 +418,139 @@ private struct Planner {
         function.hasMarker || patchableFunctions.contains(function.key)
     }
 
+    /// Files are emitted independently, on every core, and folded in file order.
     mutating func emit(_ analysis: TargetAnalysis) -> TargetOutput {
+        let planner = self
+        let emissions = ConcurrentMap.map(analysis.files) { file in planner.emit(file, in: analysis) }
         var output = TargetOutput()
         var routingThunks: [String] = []
         var routingImports = Set<String>()
-        let targetName = analysis.target.name
-        for file in analysis.files {
-            var edits: [SourceEdit] = []
-            var sectionThunks: [String] = []
-            var sectionImports = Set<String>()
-            var fileInsertions = PreparedInsertions()
-            for body in file.scan.bodies {
-                let owner = body.ownerPath.joined(separator: ".")
-                guard analysis.viewTypes.contains(owner) else {
-                    if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
-                    continue
-                }
-                let typeName = PatchNames.viewTypeName(path: body.ownerPath)
-                let declaredType = analysis.declaredTypes[owner]
-                var reason = body.unsupportedReason
-                if reason == nil, collidingNames.contains(typeName) {
-                    reason = "its patch name \"\(typeName)\" is also claimed by another view (see collisions); rename one of them"
-                }
-                if let reason {
-                    skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
-                    // Undo an earlier run's rename: without the generated `body` the type would not compile.
-                    if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
-                    continue
-                }
-                if !body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: PreparedNames.nativeBody)) }
-                var attributes = ""
-                if body.viewBuilderRange == nil {
-                    attributes += "@ViewBuilder "
-                    fileInsertions.viewBuilderOwners.append(owner)
-                }
-                if body.mainActorRange == nil {
-                    attributes += "@MainActor "
-                    fileInsertions.mainActorOwners.append(owner)
-                }
-                if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
-                let typeContext = body.context.isInExtension ? declaredType : nil
-                let thunk = ThunkEmitter.view(.init(
-                    extendedType: owner, typeName: typeName,
-                    conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),
-                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
-                                         + body.context.availability + body.availability),
-                    whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
-                    contentHash: body.contentHash))
-                if body.context.isFileScoped || declaredType?.isFileScoped == true {
-                    sectionThunks.append(thunk)
-                    sectionImports.formUnion(ThunkEmitter.viewImports)
-                } else {
-                    routingThunks.append(thunk)
-                    routingImports.formUnion(ThunkEmitter.viewImports)
-                }
-                views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
-                                   line: body.line, contentHash: body.contentHash))
-            }
-            for function in file.scan.functions where isOptedIn(function) {
-                let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
-                                                       argumentLabels: function.parameters.map(\.label))
-                var reason = function.unsupportedReason
-                if reason == nil, collidingNames.contains(export) {
-                    reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
-                }
-                if let reason {
-                    skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason))
-                    continue
-                }
-                if !function.isDynamic {
-                    edits.append(.insert("dynamic ", at: function.dynamicInsertion))
-                    fileInsertions.dynamicFunctions.append(function.key)
-                }
-                let owner = function.ownerPath.joined(separator: ".")
-                let declaredType = analysis.declaredTypes[owner]
-                let typeContext = function.context.isInExtension ? declaredType : nil
-                let thunk = ThunkEmitter.function(.init(
-                    extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
-                    conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
-                    availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
-                                         + function.context.availability + function.availability)))
-                if function.isAccessFileScoped || declaredType?.isFileScoped == true {
-                    sectionThunks.append(thunk)
-                    sectionImports.formUnion(ThunkEmitter.functionImports)
-                } else {
-                    routingThunks.append(thunk)
-                    // The replacement spells the function's parameter types: it needs the file's imports.
-                    routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
-                }
-                functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
-                                       export: export, file: file.path, line: function.line))
-            }
-            var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
-            if !sectionThunks.isEmpty {
-                let imports = sectionImports.subtracting(file.scan.imports).sorted()
-                newUserBytes += Array(ThunkEmitter.section(imports: imports, thunks: sectionThunks).utf8)
-            }
-            // The cache keeps the scan of each file as this run leaves it: what the next run reads.
-            if newUserBytes != file.original {
-                output.userFileUpdates.append(.init(path: file.path, before: file.original, after: newUserBytes))
-                nextCache.scans[SHA256Hasher.hex(of: newUserBytes)] = file.scan.applying(edits)
-            } else {
-                nextCache.scans[file.contentHash] = file.scan
-            }
-            if !fileInsertions.isEmpty { insertions[file.path] = fileInsertions }
-            for declaration in file.scan.declarations {
-                // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
-                let isViewBody = declaration.kind == .viewBody
-                    && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
-                output.declarations.append(Baseline.Declaration(
-                    id: "\(targetName):\(declaration.localID)",
-                    kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
-                    contentHash: declaration.contentHash, file: file.path))
-                output.declarationLines.append(declaration.line)
-            }
+        for (file, emission) in zip(analysis.files, emissions) {
+            if let update = emission.update { output.userFileUpdates.append(update) }
+            nextCache.scans[emission.cachedScan.hash] = emission.cachedScan.scan
+            if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
+            routingThunks += emission.routingThunks
+            routingImports.formUnion(emission.routingImports)
+            views += emission.views
+            functions += emission.functions
+            skipped += emission.skipped
+            output.declarations += emission.declarations
+            output.declarationLines += emission.declarationLines
         }
         if !routingThunks.isEmpty {
-            output.routingFile = ThunkEmitter.file(target: targetName, imports: routingImports.sorted(), thunks: routingThunks)
+            output.routingFile = ThunkEmitter.file(target: analysis.target.name, imports: routingImports.sorted(), thunks: routingThunks)
+        }
+        return output
+    }
+
+    private func emit(_ file: ParsedFile, in analysis: TargetAnalysis) -> FileEmission {
+        var output = FileEmission()
+        let targetName = analysis.target.name
+        var edits: [SourceEdit] = []
+        var sectionThunks: [String] = []
+        var sectionImports = Set<String>()
+        for body in file.scan.bodies {
+            let owner = body.ownerPath.joined(separator: ".")
+            guard analysis.viewTypes.contains(owner) else {
+                if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
+                continue
+            }
+            let typeName = PatchNames.viewTypeName(path: body.ownerPath)
+            let declaredType = analysis.declaredTypes[owner]
+            var reason = body.unsupportedReason
+            if reason == nil, collidingNames.contains(typeName) {
+                reason = "its patch name \"\(typeName)\" is also claimed by another view (see collisions); rename one of them"
+            }
+            if let reason {
+                output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
+                // Undo an earlier run's rename: without the generated `body` the type would not compile.
+                if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
+                continue
+            }
+            if !body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: PreparedNames.nativeBody)) }
+            var attributes = ""
+            if body.viewBuilderRange == nil {
+                attributes += "@ViewBuilder "
+                output.insertions.viewBuilderOwners.append(owner)
+            }
+            if body.mainActorRange == nil {
+                attributes += "@MainActor "
+                output.insertions.mainActorOwners.append(owner)
+            }
+            if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
+            let typeContext = body.context.isInExtension ? declaredType : nil
+            let thunk = ThunkEmitter.view(.init(
+                extendedType: owner, typeName: typeName,
+                conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),
+                availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
+                                     + body.context.availability + body.availability),
+                whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
+                contentHash: body.contentHash))
+            if body.context.isFileScoped || declaredType?.isFileScoped == true {
+                sectionThunks.append(thunk)
+                sectionImports.formUnion(ThunkEmitter.viewImports)
+            } else {
+                output.routingThunks.append(thunk)
+                output.routingImports.formUnion(ThunkEmitter.viewImports)
+            }
+            output.views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
+                                      line: body.line, contentHash: body.contentHash))
+        }
+        for function in file.scan.functions where isOptedIn(function) {
+            let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
+                                                   argumentLabels: function.parameters.map(\.label))
+            var reason = function.unsupportedReason
+            if reason == nil, collidingNames.contains(export) {
+                reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
+            }
+            if let reason {
+                output.skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason))
+                continue
+            }
+            if !function.isDynamic {
+                edits.append(.insert("dynamic ", at: function.dynamicInsertion))
+                output.insertions.dynamicFunctions.append(function.key)
+            }
+            let owner = function.ownerPath.joined(separator: ".")
+            let declaredType = analysis.declaredTypes[owner]
+            let typeContext = function.context.isInExtension ? declaredType : nil
+            let thunk = ThunkEmitter.function(.init(
+                extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
+                conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
+                availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
+                                     + function.context.availability + function.availability)))
+            if function.isAccessFileScoped || declaredType?.isFileScoped == true {
+                sectionThunks.append(thunk)
+                sectionImports.formUnion(ThunkEmitter.functionImports)
+            } else {
+                output.routingThunks.append(thunk)
+                // The replacement spells the function's parameter types: it needs the file's imports.
+                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
+            }
+            output.functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
+                                          export: export, file: file.path, line: function.line))
+        }
+        var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
+        if !sectionThunks.isEmpty {
+            let imports = sectionImports.subtracting(file.scan.imports).sorted()
+            newUserBytes += Array(ThunkEmitter.section(imports: imports, thunks: sectionThunks).utf8)
+        }
+        // The cache keeps the scan of each file as this run leaves it: what the next run reads.
+        if newUserBytes != file.original {
+            output.update = .init(path: file.path, before: file.original, after: newUserBytes)
+            output.cachedScan = (SHA256Hasher.hex(of: newUserBytes), file.scan.applying(edits))
+        } else {
+            output.cachedScan = (file.contentHash, file.scan)
+        }
+        for declaration in file.scan.declarations {
+            // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
+            let isViewBody = declaration.kind == .viewBody
+                && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
+            output.declarations.append(Baseline.Declaration(
+                id: "\(targetName):\(declaration.localID)",
+                kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
+                contentHash: declaration.contentHash, file: file.path))
+            output.declarationLines.append(declaration.line)
         }
         return output
     }

@@ -39,7 +39,7 @@ public enum ProjectSources {
         let excludes = config.exclude.map(Glob.init)
         var result: [PrepareTarget] = []
         for target in config.targets {
-            var files: [SourceFile] = []
+            var paths: [String] = []
             for sourceRoot in target.sourceRoots {
                 let directory = Preparer.join(root, sourceRoot)
                 var isDirectory: ObjCBool = false
@@ -49,10 +49,17 @@ public enum ProjectSources {
                 for relative in swiftFiles(under: directory) {
                     let projectPath = Preparer.join(sourceRoot, relative)
                     guard includes.contains(where: { $0.matches(projectPath) }), !excludes.contains(where: { $0.matches(projectPath) }) else { continue }
-                    files.append(SourceFile(path: projectPath, bytes: try read(Preparer.join(root, projectPath))))
+                    paths.append(projectPath)
                 }
             }
-            result.append(PrepareTarget(name: target.name, sourceRoots: target.sourceRoots, files: files.sorted { $0.path < $1.path }))
+            paths.sort()
+            // Read on every core: one by one, reading was a sixth of a first run's sequential time.
+            let contents = ConcurrentMap.map(paths) { path in
+                Result { () throws(ProjectError) in try read(Preparer.join(root, path)) }
+            }
+            var files: [SourceFile] = []
+            for (path, content) in zip(paths, contents) { files.append(SourceFile(path: path, bytes: try content.get())) }
+            result.append(PrepareTarget(name: target.name, sourceRoots: target.sourceRoots, files: files))
         }
         return result
     }

@@ -52,8 +52,13 @@ extension FileScan {
     }
 
     private static func range(of attribute: String, in inserted: String, at textStart: Int) -> Range<Int>? {
-        guard let found = inserted.utf8.firstRange(of: attribute.utf8) else { return nil }
-        let start = textStart + inserted.utf8.distance(from: inserted.utf8.startIndex, to: found.lowerBound)
-        return start..<(start + attribute.utf8.count)
+        // A plain byte search: the generic `firstRange(of:)` looks up type metadata under a global
+        // lock on every call, which serialized the threads rebasing scans.
+        let text = Array(inserted.utf8)
+        let needle = Array(attribute.utf8)
+        guard needle.count <= text.count,
+              let offset = (0...(text.count - needle.count)).first(where: { text[$0..<($0 + needle.count)].elementsEqual(needle) })
+        else { return nil }
+        return (textStart + offset)..<(textStart + offset + needle.count)
     }
 }

@@ -118,22 +118,23 @@ struct FileScan: Sendable, Codable, Equatable {
 /// Walks one file's syntax tree, tracking the context of every declaration. Function bodies are not
 /// entered: types declared inside functions cannot be extended, so they are never routed.
 struct SourceScanner {
-    private let converter: SourceLocationConverter
+    private let lines: LineTable
     private(set) var result = FileScan()
 
-    static func scan(_ file: SourceFileSyntax, fileName: String) -> FileScan {
-        var scanner = SourceScanner(converter: SourceLocationConverter(fileName: fileName, tree: file))
+    /// - Parameter source: the bytes `file` was parsed from (for line numbers).
+    static func scan(_ file: SourceFileSyntax, source: [UInt8]) -> FileScan {
+        var scanner = SourceScanner(lines: LineTable(source))
         scanner.visit(statements: file.statements, context: DeclarationContext())
-        scanner.result.imports = file.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedDescription }
+        scanner.result.imports = file.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedText }
         return scanner.result
     }
 
-    private init(converter: SourceLocationConverter) {
-        self.converter = converter
+    private init(lines: LineTable) {
+        self.lines = lines
     }
 
     private func line(of node: some SyntaxProtocol) -> Int {
-        node.startLocation(converter: converter).line
+        lines.line(at: node.positionAfterSkippingLeadingTrivia.utf8Offset)
     }
 
     // MARK: - Walking
@@ -185,7 +186,7 @@ struct SourceScanner {
             var clauseContext = context
             clauseContext.conditions += earlierConditions.map { "!\($0)" }
             if let condition = clause.condition {
-                let text = "(\(condition.trimmedDescription))"
+                let text = "(\(condition.trimmedText))"
                 clauseContext.conditions.append(text)
                 earlierConditions.append(text)
             }
@@ -227,7 +228,7 @@ struct SourceScanner {
         inner.typePath = extendedPath
         inner.availability += Self.availabilityAttributes(decl.attributes)
         inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
-        inner.extensionWhereClause = decl.genericWhereClause?.trimmedDescription
+        inner.extensionWhereClause = decl.genericWhereClause?.trimmedText
         inner.isInExtension = true
         visit(members: decl.memberBlock.members, context: inner)
     }
@@ -253,8 +254,8 @@ struct SourceScanner {
     private func bodyCandidate(_ variable: VariableDeclSyntax, binding: PatternBindingSyntax, name: TokenSyntax,
                                contentHash: String, context: DeclarationContext) -> BodyCandidate {
         let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
-        let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedDescription) }
-        let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedDescription) }
+        let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedText) }
+        let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) }
         let insertionToken = variable.modifiers.first?.firstToken(viewMode: .sourceAccurate) ?? variable.bindingSpecifier
         let accessModifiers = variable.modifiers.map(\.name.text).filter { ["public", "package", "open"].contains($0) }
         var candidate = BodyCandidate(
@@ -268,9 +269,9 @@ struct SourceScanner {
             contentHash: contentHash,
             line: line(of: name), unsupportedReason: nil)
         if Self.isFileScoped(variable.modifiers) { candidate.context.isFileScoped = true }
-        let typeText = binding.typeAnnotation?.type.trimmedDescription.filter { !$0.isWhitespace }
+        let typeText = binding.typeAnnotation?.type.trimmedText.filter { !$0.isWhitespace }
         if typeText != "someView" && typeText != "someSwiftUI.View" {
-            candidate.unsupportedReason = "`body` is declared as `\(binding.typeAnnotation?.type.trimmedDescription ?? "(no type)")`, not `some View`; routing would change its type"
+            candidate.unsupportedReason = "`body` is declared as `\(binding.typeAnnotation?.type.trimmedText ?? "(no type)")`, not `some View`; routing would change its type"
         } else if variable.bindings.count > 1 {
             candidate.unsupportedReason = "`body` shares its declaration with other variables"
         } else if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) }) {
@@ -305,11 +306,11 @@ struct SourceScanner {
             FunctionCandidate.Parameter(
                 label: parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text,
                 internalName: (parameter.secondName ?? parameter.firstName).text,
-                type: parameter.type.trimmedDescription)
+                type: parameter.type.trimmedText)
         }
         var candidate = FunctionCandidate(
             ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(function.attributes),
-            localID: localID, baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedDescription,
+            localID: localID, baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedText,
             isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
             throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
             hasMarker: hasMarker,
@@ -400,21 +401,56 @@ struct SourceScanner {
         if let identifier = type.as(IdentifierTypeSyntax.self) {
             return [identifier.name.text]
         }
-        return [type.trimmedDescription]
+        return [type.trimmedText]
     }
 
     private static func inheritedNames(_ clause: InheritanceClauseSyntax?) -> [String] {
-        clause?.inheritedTypes.map { $0.type.trimmedDescription.filter { !$0.isWhitespace } } ?? []
+        clause?.inheritedTypes.map { $0.type.trimmedText.filter { !$0.isWhitespace } } ?? []
     }
 
     private static func availabilityAttributes(_ attributes: AttributeListSyntax) -> [String] {
         attributes.compactMap { element in
-            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedDescription == "available" else { return nil }
-            return attribute.trimmedDescription
+            guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedText == "available" else { return nil }
+            return attribute.trimmedText
         }
     }
 
     private static func isFileScoped(_ modifiers: DeclModifierListSyntax) -> Bool {
         modifiers.contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }
+    }
+}
+
+/// 1-based line numbers of byte offsets, counted as `SourceLocationConverter` counts them (`\n`,
+/// `\r\n` and a lone `\r` end a line) but from the bytes alone: building a converter walks every
+/// trivia piece of the tree, a tenth of a file's scan.
+struct LineTable {
+    /// Offset of the first byte of each line.
+    private var lineStarts = [0]
+
+    init(_ bytes: [UInt8]) {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\n"):
+                lineStarts.append(index + 1)
+            case UInt8(ascii: "\r"):
+                if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                lineStarts.append(index + 1)
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    func line(at offset: Int) -> Int {
+        // The number of lines starting at or before `offset`.
+        var low = 0
+        var high = lineStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lineStarts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

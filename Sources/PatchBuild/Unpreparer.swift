@@ -6,10 +6,10 @@ import SwiftSyntax
 /// back to `body`, removes the `@ViewBuilder`, `@MainActor` and `dynamic` that `prepare` inserted (recorded in
 /// `PreparedInsertions`) and the generated section. Everything else stays as the user left it.
 public enum Unpreparer {
-    public static func unprepare(_ bytes: [UInt8], insertions: PreparedInsertions, path: String) -> [UInt8] {
+    public static func unprepare(_ bytes: [UInt8], insertions: PreparedInsertions) -> [UInt8] {
         let (userBytes, _) = GeneratedSection.split(bytes)
-        let tree = Parser.parse(source: String(decoding: userBytes, as: UTF8.self))
-        let scan = SourceScanner.scan(tree, fileName: path)
+        let tree = userBytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+        let scan = SourceScanner.scan(tree, source: userBytes)
         var edits: [SourceEdit] = []
         for body in scan.bodies where body.isPrepared {
             edits.append(SourceEdit(range: body.nameRange, replacement: "body"))

@@ -41,8 +41,8 @@ import Testing
         for update in plan.updates where update.before != nil {
             let after = try #require(update.after)
             let cached = try #require(plan.cache.scans[SHA256Hasher.hex(of: after)], "no cached scan for \(update.path)")
-            let fresh = SourceScanner.scan(Parser.parse(source: String(decoding: GeneratedSection.split(after).user, as: UTF8.self)),
-                                           fileName: update.path)
+            let user = GeneratedSection.split(after).user
+            let fresh = SourceScanner.scan(Parser.parse(source: String(decoding: user, as: UTF8.self)), source: user)
             #expect(cached == fresh, "cached scan of \(update.path) differs from a fresh scan")
             checked += 1
         }
@@ -65,13 +65,20 @@ import Testing
         #expect(rerun.baseline == plan.baseline)
     }
 
-    @Test func aCacheFromAnotherVersionIsIgnored() {
+    @Test func aCacheFromAnotherVersionOrDamagedIsIgnored() throws {
         var cache = ScanCache()
-        cache.scans["x"] = FileScan()
-        var bytes = cache.encoded()
-        #expect(ScanCache(bytes: bytes) == cache)
-        bytes = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"version\":\(ScanCache.formatVersion)", with: "\"version\":999").utf8)
-        #expect(ScanCache(bytes: bytes) == ScanCache())
-        #expect(ScanCache(bytes: Array("not json".utf8)) == ScanCache())
+        cache.scans["x"] = FileScan(imports: ["import Foundation"])
+        let bytes = cache.encoded()
+        #expect(ScanCache(bytes: bytes).scans == cache.scans)
+        // The version follows the magic line.
+        var otherVersion = bytes
+        otherVersion[ScanCache.magic.count] = UInt8(ScanCache.formatVersion + 1)
+        #expect(ScanCache(bytes: otherVersion) == ScanCache())
+        #expect(ScanCache(bytes: Array(#"{"scans":{},"version":2}"#.utf8)) == ScanCache())
+        // Cut anywhere or followed by anything, the file is not trusted at all.
+        for length in 0..<bytes.count {
+            #expect(ScanCache(bytes: Array(bytes[..<length])) == ScanCache(), "a cache cut to \(length) bytes was read")
+        }
+        #expect(ScanCache(bytes: bytes + [0]) == ScanCache())
     }
 }

@@ -71,7 +71,7 @@ struct GuestDependencyClosure {
                 for protocolIndex in index.resolveType(named: name, from: entry.path) { state.pending.append(.typeShell(protocolIndex)) }
             }
             for (extensionIndex, extensionEntry) in entry.extensions.enumerated() {
-                let kept = keptInheritance(extensionEntry.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+                let kept = keptInheritance(extensionEntry.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedText } ?? [])
                 guard !kept.isEmpty else { continue }
                 // A conformance the guest keeps needs the members that implement it.
                 for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == extensionIndex && member.kind != .nestedType {

@@ -36,8 +36,8 @@ struct GuestExportPlan {
     /// The Swift signature as written (no body, no attributes), for the manifest.
     var swiftSignature: String {
         var text = "func " + function.name.text
-        if let generics = function.genericParameterClause { text += generics.trimmedDescription }
-        text += function.signature.trimmedDescription
+        if let generics = function.genericParameterClause { text += generics.trimmedText }
+        text += function.signature.trimmedText
         let collapsed = text.split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
         let modifiers = function.modifiers.map { $0.name.text }.filter { $0 == "static" || $0 == "mutating" }
         return (modifiers + [collapsed]).joined(separator: " ")
@@ -93,7 +93,7 @@ struct GuestSignatureReader {
             if parameter.ellipsis != nil {
                 return fail(.unsupportedSignature, "variadic parameter `\(internalName)` is not supported", at: parameter)
             }
-            if let attributed = parameter.type.as(AttributedTypeSyntax.self), attributed.specifiers.contains(where: { $0.trimmedDescription == "inout" }) {
+            if let attributed = parameter.type.as(AttributedTypeSyntax.self), attributed.specifiers.contains(where: { $0.trimmedText == "inout" }) {
                 return fail(.unsupportedLanguageFeature, "inout parameter `\(internalName)`: the caller's variable cannot be updated through the thunk", at: parameter)
             }
             switch resolve(parameter.type, scope: scope) {
@@ -104,7 +104,7 @@ struct GuestSignatureReader {
             }
         }
         var result: GuestValueType?
-        if let returnClause = function.signature.returnClause, !["Void", "()"].contains(returnClause.type.trimmedDescription) {
+        if let returnClause = function.signature.returnClause, !["Void", "()"].contains(returnClause.type.trimmedText) {
             switch resolve(returnClause.type, scope: scope) {
             case .success(let type): result = type
             case .failure(let problem): return fail(problem.reason, "result: \(problem.detail)", at: returnClause)
@@ -164,12 +164,12 @@ struct GuestSignatureReader {
             return resolve(array.element, scope: scope, aliasDepth: aliasDepth).map { .array($0) }
         }
         if let dictionary = type.as(DictionaryTypeSyntax.self) {
-            guard dictionary.key.trimmedDescription == "String" else {
-                return .failure(Problem(reason: .unsupportedSignature, detail: "dictionary keys must be String to travel as a JSON object (found \(dictionary.key.trimmedDescription))"))
+            guard dictionary.key.trimmedText == "String" else {
+                return .failure(Problem(reason: .unsupportedSignature, detail: "dictionary keys must be String to travel as a JSON object (found \(dictionary.key.trimmedText))"))
             }
             return resolve(dictionary.value, scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
         }
-        let text = type.trimmedDescription
+        let text = type.trimmedText
         if let identifier = type.as(IdentifierTypeSyntax.self) {
             let arguments = identifier.genericArgumentClause?.arguments.compactMap { $0.argument.as(TypeSyntax.self) } ?? []
             switch (identifier.name.text, arguments.count) {
@@ -181,7 +181,7 @@ struct GuestSignatureReader {
             case ("String", 0): return .success(.string)
             case ("Optional", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
             case ("Array", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .array($0) }
-            case ("Dictionary", 2) where arguments[0].trimmedDescription == "String":
+            case ("Dictionary", 2) where arguments[0].trimmedText == "String":
                 return resolve(arguments[1], scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
             default: break
             }
@@ -255,7 +255,7 @@ struct GuestSignatureReader {
             let memberLocation = GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: member.decl))
             if member.kind == .storedProperty, let variable = member.decl.as(VariableDeclSyntax.self) {
                 let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-                if variable.attributes.contains(where: { $0.trimmedDescription.hasPrefix("@") }) {
+                if variable.attributes.contains(where: { $0.trimmedText.hasPrefix("@") }) {
                     return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "property wrapper or attribute on a stored property of \(entry.qualifiedName)", location: memberLocation))
                 }
                 for binding in variable.bindings {

@@ -94,7 +94,7 @@ struct GuestSourceGenerator {
                 return problem(.asyncCode, "async code cannot run in the embedded wasm32 guest (it has no _Concurrency)", site)
             }
             if let site = references.existentialSites.first {
-                return problem(.unsupportedLanguageFeature, "existential \(site.trimmedDescription) is not available in Embedded Swift", site)
+                return problem(.unsupportedLanguageFeature, "existential \(site.trimmedText) is not available in Embedded Swift", site)
             }
             let usesFramework = !Set(sourceFile.imports).isDisjoint(with: GuestFrameworkNames.frameworkModules)
             guard usesFramework else { continue }
@@ -150,8 +150,8 @@ struct GuestSourceGenerator {
             let entry = index.globals[global]
             let file = index.files[entry.file]
             if let foreignExtension = entry.foreignExtension {
-                let whereClause = foreignExtension.genericWhereClause.map { " " + $0.trimmedDescription } ?? ""
-                writer.header("extension " + foreignExtension.extendedType.trimmedDescription + whereClause, at: foreignExtension, in: file)
+                let whereClause = foreignExtension.genericWhereClause.map { " " + $0.trimmedText } ?? ""
+                writer.header("extension " + foreignExtension.extendedType.trimmedText + whereClause, at: foreignExtension, in: file)
                 writer.copy(entry.decl, from: file)
                 writer.line("}")
             } else {
@@ -182,11 +182,11 @@ struct GuestSourceGenerator {
             let members = entry.members.indices.filter {
                 entry.members[$0].extensionIndex == extensionIndex && entry.members[$0].kind != .nestedType && included.contains(.member(type: type, member: $0))
             }
-            let kept = closureBuilder.keptInheritance(extensionEntry.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? [])
+            let kept = closureBuilder.keptInheritance(extensionEntry.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedText } ?? [])
             guard !members.isEmpty || !kept.isEmpty else { continue }
             var header = "extension " + entry.qualifiedName
             if !kept.isEmpty { header += ": " + kept.joined(separator: ", ") }
-            if let whereClause = extensionEntry.decl.genericWhereClause { header += " " + whereClause.trimmedDescription }
+            if let whereClause = extensionEntry.decl.genericWhereClause { header += " " + whereClause.trimmedText }
             writer.header(header, at: extensionEntry.decl, in: index.files[extensionEntry.file])
             for memberIndex in members { writer.copy(entry.members[memberIndex].decl, from: index.files[entry.members[memberIndex].file]) }
             writer.line("}")
@@ -198,14 +198,14 @@ struct GuestSourceGenerator {
     static func header(of decl: DeclSyntax, keeping kept: [String]) -> String {
         let keyword: String, name: String, generics: String, whereClause: String
         if let s = decl.as(StructDeclSyntax.self) {
-            (keyword, name, generics, whereClause) = ("struct", s.name.text, s.genericParameterClause?.trimmedDescription ?? "", s.genericWhereClause?.trimmedDescription ?? "")
+            (keyword, name, generics, whereClause) = ("struct", s.name.text, s.genericParameterClause?.trimmedText ?? "", s.genericWhereClause?.trimmedText ?? "")
         } else if let e = decl.as(EnumDeclSyntax.self) {
             let indirect = e.modifiers.contains { $0.name.text == "indirect" } ? "indirect " : ""
-            (keyword, name, generics, whereClause) = (indirect + "enum", e.name.text, e.genericParameterClause?.trimmedDescription ?? "", e.genericWhereClause?.trimmedDescription ?? "")
+            (keyword, name, generics, whereClause) = (indirect + "enum", e.name.text, e.genericParameterClause?.trimmedText ?? "", e.genericWhereClause?.trimmedText ?? "")
         } else if let p = decl.as(ProtocolDeclSyntax.self) {
-            (keyword, name, generics, whereClause) = ("protocol", p.name.text, "", p.genericWhereClause?.trimmedDescription ?? "")
+            (keyword, name, generics, whereClause) = ("protocol", p.name.text, "", p.genericWhereClause?.trimmedText ?? "")
         } else if let c = decl.as(ClassDeclSyntax.self) {
-            (keyword, name, generics, whereClause) = ("final class", c.name.text, c.genericParameterClause?.trimmedDescription ?? "", c.genericWhereClause?.trimmedDescription ?? "")
+            (keyword, name, generics, whereClause) = ("final class", c.name.text, c.genericParameterClause?.trimmedText ?? "", c.genericWhereClause?.trimmedText ?? "")
         } else {
             (keyword, name, generics, whereClause) = ("struct", "_Unsupported", "", "")
         }
@@ -243,9 +243,9 @@ struct GuestSourceWriter {
     /// Copies a declaration as written (without its leading comments), blanking dropped attributes.
     mutating func copy(_ decl: DeclSyntax, from file: GuestSourceFile) {
         let start = decl.positionAfterSkippingLeadingTrivia.utf8Offset
-        var bytes = Array(decl.trimmedDescription.utf8)
+        var bytes = Array(decl.trimmedText.utf8)
         for attribute in decl.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(AttributeSyntax.self) }) {
-            guard GuestSourceWriter.droppedAttributes.contains(attribute.attributeName.trimmedDescription), attribute.atSign.tokenKind == .atSign else { continue }
+            guard GuestSourceWriter.droppedAttributes.contains(attribute.attributeName.trimmedText), attribute.atSign.tokenKind == .atSign else { continue }
             let from = attribute.positionAfterSkippingLeadingTrivia.utf8Offset - start
             let to = attribute.endPositionBeforeTrailingTrivia.utf8Offset - start
             guard from >= 0, to <= bytes.count, from < to else { continue }

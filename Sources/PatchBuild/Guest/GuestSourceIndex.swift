@@ -190,7 +190,7 @@ struct GuestSourceIndex {
     }
 
     private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
-        let extended = decl.extendedType.trimmedDescription.split(separator: ".").map(String.init)
+        let extended = decl.extendedType.trimmedText.split(separator: ".").map(String.init)
         guard let typeIndex = lookupType(path: extended) else {
             // A standard-library type (String, Array…): its members are found by name like globals.
             for item in decl.memberBlock.members where GuestSourceIndex.typeInfo(item.decl) == nil {
@@ -232,7 +232,7 @@ struct GuestSourceIndex {
 
     private static func typeInfo(_ decl: DeclSyntax) -> (name: String, kind: GuestTypeEntry.Kind, members: MemberBlockSyntax, generic: Bool, inherited: [String])? {
         func inherited(_ clause: InheritanceClauseSyntax?) -> [String] {
-            clause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
+            clause?.inheritedTypes.map { $0.type.trimmedText } ?? []
         }
         if let s = decl.as(StructDeclSyntax.self) {
             return (s.name.text, .structType, s.memberBlock, s.genericParameterClause != nil, inherited(s.inheritanceClause))
