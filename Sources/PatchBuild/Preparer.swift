@@ -398,17 +398,21 @@ private struct Planner {
     /// Names are checked across all targets: the manifest has one namespace per app.
     mutating func resolveCollisions(_ analyses: [TargetAnalysis]) {
         var claims: [(name: String, claimant: String)] = []
+        let planner = self
         for analysis in analyses {
-            for file in analysis.files {
+            // Names are made per file on every core (sanitizing thousands of names adds up).
+            claims += ConcurrentMap.map(analysis.files) { file in
+                var fileClaims: [(name: String, claimant: String)] = []
                 for body in file.scan.bodies where analysis.viewTypes.contains(body.ownerPath.joined(separator: ".")) {
-                    claims.append((PatchNames.viewTypeName(path: body.ownerPath), "\(analysis.target.name).\(body.ownerPath.joined(separator: "."))"))
+                    fileClaims.append((PatchNames.viewTypeName(path: body.ownerPath), "\(analysis.target.name).\(body.ownerPath.joined(separator: "."))"))
                 }
-                for function in file.scan.functions where isOptedIn(function) {
+                for function in file.scan.functions where planner.isOptedIn(function) {
                     let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
                                                            argumentLabels: function.parameters.map(\.label))
-                    claims.append((export, "\(analysis.target.name).\(function.key)"))
+                    fileClaims.append((export, "\(analysis.target.name).\(function.key)"))
                 }
-            }
+                return fileClaims
+            }.joined()
         }
         collisions = PatchNames.collisions(in: claims)
         collidingNames = Set(collisions.map(\.name))
