@@ -131,7 +131,7 @@ def toolchain_only_seconds(project: Path) -> float:
         + [f"--export={name}" for name in exports + ["patch_malloc", "patch_free"]]
         + ["guest.o", "support.o", str(tables), "-o", "module.wasm"], cwd=scratch)
     if wasm_opt is not None:
-        run([wasm_opt, "-Oz", "-g", "module.wasm", "-o", "module.opt.wasm"], cwd=scratch)
+        run([wasm_opt, "--code-folding", "-Oz", "-g", "module.wasm", "-o", "module.opt.wasm"], cwd=scratch)
     return time.perf_counter() - start
 
 

