@@ -83,20 +83,20 @@ struct _PatchJSONValue {
     }
 
     /// The string's UTF-8 bytes with escapes decoded, or nil when the value is something else.
-    func string() throws(_PatchDecodeError) -> [UInt8]? {
+    func string() throws(_PatchDecodeError) -> _PatchBytes? {
         guard let offset, lead == UInt8(ascii: "\"") else { return nil }
         var reader = _PatchJSONReader(input, position: offset)
-        var bytes: [UInt8] = []
+        var bytes = _PatchBytes()
         try reader.readString(into: &bytes)
         return bytes
     }
 
     /// Calls `body` with each entry of an array or object (the key is empty for array elements)
     /// until it returns false.
-    func forEachEntry(_ body: (_ key: [UInt8], _ value: _PatchJSONValue) throws(_PatchDecodeError) -> Bool) throws(_PatchDecodeError) {
+    func forEachEntry(_ body: (_ key: borrowing _PatchBytes, _ value: _PatchJSONValue) throws(_PatchDecodeError) -> Bool) throws(_PatchDecodeError) {
         guard let offset, isObject || isArray else { return }
         var reader = _PatchJSONReader(input, position: offset)
-        var key: [UInt8] = []
+        var key = _PatchBytes()
         var close: UInt8 = 0
         while try reader.nextEntry(key: &key, close: &close) {
             guard try body(key, _PatchJSONValue(input: input, offset: reader.position)) else { return }
@@ -117,17 +117,17 @@ struct _PatchJSONValue {
     }
 
     /// The only member of an object, as an enum without raw values is encoded (`{"case":{…}}`).
-    func singleMember(_ failure: StaticString) throws(_PatchDecodeError) -> (key: [UInt8], value: _PatchJSONValue) {
-        guard isObject else { throw _PatchDecodeError(failure) }
-        var count = 0
-        var only: (key: [UInt8], value: _PatchJSONValue) = ([], self)
-        try forEachEntry { name, value throws(_PatchDecodeError) in
-            count += 1
-            only = (name, value)
-            return count < 2
-        }
-        guard count == 1 else { throw _PatchDecodeError(failure) }
-        return only
+    func singleMember(_ failure: StaticString) throws(_PatchDecodeError) -> _PatchJSONEntry {
+        guard let offset, isObject else { throw _PatchDecodeError(failure) }
+        var reader = _PatchJSONReader(input, position: offset)
+        var key = _PatchBytes()
+        var close: UInt8 = 0
+        guard try reader.nextEntry(key: &key, close: &close) else { throw _PatchDecodeError(failure) }
+        let value = _PatchJSONValue(input: input, offset: reader.position)
+        try reader.skipValue()
+        var next = _PatchBytes()
+        guard try !reader.nextEntry(key: &next, close: &close) else { throw _PatchDecodeError(failure) }
+        return _PatchJSONEntry(key: key, value: value)
     }
 
     /// Decodes member `key` as `Value`, naming the key in the error when the member is malformed.
@@ -145,13 +145,19 @@ struct _PatchJSONValue {
     }
 }
 
+struct _PatchJSONEntry: ~Copyable {
+    let key: _PatchBytes
+    let value: _PatchJSONValue
+}
+
 /// A JSON number: integers that fit Int64 stay exact, everything else is a Double.
 enum _PatchJSONNumber {
     case integer(Int64)
     case double(Double)
 }
 
-func _patchBytesEqual(_ bytes: [UInt8], _ text: StaticString) -> Bool {
+func _patchBytesEqual(_ bytes: borrowing _PatchBytes, _ text: StaticString) -> Bool {
+    let bytes = bytes.buffer
     guard bytes.count == text.utf8CodeUnitCount else { return false }
     let start = text.utf8Start
     for index in 0..<bytes.count where bytes[index] != start[index] {
@@ -216,12 +222,12 @@ struct _PatchJSONReader {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             depth &+= 1
             guard depth <= _PatchJSONReader.maximumDepth else { throw _PatchDecodeError("JSON nested too deeply") }
-            var key: [UInt8] = []
+            var key = _PatchBytes()
             var close: UInt8 = 0
             while try nextEntry(key: &key, close: &close) { try skipValue() }
             depth &-= 1
         case UInt8(ascii: "\""):
-            var scratch: [UInt8] = []
+            var scratch = _PatchBytes()
             try readString(into: &scratch)
         case UInt8(ascii: "t"): try expect("true")
         case UInt8(ascii: "f"): try expect("false")
@@ -234,7 +240,7 @@ struct _PatchJSONReader {
     /// (`close` is 0 then and afterwards holds the closing bracket), past the separator after the
     /// previous entry's value on later ones, then, in an object, past the entry's key (decoded
     /// into `key`) and colon, to the value's first byte. Returns false after the closing bracket.
-    mutating func nextEntry(key: inout [UInt8], close: inout UInt8) throws(_PatchDecodeError) -> Bool {
+    mutating func nextEntry(key: inout _PatchBytes, close: inout UInt8) throws(_PatchDecodeError) -> Bool {
         if close == 0 {
             close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             position &+= 1
@@ -257,7 +263,7 @@ struct _PatchJSONReader {
         }
         guard close == UInt8(ascii: "}") else { return true }
         guard next == UInt8(ascii: "\"") else { throw _PatchDecodeError("expected an object key") }
-        key.removeAll(keepingCapacity: true)
+        key.removeAll()
         try readString(into: &key)
         skipWhitespace()
         guard next == UInt8(ascii: ":") else { throw _PatchDecodeError("expected ':' after an object key") }
@@ -289,22 +295,22 @@ struct _PatchJSONReader {
 
     /// Appends `scalar` as UTF-8: a lead byte whose high bits give the length, then six bits per
     /// continuation byte.
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
+    private static func appendUTF8(_ scalar: UInt32, to output: inout _PatchBytes) {
         guard scalar >= 0x80 else {
-            _patchAppend(UInt8(truncatingIfNeeded: scalar), to: &output)
+            output.append(UInt8(truncatingIfNeeded: scalar))
             return
         }
         var shift: UInt32 = scalar < 0x800 ? 6 : scalar < 0x10000 ? 12 : 18
         // 0xC0, 0xE0 or 0xF0 in the low byte for one, two or three continuation bytes.
-        _patchAppend(UInt8(truncatingIfNeeded: 0xFF00 >> (shift / 6 &+ 1) | scalar >> shift), to: &output)
+        output.append(UInt8(truncatingIfNeeded: 0xFF00 >> (shift / 6 &+ 1) | scalar >> shift))
         while shift > 0 {
             shift &-= 6
-            _patchAppend(UInt8(truncatingIfNeeded: 0x80 | scalar >> shift & 0x3F), to: &output)
+            output.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> shift & 0x3F))
         }
     }
 
     /// Reads the string at `position` (its opening quote) into `output`, escapes decoded.
-    mutating func readString(into output: inout [UInt8]) throws(_PatchDecodeError) {
+    mutating func readString(into output: inout _PatchBytes) throws(_PatchDecodeError) {
         position &+= 1
         while position < bytes.count {
             var byte = bytes[position]
@@ -342,7 +348,7 @@ struct _PatchJSONReader {
             } else if byte < 0x20 {
                 throw _PatchDecodeError("control character in a JSON string")
             }
-            _patchAppend(byte, to: &output)
+            output.append(byte)
         }
         throw _PatchDecodeError("unterminated JSON string")
     }
@@ -435,22 +441,63 @@ struct _PatchJSONReader {
 
 // MARK: - Writer
 
-/// Appends one byte. Out of line on purpose: Array.append inlined at each call site of the reader,
-/// the writer and the generated codecs (its capacity check and growth call) came to about 1 KiB of a
-/// string-handling module.
-@inline(never)
-func _patchAppend(_ byte: UInt8, to bytes: inout [UInt8]) {
-    bytes.append(byte)
+/// A growable byte buffer in memory from `patch_malloc`: the reader's decoded strings and keys, and
+/// the writer's output, which becomes the result as it is (the host frees it, sdk-contract §2.3)
+/// instead of being copied out of an Array. Array<UInt8> also linked its own growth and copy paths.
+struct _PatchBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>? = nil
+    private var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        if let start { patch_free(start) }
+    }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+    /// Out of line on purpose: inlined at each call site of the reader, the writer and the
+    /// generated codecs, an append (capacity check and growth) came to about 1 KiB of a
+    /// string-handling module.
+    @inline(never)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity {
+            // Doubling keeps appending linear; running out of guest memory traps, as Array does.
+            capacity = capacity == 0 ? 64 : capacity * 2
+            let grown = patch_malloc(Int32(capacity))!
+            if let start {
+                // A raw copy is one memmove; a typed update is an element loop.
+                grown.copyMemory(from: start, byteCount: count)
+                patch_free(start)
+            }
+            start = grown.assumingMemoryBound(to: UInt8.self)
+        }
+        start.unsafelyUnwrapped[count] = byte
+        count &+= 1
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// Gives up the memory, leaving the buffer empty: the caller frees it (with `patch_free`).
+    mutating func handOff() -> UnsafeBufferPointer<UInt8> {
+        let result = buffer
+        // Fields, not `self = _PatchBytes()`: replacing self would run deinit on the old value.
+        start = nil
+        count = 0
+        capacity = 0
+        return result
+    }
 }
 
 /// Builds the output JSON in a byte buffer and hands it to the host as a packed `(ptr << 32) | len`
 /// allocated with `patch_malloc` (the host frees it, sdk-contract §2.3).
-struct _PatchJSONWriter {
-    var bytes: [UInt8] = []
+struct _PatchJSONWriter: ~Copyable {
+    var bytes = _PatchBytes()
     /// Set when a value has no JSON form (a non-finite Double, which JSONEncoder also refuses).
     var failure: StaticString? = nil
 
-    mutating func append(_ byte: UInt8) { _patchAppend(byte, to: &bytes) }
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     /// Out of line too: inlined, each constant text became one call per byte.
     @inline(never)
@@ -484,11 +531,11 @@ struct _PatchJSONWriter {
             writeNull()
             return
         }
-        var text = Array(value.description.utf8)
-        if text.count >= 2, text[text.count - 2] == UInt8(ascii: "."), text[text.count - 1] == UInt8(ascii: "0") {
-            text.removeLast(2)
+        var text = value.description
+        text.withUTF8 { utf8 in
+            let integral = utf8.count >= 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            append(UnsafeBufferPointer(rebasing: utf8[..<(integral ? utf8.count - 2 : utf8.count)]))
         }
-        bytes.append(contentsOf: text)
     }
 
     /// Out of line and over a buffer: iterating a String's UTF8View inline (its representations,
@@ -540,8 +587,7 @@ struct _PatchJSONWriter {
         append("\"}")
     }
 
-    /// Hands the bytes to the host. 0 is the SDK's "no value" and is only returned when the guest
-    /// cannot allocate, in which case the host sees an empty result.
+    /// Hands the bytes to the host, which frees them.
     mutating func packedResult() -> Int64 {
         if let failure {
             bytes.removeAll()
@@ -549,11 +595,9 @@ struct _PatchJSONWriter {
             append(failure)
             append("\"}")
         }
-        guard let raw = patch_malloc(Int32(truncatingIfNeeded: bytes.count)) else { return 0 }
-        let destination = raw.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<bytes.count { destination[index] = bytes[index] }
-        let address = UInt64(UInt(bitPattern: Int(bitPattern: raw)))
-        return Int64(bitPattern: address << 32 | UInt64(bytes.count))
+        let result = bytes.handOff()
+        let address = UInt64(UInt(bitPattern: result.baseAddress))
+        return Int64(bitPattern: address << 32 | UInt64(result.count))
     }
 }
 
@@ -623,7 +667,7 @@ extension Bool: _PatchJSONCodable {
 extension String: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
         guard let utf8 = try value.string() else { throw _PatchDecodeError("expected a String") }
-        self = String(decoding: utf8, as: UTF8.self)
+        self = String(decoding: utf8.buffer, as: UTF8.self)
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) {
         // withUTF8 is mutating (it makes a non-contiguous String contiguous first), hence the copy.
@@ -675,7 +719,7 @@ extension Dictionary: _PatchJSONCodable where Key == String, Value: _PatchJSONCo
         guard value.isObject else { throw _PatchDecodeError("expected an object") }
         var result: [String: Value] = [:]
         try value.forEachEntry { key, member throws(_PatchDecodeError) in
-            result[String(decoding: key, as: UTF8.self)] = try Value(_patchJSON: member)
+            result[String(decoding: key.buffer, as: UTF8.self)] = try Value(_patchJSON: member)
             return true
         }
         self = result

@@ -70,10 +70,11 @@ struct GuestCodecGenerator {
     /// Enums without raw values: `{"case":{}}`, payloads as `{"case":{"_0":…,"label":…}}`.
     private func emitEnumCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
-        writer.line("        let (caseName, payload) = try value.singleMember(\"expected a single-key object for enum \(name)\")")
+        writer.line("        let entry = try value.singleMember(\"expected a single-key object for enum \(name)\")")
+        writer.line("        let payload = entry.value")
         writer.line("        _ = payload")
         for enumCase in shape.cases {
-            writer.line("        if _patchBytesEqual(caseName, \(literal(enumCase.name))) {")
+            writer.line("        if _patchBytesEqual(entry.key, \(literal(enumCase.name))) {")
             if enumCase.payload.isEmpty {
                 writer.line("            self = .\(escaped(enumCase.name))")
             } else {
