@@ -2,10 +2,11 @@
 //
 // Embedded Swift has no Foundation and no Codable, so the JSON the SDK's thunks send through
 // `Patch.shared.callJSON` (JSONEncoder defaults, see docs of the function-patching convention) is
-// read and written here. The reader keeps strings as UTF-8 bytes and compares keys bytewise, so a
-// module whose functions only take numbers never links String's Unicode machinery; the writer
-// formats numbers the way JSONEncoder does (integers without a fraction, Double through its
-// shortest round-trip `description` with a trailing ".0" removed).
+// read and written here. The reader validates the whole input, then the generated codecs decode
+// the exported signature's types straight from its bytes. It keeps strings as UTF-8 bytes and
+// compares keys bytewise, so a module whose functions only take numbers never links String's
+// Unicode machinery; the writer formats numbers the way JSONEncoder does (integers without a
+// fraction, Double through its shortest round-trip `description` with a trailing ".0" removed).
 //
 // Every name starts with `_Patch` so it cannot clash with the project's own declarations.
 
@@ -13,8 +14,8 @@
 /// the native implementation.
 struct _PatchDecodeError: Error {
     // Each text is packed into one word, address << 32 | length: typed throws copy the error at
-    // every `try` that passes it on, and two StaticStrings (six fields) made that copy a large
-    // share of the reader and the glue.
+    // every `try` that passes it on, and copying two StaticStrings (six fields) instead cost
+    // 0.7 KiB of a string-handling module.
     private let packedReason: UInt64
     /// The JSON key (or case name) the failure concerns, empty when it is the whole input.
     private var packedKey: UInt64
@@ -48,7 +49,8 @@ struct _PatchDecodeError: Error {
 
 /// A JSON value inside the validated input: where it starts, nothing decoded yet. Decoding reads
 /// straight from the input bytes into the exported signature's types; building a tree of values
-/// first (arrays of members, enum payload copies) cost a fifth of a string-handling module.
+/// first (arrays of members and elements, enum payload copies, their growth paths) cost 1.2 KiB of
+/// a string-handling module.
 struct _PatchJSONValue {
     let input: UnsafeBufferPointer<UInt8>
     /// Offset of the value's first byte; nil for an absent member, which reads as null (what
@@ -145,6 +147,7 @@ struct _PatchJSONValue {
     }
 }
 
+/// An object member: its decoded key and where its value starts.
 struct _PatchJSONEntry: ~Copyable {
     let key: _PatchBytes
     let value: _PatchJSONValue
@@ -164,6 +167,57 @@ func _patchBytesEqual(_ bytes: borrowing _PatchBytes, _ text: StaticString) -> B
         return false
     }
     return true
+}
+
+// MARK: - Bytes
+
+/// A growable byte buffer in memory from `patch_malloc`: the reader's decoded strings and keys, and
+/// the writer's output, which becomes the result as it is (the host frees it, sdk-contract §2.3)
+/// instead of being copied out of an Array. Array<UInt8> also linked its own growth and copy paths.
+struct _PatchBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>? = nil
+    private var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        if let start { patch_free(start) }
+    }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+    /// Out of line on purpose: inlined at each call site of the reader, the writer and the
+    /// generated codecs, an append (capacity check and growth) came to over 1 KiB of a
+    /// string-handling module.
+    @inline(never)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity {
+            // Doubling keeps appending linear; running out of guest memory traps, as Array does.
+            capacity = capacity == 0 ? 64 : capacity * 2
+            let grown = patch_malloc(Int32(capacity))!
+            if let start {
+                // A raw copy is one memmove; a typed update is an element loop.
+                grown.copyMemory(from: start, byteCount: count)
+                patch_free(start)
+            }
+            start = grown.assumingMemoryBound(to: UInt8.self)
+        }
+        start.unsafelyUnwrapped[count] = byte
+        count &+= 1
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// Gives up the memory, leaving the buffer empty: the caller frees it (with `patch_free`).
+    mutating func handOff() -> UnsafeBufferPointer<UInt8> {
+        let result = buffer
+        // Fields, not `self = _PatchBytes()`: replacing self would run deinit on the old value.
+        start = nil
+        count = 0
+        capacity = 0
+        return result
+    }
 }
 
 // MARK: - Reader
@@ -441,55 +495,6 @@ struct _PatchJSONReader {
 
 // MARK: - Writer
 
-/// A growable byte buffer in memory from `patch_malloc`: the reader's decoded strings and keys, and
-/// the writer's output, which becomes the result as it is (the host frees it, sdk-contract §2.3)
-/// instead of being copied out of an Array. Array<UInt8> also linked its own growth and copy paths.
-struct _PatchBytes: ~Copyable {
-    private var start: UnsafeMutablePointer<UInt8>? = nil
-    private var count = 0
-    private var capacity = 0
-
-    init() {}
-
-    deinit {
-        if let start { patch_free(start) }
-    }
-
-    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
-
-    /// Out of line on purpose: inlined at each call site of the reader, the writer and the
-    /// generated codecs, an append (capacity check and growth) came to about 1 KiB of a
-    /// string-handling module.
-    @inline(never)
-    mutating func append(_ byte: UInt8) {
-        if count == capacity {
-            // Doubling keeps appending linear; running out of guest memory traps, as Array does.
-            capacity = capacity == 0 ? 64 : capacity * 2
-            let grown = patch_malloc(Int32(capacity))!
-            if let start {
-                // A raw copy is one memmove; a typed update is an element loop.
-                grown.copyMemory(from: start, byteCount: count)
-                patch_free(start)
-            }
-            start = grown.assumingMemoryBound(to: UInt8.self)
-        }
-        start.unsafelyUnwrapped[count] = byte
-        count &+= 1
-    }
-
-    mutating func removeAll() { count = 0 }
-
-    /// Gives up the memory, leaving the buffer empty: the caller frees it (with `patch_free`).
-    mutating func handOff() -> UnsafeBufferPointer<UInt8> {
-        let result = buffer
-        // Fields, not `self = _PatchBytes()`: replacing self would run deinit on the old value.
-        start = nil
-        count = 0
-        capacity = 0
-        return result
-    }
-}
-
 /// Builds the output JSON in a byte buffer and hands it to the host as a packed `(ptr << 32) | len`
 /// allocated with `patch_malloc` (the host frees it, sdk-contract §2.3).
 struct _PatchJSONWriter: ~Copyable {
@@ -538,8 +543,9 @@ struct _PatchJSONWriter: ~Copyable {
         }
     }
 
-    /// Out of line and over a buffer: iterating a String's UTF8View inline (its representations,
-    /// retains and releases) took about 1 KiB at each String-writing site.
+    /// Out of line and over a buffer: a String's UTF8View iterated inline at each String-writing
+    /// site (its representations, retains and releases) outweighs the contiguous copy withUTF8
+    /// may make as soon as a module writes a few Strings (0.6 KiB on the test fixture's exports).
     @inline(never)
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
         let hex: StaticString = "0123456789abcdef"
