@@ -127,7 +127,7 @@ struct _PatchJSONValue {
         guard try reader.nextEntry(key: &key, close: &close) else { throw _PatchDecodeError(failure) }
         let value = _PatchJSONValue(input: input, offset: reader.position)
         try reader.skipValue()
-        var next = _PatchBytes()
+        var next = _PatchBytes(keeping: false)
         guard try !reader.nextEntry(key: &next, close: &close) else { throw _PatchDecodeError(failure) }
         return _PatchJSONEntry(key: key, value: value)
     }
@@ -178,8 +178,13 @@ struct _PatchBytes: ~Copyable {
     private var start: UnsafeMutablePointer<UInt8>? = nil
     private var count = 0
     private var capacity = 0
+    /// False for a sink that drops what is appended: skipping a value reads its keys and strings
+    /// only to validate them, and copying them cost an allocation per string.
+    private let keeps: Bool
 
-    init() {}
+    init(keeping keeps: Bool = true) {
+        self.keeps = keeps
+    }
 
     deinit {
         if let start { patch_free(start) }
@@ -192,19 +197,33 @@ struct _PatchBytes: ~Copyable {
     /// string-handling module.
     @inline(never)
     mutating func append(_ byte: UInt8) {
-        if count == capacity {
-            // Doubling keeps appending linear; running out of guest memory traps, as Array does.
-            capacity = capacity == 0 ? 64 : capacity * 2
-            let grown = patch_malloc(Int32(capacity))!
-            if let start {
-                // A raw copy is one memmove; a typed update is an element loop.
-                grown.copyMemory(from: start, byteCount: count)
-                patch_free(start)
-            }
-            start = grown.assumingMemoryBound(to: UInt8.self)
-        }
+        guard keeps else { return }
+        if count == capacity { grow(toHold: count &+ 1) }
         start.unsafelyUnwrapped[count] = byte
         count &+= 1
+    }
+
+    /// Appends a run of bytes with one copy.
+    @inline(never)
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard keeps, let source = run.baseAddress else { return }
+        if capacity &- count < run.count { grow(toHold: count + run.count) }
+        // Raw copies are one memmove each; typed ones are element loops.
+        UnsafeMutableRawPointer(start.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: run.count)
+        count &+= run.count
+    }
+
+    /// Doubling keeps appending linear; running out of guest memory traps, as Array does.
+    private mutating func grow(toHold needed: Int) {
+        var grownCapacity = capacity == 0 ? 64 : capacity
+        while grownCapacity < needed { grownCapacity *= 2 }
+        let grown = patch_malloc(Int32(grownCapacity))!
+        if let start {
+            grown.copyMemory(from: start, byteCount: count)
+            patch_free(start)
+        }
+        start = grown.assumingMemoryBound(to: UInt8.self)
+        capacity = grownCapacity
     }
 
     mutating func removeAll() { count = 0 }
@@ -276,13 +295,13 @@ struct _PatchJSONReader {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             depth &+= 1
             guard depth <= _PatchJSONReader.maximumDepth else { throw _PatchDecodeError("JSON nested too deeply") }
-            var key = _PatchBytes()
+            var key = _PatchBytes(keeping: false)
             var close: UInt8 = 0
             while try nextEntry(key: &key, close: &close) { try skipValue() }
             depth &-= 1
         case UInt8(ascii: "\""):
-            var scratch = _PatchBytes()
-            try readString(into: &scratch)
+            var sink = _PatchBytes(keeping: false)
+            try readString(into: &sink)
         case UInt8(ascii: "t"): try expect("true")
         case UInt8(ascii: "f"): try expect("false")
         case UInt8(ascii: "n"): try expect("null")
@@ -363,10 +382,19 @@ struct _PatchJSONReader {
         }
     }
 
-    /// Reads the string at `position` (its opening quote) into `output`, escapes decoded.
+    /// Reads the string at `position` (its opening quote) into `output`, escapes decoded. Out of
+    /// line: LLVM otherwise copies it into callers that decode a String.
+    @inline(never)
     mutating func readString(into output: inout _PatchBytes) throws(_PatchDecodeError) {
         position &+= 1
         while position < bytes.count {
+            // A run of bytes that need no decoding is appended with one copy.
+            let run = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"), bytes[position] >= 0x20 {
+                position &+= 1
+            }
+            output.append(UnsafeBufferPointer(rebasing: bytes[run..<position]))
+            guard position < bytes.count else { break }
             var byte = bytes[position]
             position &+= 1
             if byte == UInt8(ascii: "\"") { return }
@@ -504,11 +532,7 @@ struct _PatchJSONWriter: ~Copyable {
 
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    /// Out of line too: inlined, each constant text became one call per byte.
-    @inline(never)
-    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
-        for byte in text { append(byte) }
-    }
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) { bytes.append(text) }
 
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
