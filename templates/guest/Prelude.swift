@@ -206,7 +206,8 @@ struct _PatchBytes: ~Copyable {
     /// Appends a run of bytes with one copy.
     @inline(never)
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
-        guard keeps, let source = run.baseAddress else { return }
+        // An empty run may come with no storage behind either buffer yet: nothing to copy.
+        guard keeps, run.count > 0, let source = run.baseAddress else { return }
         if capacity &- count < run.count { grow(toHold: count + run.count) }
         // Raw copies are one memmove each; typed ones are element loops.
         UnsafeMutableRawPointer(start.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: run.count)
