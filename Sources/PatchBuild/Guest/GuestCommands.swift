@@ -6,8 +6,8 @@ import Foundation
 /// Size: swiftc emits LLVM bitcode (`-lto=llvm-full`) and clang too (`-flto`), so wasm-ld optimizes
 /// the guest, the parts of the Embedded standard library it instantiates and the support runtime as
 /// one unit (`-Osize` marks every function for size), which drops code no export reaches (about a
-/// fifth of a string-handling module); `wasm-opt -Oz` then shrinks what is left by about another
-/// sixth. Paths are relative to the work directory and the directory itself is mapped to `.`, so
+/// fifth of a string-handling module); `wasm-opt --code-folding -Oz` then shrinks what is left by
+/// another fifth (an eighth for integer-only code). Paths are relative to the work directory and the directory itself is mapped to `.`, so
 /// nothing of the machine leaks into the module.
 public struct GuestCommands: Sendable, Equatable {
     public var toolchain: Toolchain
