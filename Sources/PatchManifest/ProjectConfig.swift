@@ -50,7 +50,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
 
     /// `build`: how `patchcli build` compiles guests. Absent means every default.
     public struct BuildSettings: Codable, Sendable, Equatable {
-        /// Whether `build` runs binaryen's `wasm-opt -Oz` on the linked module.
+        /// Whether `build` runs binaryen's `wasm-opt` (`--code-folding -Oz`) on the linked module.
         public enum WasmOpt: String, Codable, Sendable {
             /// When wasm-opt is installed (the default): smaller modules, no new requirement.
             case auto

@@ -2,44 +2,165 @@
 //
 // Embedded Swift has no Foundation and no Codable, so the JSON the SDK's thunks send through
 // `Patch.shared.callJSON` (JSONEncoder defaults, see docs of the function-patching convention) is
-// read and written here. The reader keeps strings as UTF-8 bytes and compares keys bytewise, so a
-// module whose functions only take numbers never links String's Unicode machinery; the writer
-// formats numbers the way JSONEncoder does (integers without a fraction, Double through its
-// shortest round-trip `description` with a trailing ".0" removed).
+// read and written here. The reader validates the whole input, then the generated codecs decode
+// the exported signature's types straight from its bytes. It keeps strings as UTF-8 bytes and
+// compares keys bytewise, so a module whose functions only take numbers never links String's
+// Unicode machinery; the writer formats numbers the way JSONEncoder does (integers without a
+// fraction, Double through its shortest round-trip `description` with a trailing ".0" removed).
 //
 // Every name starts with `_Patch` so it cannot clash with the project's own declarations.
 
 /// Why an input could not be decoded; travels back as `{"error": "..."}` so the thunk falls back to
 /// the native implementation.
 struct _PatchDecodeError: Error {
-    let reason: StaticString
+    // Each text is packed into one word, address << 32 | length: typed throws copy the error at
+    // every `try` that passes it on, and copying two StaticStrings (six fields) instead cost
+    // 0.7 KiB of a string-handling module.
+    private let packedReason: UInt64
     /// The JSON key (or case name) the failure concerns, empty when it is the whole input.
-    let key: StaticString
+    private var packedKey: UInt64
 
     init(_ reason: StaticString, key: StaticString = "") {
-        self.reason = reason
-        self.key = key
+        packedReason = _PatchDecodeError.pack(reason)
+        packedKey = _PatchDecodeError.pack(key)
+    }
+
+    private static func pack(_ text: StaticString) -> UInt64 {
+        UInt64(UInt(bitPattern: text.utf8Start)) << 32 | UInt64(UInt(bitPattern: text.utf8CodeUnitCount))
+    }
+
+    private static func unpack(_ packed: UInt64) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafePointer(bitPattern: UInt(truncatingIfNeeded: packed >> 32)),
+                            count: Int(truncatingIfNeeded: packed & 0xFFFF_FFFF))
+    }
+
+    var reason: UnsafeBufferPointer<UInt8> { _PatchDecodeError.unpack(packedReason) }
+
+    var key: UnsafeBufferPointer<UInt8> { _PatchDecodeError.unpack(packedKey) }
+
+    /// This error, naming `key` unless an inner value already named its own.
+    func naming(_ key: StaticString) -> _PatchDecodeError {
+        guard packedKey & 0xFFFF_FFFF == 0 else { return self }
+        var named = self
+        named.packedKey = _PatchDecodeError.pack(key)
+        return named
     }
 }
 
-/// A parsed JSON value. Strings and object keys stay UTF-8 bytes (see the file comment).
-enum _PatchJSONValue {
-    case null
-    case bool(Bool)
-    /// A number written without fraction or exponent that fits in Int64.
-    case integer(Int64)
-    case double(Double)
-    case string([UInt8])
-    case array([_PatchJSONValue])
-    case object([_PatchJSONMember])
+/// A JSON value inside the validated input: where it starts, nothing decoded yet. Decoding reads
+/// straight from the input bytes into the exported signature's types; building a tree of values
+/// first (arrays of members and elements, enum payload copies, their growth paths) cost 1.2 KiB of
+/// a string-handling module.
+struct _PatchJSONValue {
+    let input: UnsafeBufferPointer<UInt8>
+    /// Offset of the value's first byte; nil for an absent member, which reads as null (what
+    /// JSONEncoder means when it omits a nil Optional).
+    let offset: Int?
+
+    /// The value's first byte, which names its kind in validated JSON (`n` for an absent member).
+    private var lead: UInt8 {
+        guard let offset else { return UInt8(ascii: "n") }
+        return input[offset]
+    }
+
+    var isNull: Bool { lead == UInt8(ascii: "n") }
+
+    var isObject: Bool { lead == UInt8(ascii: "{") }
+
+    var isArray: Bool { lead == UInt8(ascii: "[") }
+
+    var bool: Bool? {
+        switch lead {
+        case UInt8(ascii: "t"): return true
+        case UInt8(ascii: "f"): return false
+        default: return nil
+        }
+    }
+
+    /// The number, or nil when the value is something else.
+    func number() throws(_PatchDecodeError) -> _PatchJSONNumber? {
+        guard let offset, lead == UInt8(ascii: "-") || (lead >= UInt8(ascii: "0") && lead <= UInt8(ascii: "9")) else { return nil }
+        var reader = _PatchJSONReader(input, position: offset)
+        return try reader.readNumber()
+    }
+
+    /// The string's UTF-8 bytes with escapes decoded, or nil when the value is something else.
+    func string() throws(_PatchDecodeError) -> _PatchBytes? {
+        guard let offset, lead == UInt8(ascii: "\"") else { return nil }
+        var reader = _PatchJSONReader(input, position: offset)
+        var bytes = _PatchBytes()
+        try reader.readString(into: &bytes)
+        return bytes
+    }
+
+    /// Calls `body` with each entry of an array or object (the key is empty for array elements)
+    /// until it returns false.
+    func forEachEntry(_ body: (_ key: borrowing _PatchBytes, _ value: _PatchJSONValue) throws(_PatchDecodeError) -> Bool) throws(_PatchDecodeError) {
+        guard let offset, isObject || isArray else { return }
+        var reader = _PatchJSONReader(input, position: offset)
+        var key = _PatchBytes()
+        var close: UInt8 = 0
+        while try reader.nextEntry(key: &key, close: &close) {
+            guard try body(key, _PatchJSONValue(input: input, offset: reader.position)) else { return }
+            try reader.skipValue()
+        }
+    }
+
+    /// The member named `key` of an object (the first one, if the key repeats); absent when missing.
+    func member(_ key: StaticString) throws(_PatchDecodeError) -> _PatchJSONValue {
+        guard isObject else { throw _PatchDecodeError("expected a JSON object", key: key) }
+        var found = _PatchJSONValue(input: input, offset: nil)
+        try forEachEntry { name, value throws(_PatchDecodeError) in
+            guard _patchBytesEqual(name, key) else { return true }
+            found = value
+            return false
+        }
+        return found
+    }
+
+    /// The only member of an object, as an enum without raw values is encoded (`{"case":{…}}`).
+    func singleMember(_ failure: StaticString) throws(_PatchDecodeError) -> _PatchJSONEntry {
+        guard let offset, isObject else { throw _PatchDecodeError(failure) }
+        var reader = _PatchJSONReader(input, position: offset)
+        var key = _PatchBytes()
+        var close: UInt8 = 0
+        guard try reader.nextEntry(key: &key, close: &close) else { throw _PatchDecodeError(failure) }
+        let value = _PatchJSONValue(input: input, offset: reader.position)
+        try reader.skipValue()
+        var next = _PatchBytes(keeping: false)
+        guard try !reader.nextEntry(key: &next, close: &close) else { throw _PatchDecodeError(failure) }
+        return _PatchJSONEntry(key: key, value: value)
+    }
+
+    /// Decodes member `key` as `Value`, naming the key in the error when the member is malformed.
+    func decode<Value: _PatchJSONCodable>(_ key: StaticString, as type: Value.Type = Value.self) throws(_PatchDecodeError) -> Value {
+        do throws(_PatchDecodeError) {
+            return try Value(_patchJSON: member(key))
+        } catch {
+            throw error.naming(key)
+        }
+    }
+
+    func hasMember(_ key: StaticString) -> Bool {
+        guard let value = try? member(key) else { return false }
+        return !value.isNull
+    }
 }
 
-struct _PatchJSONMember {
-    let key: [UInt8]
+/// An object member: its decoded key and where its value starts.
+struct _PatchJSONEntry: ~Copyable {
+    let key: _PatchBytes
     let value: _PatchJSONValue
 }
 
-func _patchBytesEqual(_ bytes: [UInt8], _ text: StaticString) -> Bool {
+/// A JSON number: integers that fit Int64 stay exact, everything else is a Double.
+enum _PatchJSONNumber {
+    case integer(Int64)
+    case double(Double)
+}
+
+func _patchBytesEqual(_ bytes: borrowing _PatchBytes, _ text: StaticString) -> Bool {
+    let bytes = bytes.buffer
     guard bytes.count == text.utf8CodeUnitCount else { return false }
     let start = text.utf8Start
     for index in 0..<bytes.count where bytes[index] != start[index] {
@@ -48,288 +169,332 @@ func _patchBytesEqual(_ bytes: [UInt8], _ text: StaticString) -> Bool {
     return true
 }
 
-extension _PatchJSONValue {
-    /// The member named `key` of an object; a missing key reads as null, which is what JSONEncoder
-    /// means when it omits a nil Optional.
-    func member(_ key: StaticString) throws(_PatchDecodeError) -> _PatchJSONValue {
-        guard case .object(let members) = self else { throw _PatchDecodeError("expected a JSON object", key: key) }
-        for member in members where _patchBytesEqual(member.key, key) {
-            return member.value
-        }
-        return .null
+// MARK: - Bytes
+
+/// A growable byte buffer in memory from `patch_malloc`: the reader's decoded strings and keys, and
+/// the writer's output, which becomes the result as it is (the host frees it, sdk-contract §2.3)
+/// instead of being copied out of an Array. Array<UInt8> also linked its own growth and copy paths.
+struct _PatchBytes: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>? = nil
+    private var count = 0
+    private var capacity = 0
+    /// False for a sink that drops what is appended: skipping a value reads its keys and strings
+    /// only to validate them, and copying them cost an allocation per string.
+    private let keeps: Bool
+
+    init(keeping keeps: Bool = true) {
+        self.keeps = keeps
     }
 
-    /// Decodes member `key` as `Value`, naming the key in the error when the member is malformed.
-    func decode<Value: _PatchJSONCodable>(_ key: StaticString, as type: Value.Type = Value.self) throws(_PatchDecodeError) -> Value {
-        do throws(_PatchDecodeError) {
-            return try Value(_patchJSON: member(key))
-        } catch {
-            throw error.key.utf8CodeUnitCount == 0 ? _PatchDecodeError(error.reason, key: key) : error
-        }
+    deinit {
+        if let start { patch_free(start) }
     }
 
-    func hasMember(_ key: StaticString) -> Bool {
-        guard case .object(let members) = self else { return false }
-        for member in members where _patchBytesEqual(member.key, key) {
-            if case .null = member.value { return false }
-            return true
-        }
-        return false
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+    /// Out of line on purpose: inlined at each call site of the reader, the writer and the
+    /// generated codecs, an append (capacity check and growth) came to over 1 KiB of a
+    /// string-handling module.
+    @inline(never)
+    mutating func append(_ byte: UInt8) {
+        guard keeps else { return }
+        if count == capacity { grow(toHold: count &+ 1) }
+        start.unsafelyUnwrapped[count] = byte
+        count &+= 1
     }
 
-    var isNull: Bool {
-        if case .null = self { return true }
-        return false
+    /// Appends a run of bytes with one copy.
+    @inline(never)
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        // An empty run may come with no storage behind either buffer yet: nothing to copy.
+        guard keeps, run.count > 0, let source = run.baseAddress else { return }
+        if capacity &- count < run.count { grow(toHold: count + run.count) }
+        // Raw copies are one memmove each; typed ones are element loops.
+        UnsafeMutableRawPointer(start.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: run.count)
+        count &+= run.count
+    }
+
+    /// Doubling keeps appending linear; running out of guest memory traps, as Array does.
+    private mutating func grow(toHold needed: Int) {
+        var grownCapacity = capacity == 0 ? 64 : capacity
+        while grownCapacity < needed { grownCapacity *= 2 }
+        let grown = patch_malloc(Int32(grownCapacity))!
+        if let start {
+            grown.copyMemory(from: start, byteCount: count)
+            patch_free(start)
+        }
+        start = grown.assumingMemoryBound(to: UInt8.self)
+        capacity = grownCapacity
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// Gives up the memory, leaving the buffer empty: the caller frees it (with `patch_free`).
+    mutating func handOff() -> UnsafeBufferPointer<UInt8> {
+        let result = buffer
+        // Fields, not `self = _PatchBytes()`: replacing self would run deinit on the old value.
+        start = nil
+        count = 0
+        capacity = 0
+        return result
     }
 }
 
 // MARK: - Reader
 
-/// A recursive-descent JSON parser over the input buffer. Nesting is capped so hostile input cannot
+/// A recursive-descent JSON reader over the input buffer. `skipValue` validates a whole value and
+/// is both the parse of the input (once, before anything is decoded) and how decoding steps over
+/// entries it does not need, so there is one grammar. Nesting is capped so hostile input cannot
 /// exhaust the guest's stack.
 struct _PatchJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    private(set) var position: Int
     private var depth = 0
     private static let maximumDepth = 256
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int) {
         self.bytes = bytes
+        self.position = position
     }
 
+    /// Validates the whole input and returns its top-level value.
     static func parse(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) throws(_PatchDecodeError) -> _PatchJSONValue {
         guard let pointer, length > 0 else { throw _PatchDecodeError("empty input, expected a JSON object") }
-        var reader = _PatchJSONReader(UnsafeBufferPointer(start: pointer, count: Int(length)))
-        let value = try reader.readValue()
+        let input = UnsafeBufferPointer(start: pointer, count: Int(length))
+        var reader = _PatchJSONReader(input, position: 0)
         reader.skipWhitespace()
-        guard reader.position == reader.bytes.count else { throw _PatchDecodeError("trailing characters after the JSON value") }
-        return value
+        let start = reader.position
+        try reader.skipValue()
+        reader.skipWhitespace()
+        guard reader.position == input.count else { throw _PatchDecodeError("trailing characters after the JSON value") }
+        return _PatchJSONValue(input: input, offset: start)
     }
 
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
-            let byte = bytes[position]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            position += 1
+    private var next: UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    mutating func skipWhitespace() {
+        while let byte = next, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            position &+= 1
         }
     }
 
     private mutating func expect(_ literal: StaticString) throws(_PatchDecodeError) {
         let start = literal.utf8Start
         for index in 0..<literal.utf8CodeUnitCount {
-            guard position < bytes.count, bytes[position] == start[index] else { throw _PatchDecodeError("invalid JSON literal") }
-            position += 1
+            guard next == start[index] else { throw _PatchDecodeError("invalid JSON literal") }
+            position &+= 1
         }
     }
 
-    mutating func readValue() throws(_PatchDecodeError) -> _PatchJSONValue {
+    /// Reads (and so validates) one value with its leading whitespace.
+    mutating func skipValue() throws(_PatchDecodeError) {
         skipWhitespace()
-        guard position < bytes.count else { throw _PatchDecodeError("unexpected end of JSON input") }
-        switch bytes[position] {
-        case UInt8(ascii: "{"): return try readObject()
-        case UInt8(ascii: "["): return try readArray()
-        case UInt8(ascii: "\""): return .string(try readString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
-        default: return try readNumber()
+        guard let byte = next else { throw _PatchDecodeError("unexpected end of JSON input") }
+        switch byte {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            depth &+= 1
+            guard depth <= _PatchJSONReader.maximumDepth else { throw _PatchDecodeError("JSON nested too deeply") }
+            var key = _PatchBytes(keeping: false)
+            var close: UInt8 = 0
+            while try nextEntry(key: &key, close: &close) { try skipValue() }
+            depth &-= 1
+        case UInt8(ascii: "\""):
+            var sink = _PatchBytes(keeping: false)
+            try readString(into: &sink)
+        case UInt8(ascii: "t"): try expect("true")
+        case UInt8(ascii: "f"): try expect("false")
+        case UInt8(ascii: "n"): try expect("null")
+        default: _ = try readNumber()
         }
     }
 
-    private mutating func enter() throws(_PatchDecodeError) {
-        depth += 1
-        guard depth <= _PatchJSONReader.maximumDepth else { throw _PatchDecodeError("JSON nested too deeply") }
-    }
-
-    private mutating func readObject() throws(_PatchDecodeError) -> _PatchJSONValue {
-        try enter()
-        position += 1
-        var members: [_PatchJSONMember] = []
+    /// Steps to the next entry of an array or object: past its opening bracket on the first call
+    /// (`close` is 0 then and afterwards holds the closing bracket), past the separator after the
+    /// previous entry's value on later ones, then, in an object, past the entry's key (decoded
+    /// into `key`) and colon, to the value's first byte. Returns false after the closing bracket.
+    mutating func nextEntry(key: inout _PatchBytes, close: inout UInt8) throws(_PatchDecodeError) -> Bool {
+        if close == 0 {
+            close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            position &+= 1
+            skipWhitespace()
+            if next == close {
+                position &+= 1
+                return false
+            }
+        } else {
+            skipWhitespace()
+            guard let byte = next else {
+                throw _PatchDecodeError(close == UInt8(ascii: "}") ? "unterminated JSON object" : "unterminated JSON array")
+            }
+            position &+= 1
+            if byte == close { return false }
+            guard byte == UInt8(ascii: ",") else {
+                throw _PatchDecodeError(close == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+            }
+            skipWhitespace()
+        }
+        guard close == UInt8(ascii: "}") else { return true }
+        guard next == UInt8(ascii: "\"") else { throw _PatchDecodeError("expected an object key") }
+        key.removeAll()
+        try readString(into: &key)
         skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw _PatchDecodeError("expected an object key") }
-            let key = try readString()
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw _PatchDecodeError("expected ':' after an object key") }
-            position += 1
-            members.append(_PatchJSONMember(key: key, value: try readValue()))
-            skipWhitespace()
-            guard position < bytes.count else { throw _PatchDecodeError("unterminated JSON object") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            guard bytes[position] == UInt8(ascii: "}") else { throw _PatchDecodeError("expected ',' or '}' in an object") }
-            position += 1
-            depth -= 1
-            return .object(members)
-        }
-    }
-
-    private mutating func readArray() throws(_PatchDecodeError) -> _PatchJSONValue {
-        try enter()
-        position += 1
-        var elements: [_PatchJSONValue] = []
+        guard next == UInt8(ascii: ":") else { throw _PatchDecodeError("expected ':' after an object key") }
+        position &+= 1
         skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            elements.append(try readValue())
-            skipWhitespace()
-            guard position < bytes.count else { throw _PatchDecodeError("unterminated JSON array") }
-            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            guard bytes[position] == UInt8(ascii: "]") else { throw _PatchDecodeError("expected ',' or ']' in an array") }
-            position += 1
-            depth -= 1
-            return .array(elements)
-        }
+        return true
     }
 
     private mutating func readHexQuad() throws(_PatchDecodeError) -> UInt32 {
-        guard bytes.count - position >= 4 else { throw _PatchDecodeError("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
+        guard bytes.count &- position >= 4 else { throw _PatchDecodeError("truncated \\u escape") }
+        // The leading 1 marks when four digits are in; a loop with a constant trip count would be
+        // unrolled, four copies of the digit test.
+        var value: UInt32 = 1
+        while value < 0x10000 {
             let byte = bytes[position]
-            position += 1
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw _PatchDecodeError("invalid \\u escape")
+            position &+= 1
+            // Wrapping subtraction turns each range test into one comparison; `| 0x20` folds
+            // A-F onto a-f (and maps nothing else into a-f).
+            var digit = byte &- UInt8(ascii: "0")
+            if digit >= 10 {
+                digit = (byte | 0x20) &- UInt8(ascii: "a")
+                guard digit < 6 else { throw _PatchDecodeError("invalid \\u escape") }
+                digit &+= 10
             }
             value = value << 4 | UInt32(digit)
         }
-        return value
+        return value & 0xFFFF
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to output: inout [UInt8]) {
-        switch scalar {
-        case 0..<0x80:
-            output.append(UInt8(scalar))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | scalar >> 6))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            output.append(UInt8(0xE0 | scalar >> 12))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            output.append(UInt8(0xF0 | scalar >> 18))
-            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            output.append(UInt8(0x80 | scalar & 0x3F))
+    /// Appends `scalar` as UTF-8: a lead byte whose high bits give the length, then six bits per
+    /// continuation byte.
+    private static func appendUTF8(_ scalar: UInt32, to output: inout _PatchBytes) {
+        guard scalar >= 0x80 else {
+            output.append(UInt8(truncatingIfNeeded: scalar))
+            return
+        }
+        var shift: UInt32 = scalar < 0x800 ? 6 : scalar < 0x10000 ? 12 : 18
+        // 0xC0, 0xE0 or 0xF0 in the low byte for one, two or three continuation bytes.
+        output.append(UInt8(truncatingIfNeeded: 0xFF00 >> (shift / 6 &+ 1) | scalar >> shift))
+        while shift > 0 {
+            shift &-= 6
+            output.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> shift & 0x3F))
         }
     }
 
-    private mutating func readString() throws(_PatchDecodeError) -> [UInt8] {
-        position += 1
-        var output: [UInt8] = []
+    /// Reads the string at `position` (its opening quote) into `output`, escapes decoded. Out of
+    /// line: LLVM otherwise copies it into callers that decode a String.
+    @inline(never)
+    mutating func readString(into output: inout _PatchBytes) throws(_PatchDecodeError) {
+        position &+= 1
         while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: "\"") { return output }
-            guard byte == UInt8(ascii: "\\") else {
-                guard byte >= 0x20 else { throw _PatchDecodeError("control character in a JSON string") }
-                output.append(byte)
-                continue
+            // A run of bytes that need no decoding is appended with one copy.
+            let run = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"), bytes[position] >= 0x20 {
+                position &+= 1
             }
+            output.append(UnsafeBufferPointer(rebasing: bytes[run..<position]))
             guard position < bytes.count else { break }
-            let escape = bytes[position]
-            position += 1
-            switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try readHexQuad()
-                if scalar >= 0xD800, scalar < 0xDC00 {
-                    // A high surrogate must be followed by an escaped low surrogate.
-                    guard bytes.count - position >= 2, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-                    else { throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape") }
-                    position += 2
-                    let low = try readHexQuad()
-                    guard low >= 0xDC00, low < 0xE000 else { throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00, scalar < 0xE000 {
-                    throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape")
+            var byte = bytes[position]
+            position &+= 1
+            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\\") {
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position &+= 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte = escape
+                case UInt8(ascii: "b"): byte = 0x08
+                case UInt8(ascii: "f"): byte = 0x0C
+                case UInt8(ascii: "n"): byte = 0x0A
+                case UInt8(ascii: "r"): byte = 0x0D
+                case UInt8(ascii: "t"): byte = 0x09
+                case UInt8(ascii: "u"):
+                    var scalar = try readHexQuad()
+                    if scalar >= 0xD800, scalar < 0xDC00 {
+                        // A high surrogate must be followed by an escaped low surrogate.
+                        guard bytes.count &- position >= 2, bytes[position] == UInt8(ascii: "\\"), bytes[position &+ 1] == UInt8(ascii: "u")
+                        else { throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape") }
+                        position &+= 2
+                        let low = try readHexQuad()
+                        guard low >= 0xDC00, low < 0xE000 else { throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape") }
+                        scalar = 0x10000 &+ ((scalar &- 0xD800) << 10) &+ (low &- 0xDC00)
+                    } else if scalar >= 0xDC00, scalar < 0xE000 {
+                        throw _PatchDecodeError("unpaired UTF-16 surrogate in a \\u escape")
+                    }
+                    _PatchJSONReader.appendUTF8(scalar, to: &output)
+                    continue
+                default:
+                    throw _PatchDecodeError("invalid escape in a JSON string")
                 }
-                _PatchJSONReader.appendUTF8(scalar, to: &output)
-            default:
-                throw _PatchDecodeError("invalid escape in a JSON string")
+            } else if byte < 0x20 {
+                throw _PatchDecodeError("control character in a JSON string")
             }
+            output.append(byte)
         }
         throw _PatchDecodeError("unterminated JSON string")
     }
 
+    /// Reads a run of decimal digits into `mantissa`, keeping the first 19 significant ones (which
+    /// always fit in UInt64, so the arithmetic cannot wrap) and counting the rest in `dropped`.
+    /// Returns how many digits there were. Out of line: a number reads up to three runs.
+    @inline(never)
     private mutating func readDigits(into mantissa: inout UInt64, significant: inout Int, dropped: inout Int) -> Int {
-        var count = 0
-        while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
-            let digit = UInt64(bytes[position] - UInt8(ascii: "0"))
+        let start = position
+        while position < bytes.count {
+            let digit = bytes[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
             if significant < 19 {
-                if significant > 0 || digit != 0 { significant += 1 }
-                mantissa = mantissa * 10 + digit
+                if significant > 0 || digit != 0 { significant &+= 1 }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
             } else {
-                dropped += 1
+                dropped &+= 1
             }
-            position += 1
-            count += 1
+            position &+= 1
         }
-        return count
+        return position &- start
     }
 
     /// Numbers: integers that fit Int64 stay exact; everything else becomes a Double. Conversion is
     /// exact (correctly rounded) whenever the decimal mantissa fits in 53 bits and the power of ten
     /// is at most 22, which covers money, percentages and measurements; beyond that it may be off
     /// by an ulp.
-    private mutating func readNumber() throws(_PatchDecodeError) -> _PatchJSONValue {
-        var negative = false
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") {
-            negative = true
-            position += 1
-        }
+    mutating func readNumber() throws(_PatchDecodeError) -> _PatchJSONNumber {
+        let negative = next == UInt8(ascii: "-")
+        if negative { position &+= 1 }
         var mantissa: UInt64 = 0
         var significant = 0
         var dropped = 0
-        let integerDigits = readDigits(into: &mantissa, significant: &significant, dropped: &dropped)
-        guard integerDigits > 0 else { throw _PatchDecodeError("invalid JSON value") }
+        guard readDigits(into: &mantissa, significant: &significant, dropped: &dropped) > 0 else {
+            throw _PatchDecodeError("invalid JSON value")
+        }
         var exponent = dropped
         var isInteger = true
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
+        if next == UInt8(ascii: ".") {
+            position &+= 1
             isInteger = false
             var fractionDropped = 0
             let fractionDigits = readDigits(into: &mantissa, significant: &significant, dropped: &fractionDropped)
             guard fractionDigits > 0 else { throw _PatchDecodeError("invalid JSON number") }
             // Digits kept after the point scale the mantissa down; leading fraction zeros count too.
-            exponent -= fractionDigits - fractionDropped
+            exponent &-= fractionDigits &- fractionDropped
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            position += 1
+        if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            position &+= 1
             isInteger = false
-            var exponentNegative = false
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-                exponentNegative = bytes[position] == UInt8(ascii: "-")
-                position += 1
+            let exponentNegative = next == UInt8(ascii: "-")
+            if exponentNegative || next == UInt8(ascii: "+") { position &+= 1 }
+            var written: UInt64 = 0
+            var writtenSignificant = 0
+            var writtenDropped = 0
+            guard readDigits(into: &written, significant: &writtenSignificant, dropped: &writtenDropped) > 0 else {
+                throw _PatchDecodeError("invalid JSON number exponent")
             }
-            var written = 0
-            var digits = 0
-            while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") {
-                if written < 100_000 { written = written * 10 + Int(bytes[position] - UInt8(ascii: "0")) }
-                position += 1
-                digits += 1
-            }
-            guard digits > 0 else { throw _PatchDecodeError("invalid JSON number exponent") }
-            exponent += exponentNegative ? -written : written
+            // Any exponent past 100,000 is already out of Double's range (the scaling below stops
+            // at 400), so capping it keeps the sum within Int.
+            let capped = writtenDropped > 0 ? 100_000 : Int(min(written, 100_000))
+            exponent += exponentNegative ? -capped : capped
         }
         if isInteger, dropped == 0 {
             if negative, mantissa <= UInt64(Int64.max) + 1 {
@@ -338,21 +503,19 @@ struct _PatchJSONReader {
             if !negative, mantissa <= UInt64(Int64.max) { return .integer(Int64(mantissa)) }
         }
         var value = Double(mantissa)
-        if mantissa != 0 {
-            if exponent > 0 {
-                var remaining = min(exponent, 400)
-                while remaining >= 22 { value *= 1e22; remaining -= 22 }
-                value *= _PatchJSONReader.powerOfTen(remaining)
-            } else if exponent < 0 {
-                var remaining = min(-exponent, 400)
-                while remaining >= 22 { value /= 1e22; remaining -= 22 }
-                value /= _PatchJSONReader.powerOfTen(remaining)
-            }
+        // Powers up to 1e22 are exact in a Double: scale by chunks of at most 22, so a value whose
+        // mantissa and power both fit is correctly rounded.
+        var remaining = mantissa == 0 ? 0 : min(exponent.magnitude, 400)
+        while remaining > 0 {
+            let step = min(remaining, 22)
+            let power = _PatchJSONReader.powerOfTen(step)
+            value = exponent > 0 ? value * power : value / power
+            remaining &-= step
         }
         return .double(negative ? -value : value)
     }
 
-    private static func powerOfTen(_ exponent: Int) -> Double {
+    private static func powerOfTen(_ exponent: UInt) -> Double {
         var result = 1.0
         for _ in 0..<exponent { result *= 10 }
         return result
@@ -363,29 +526,33 @@ struct _PatchJSONReader {
 
 /// Builds the output JSON in a byte buffer and hands it to the host as a packed `(ptr << 32) | len`
 /// allocated with `patch_malloc` (the host frees it, sdk-contract §2.3).
-struct _PatchJSONWriter {
-    var bytes: [UInt8] = []
+struct _PatchJSONWriter: ~Copyable {
+    var bytes = _PatchBytes()
     /// Set when a value has no JSON form (a non-finite Double, which JSONEncoder also refuses).
     var failure: StaticString? = nil
 
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) { bytes.append(text) }
+
     mutating func append(_ text: StaticString) {
-        let start = text.utf8Start
-        for index in 0..<text.utf8CodeUnitCount { bytes.append(start[index]) }
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     mutating func writeNull() { append("null") }
 
     mutating func writeBool(_ value: Bool) { append(value ? "true" : "false") }
 
+    /// Most significant digit first, so nothing needs reversing afterwards.
     mutating func writeInteger(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: [UInt8] = []
+        if value < 0 { append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor &*= 10 }
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude != 0
-        for digit in digits.reversed() { bytes.append(digit) }
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor != 0
     }
 
     mutating func writeDouble(_ value: Double) {
@@ -394,37 +561,47 @@ struct _PatchJSONWriter {
             writeNull()
             return
         }
-        var text = Array(value.description.utf8)
-        if text.count >= 2, text[text.count - 2] == UInt8(ascii: "."), text[text.count - 1] == UInt8(ascii: "0") {
-            text.removeLast(2)
+        var text = value.description
+        text.withUTF8 { utf8 in
+            let integral = utf8.count >= 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            append(UnsafeBufferPointer(rebasing: utf8[..<(integral ? utf8.count - 2 : utf8.count)]))
         }
-        bytes.append(contentsOf: text)
     }
 
-    mutating func writeString(_ utf8: some Sequence<UInt8>) {
+    /// Out of line and over a buffer: a String's UTF8View iterated inline at each String-writing
+    /// site (its representations, retains and releases) outweighs the contiguous copy withUTF8
+    /// may make as soon as a module writes a few Strings (0.6 KiB on the test fixture's exports).
+    @inline(never)
+    mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
         let hex: StaticString = "0123456789abcdef"
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         for byte in utf8 {
+            var escape: UInt8 = 0
             switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0..<0x20:
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = byte
+            case 0x0A: escape = UInt8(ascii: "n")
+            case 0x0D: escape = UInt8(ascii: "r")
+            case 0x09: escape = UInt8(ascii: "t")
+            case 0x08: escape = UInt8(ascii: "b")
+            case 0x0C: escape = UInt8(ascii: "f")
+            default: break
+            }
+            if escape != 0 {
+                append(UInt8(ascii: "\\"))
+                append(escape)
+            } else if byte < 0x20 {
                 append("\\u00")
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0xF)])
-            default: bytes.append(byte)
+                append(hex.utf8Start[Int(byte >> 4)])
+                append(hex.utf8Start[Int(byte & 0xF)])
+            } else {
+                append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     mutating func writeKey(_ key: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         append(key)
         append("\":")
     }
@@ -433,7 +610,7 @@ struct _PatchJSONWriter {
         bytes.removeAll()
         append("{\"error\":\"")
         append(error.reason)
-        if error.key.utf8CodeUnitCount > 0 {
+        if error.key.count > 0 {
             append(" (key '")
             append(error.key)
             append("')")
@@ -441,8 +618,7 @@ struct _PatchJSONWriter {
         append("\"}")
     }
 
-    /// Hands the bytes to the host. 0 is the SDK's "no value" and is only returned when the guest
-    /// cannot allocate, in which case the host sees an empty result.
+    /// Hands the bytes to the host, which frees them.
     mutating func packedResult() -> Int64 {
         if let failure {
             bytes.removeAll()
@@ -450,11 +626,9 @@ struct _PatchJSONWriter {
             append(failure)
             append("\"}")
         }
-        guard let raw = patch_malloc(Int32(truncatingIfNeeded: bytes.count)) else { return 0 }
-        let destination = raw.assumingMemoryBound(to: UInt8.self)
-        for index in 0..<bytes.count { destination[index] = bytes[index] }
-        let address = UInt64(UInt(bitPattern: Int(bitPattern: raw)))
-        return Int64(bitPattern: address << 32 | UInt64(bytes.count))
+        let result = bytes.handOff()
+        let address = UInt64(UInt(bitPattern: result.baseAddress))
+        return Int64(bitPattern: address << 32 | UInt64(result.count))
     }
 }
 
@@ -469,7 +643,7 @@ protocol _PatchJSONCodable {
 
 extension Int64: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        switch value {
+        switch try value.number() {
         case .integer(let integer): self = integer
         case .double(let double):
             // JSON has one number type: an exactly integral value written as 12.0 or 1e3 is still
@@ -477,7 +651,7 @@ extension Int64: _PatchJSONCodable {
             guard double.isFinite, double == double.rounded(.towardZero), double >= -9.223372036854775808e18, double < 9.223372036854775808e18
             else { throw _PatchDecodeError("expected an integer") }
             self = Int64(double)
-        default: throw _PatchDecodeError("expected an integer")
+        case nil: throw _PatchDecodeError("expected an integer")
         }
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) { writer.writeInteger(self) }
@@ -504,10 +678,10 @@ extension Int32: _PatchJSONCodable {
 
 extension Double: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        switch value {
+        switch try value.number() {
         case .double(let double): self = double
         case .integer(let integer): self = Double(integer)
-        default: throw _PatchDecodeError("expected a number")
+        case nil: throw _PatchDecodeError("expected a number")
         }
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) { writer.writeDouble(self) }
@@ -515,7 +689,7 @@ extension Double: _PatchJSONCodable {
 
 extension Bool: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        guard case .bool(let bool) = value else { throw _PatchDecodeError("expected a Bool") }
+        guard let bool = value.bool else { throw _PatchDecodeError("expected a Bool") }
         self = bool
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) { writer.writeBool(self) }
@@ -523,15 +697,19 @@ extension Bool: _PatchJSONCodable {
 
 extension String: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        guard case .string(let utf8) = value else { throw _PatchDecodeError("expected a String") }
-        self = String(decoding: utf8, as: UTF8.self)
+        guard let utf8 = try value.string() else { throw _PatchDecodeError("expected a String") }
+        self = String(decoding: utf8.buffer, as: UTF8.self)
     }
-    func _patchEncode(into writer: inout _PatchJSONWriter) { writer.writeString(self.utf8) }
+    func _patchEncode(into writer: inout _PatchJSONWriter) {
+        // withUTF8 is mutating (it makes a non-contiguous String contiguous first), hence the copy.
+        var copy = self
+        copy.withUTF8 { writer.writeString($0) }
+    }
 }
 
 extension Optional: _PatchJSONCodable where Wrapped: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        if case .null = value {
+        if value.isNull {
             self = .none
         } else {
             self = .some(try Wrapped(_patchJSON: value))
@@ -547,30 +725,33 @@ extension Optional: _PatchJSONCodable where Wrapped: _PatchJSONCodable {
 
 extension Array: _PatchJSONCodable where Element: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        guard case .array(let elements) = value else { throw _PatchDecodeError("expected an array") }
+        guard value.isArray else { throw _PatchDecodeError("expected an array") }
         var result: [Element] = []
-        result.reserveCapacity(elements.count)
-        for element in elements { result.append(try Element(_patchJSON: element)) }
+        try value.forEachEntry { _, element throws(_PatchDecodeError) in
+            result.append(try Element(_patchJSON: element))
+            return true
+        }
         self = result
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) {
-        writer.bytes.append(UInt8(ascii: "["))
+        writer.append(UInt8(ascii: "["))
         var first = true
         for element in self {
-            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            if !first { writer.append(UInt8(ascii: ",")) }
             first = false
             element._patchEncode(into: &writer)
         }
-        writer.bytes.append(UInt8(ascii: "]"))
+        writer.append(UInt8(ascii: "]"))
     }
 }
 
 extension Dictionary: _PatchJSONCodable where Key == String, Value: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        guard case .object(let members) = value else { throw _PatchDecodeError("expected an object") }
+        guard value.isObject else { throw _PatchDecodeError("expected an object") }
         var result: [String: Value] = [:]
-        for member in members {
-            result[String(decoding: member.key, as: UTF8.self)] = try Value(_patchJSON: member.value)
+        try value.forEachEntry { key, member throws(_PatchDecodeError) in
+            result[String(decoding: key.buffer, as: UTF8.self)] = try Value(_patchJSON: member)
+            return true
         }
         self = result
     }
@@ -579,17 +760,17 @@ extension Dictionary: _PatchJSONCodable where Key == String, Value: _PatchJSONCo
         var keys: [[UInt8]] = []
         for key in self.keys { keys.append(Array(key.utf8)) }
         keys.sort { left, right in left.lexicographicallyPrecedes(right) }
-        writer.bytes.append(UInt8(ascii: "{"))
+        writer.append(UInt8(ascii: "{"))
         var first = true
         for key in keys {
-            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            if !first { writer.append(UInt8(ascii: ",")) }
             first = false
-            writer.writeString(key)
-            writer.bytes.append(UInt8(ascii: ":"))
+            key.withUnsafeBufferPointer { writer.writeString($0) }
+            writer.append(UInt8(ascii: ":"))
             let text = String(decoding: key, as: UTF8.self)
             if let value = self[text] { value._patchEncode(into: &writer) }
         }
-        writer.bytes.append(UInt8(ascii: "}"))
+        writer.append(UInt8(ascii: "}"))
     }
 }
 
@@ -605,7 +786,7 @@ func _patchExport(
     var writer = _PatchJSONWriter()
     do throws(_PatchDecodeError) {
         let arguments = try _PatchJSONReader.parse(input, length)
-        guard case .object = arguments else { throw _PatchDecodeError("expected a JSON object of arguments") }
+        guard arguments.isObject else { throw _PatchDecodeError("expected a JSON object of arguments") }
         try body(arguments, &writer)
     } catch {
         writer.writeError(error)
@@ -617,7 +798,7 @@ extension _PatchJSONWriter {
     mutating func writeValueEnvelope<Value: _PatchJSONCodable>(_ value: Value) {
         append("{\"value\":")
         value._patchEncode(into: &self)
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
     }
 
     mutating func writeVoidEnvelope() {

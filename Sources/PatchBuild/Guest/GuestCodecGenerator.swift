@@ -14,7 +14,7 @@ struct GuestCodecGenerator {
             // Byte comparison: `init(rawValue:)` compares Strings, which links Unicode normalization
             // (tens of KB) into the module.
             writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
-            writer.line("        guard case .string(let bytes) = value else { throw _PatchDecodeError(\"expected a String for \(name)\") }")
+            writer.line("        guard let bytes = try value.string() else { throw _PatchDecodeError(\"expected a String for \(name)\") }")
             for (element, rawValue) in zip(shape.cases, rawValues) {
                 writer.line("        if _patchBytesEqual(bytes, \(literal(rawValue))) { self = .\(element.name); return }")
             }
@@ -37,7 +37,7 @@ struct GuestCodecGenerator {
 
     private func emitStructCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
-        writer.line("        guard case .object = value else { throw _PatchDecodeError(\"expected a JSON object for \(name)\") }")
+        writer.line("        guard value.isObject else { throw _PatchDecodeError(\"expected a JSON object for \(name)\") }")
         for field in shape.fields where !field.isConstant {
             let decode = "try value.decode(\(literal(field.name)), as: \(field.type.spelling(index)).self)"
             if field.hasDefault {
@@ -48,33 +48,33 @@ struct GuestCodecGenerator {
         }
         writer.line("    }")
         writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) {")
-        writer.line("        writer.bytes.append(UInt8(ascii: \"{\"))")
+        writer.line("        writer.append(UInt8(ascii: \"{\"))")
         // JSONEncoder omits nil optionals, so whether a comma is due is known only at run time.
         writer.line("        var first = true")
         writer.line("        _ = first")
         for field in shape.fields {
             if field.type.isOptional {
                 writer.line("        if let present = self.\(field.name) {")
-                writer.line("            if !first { writer.bytes.append(UInt8(ascii: \",\")) }; first = false")
+                writer.line("            if !first { writer.append(UInt8(ascii: \",\")) }; first = false")
                 writer.line("            writer.writeKey(\(literal(field.name))); present._patchEncode(into: &writer)")
                 writer.line("        }")
             } else {
-                writer.line("        if !first { writer.bytes.append(UInt8(ascii: \",\")) }; first = false")
+                writer.line("        if !first { writer.append(UInt8(ascii: \",\")) }; first = false")
                 writer.line("        writer.writeKey(\(literal(field.name))); self.\(field.name)._patchEncode(into: &writer)")
             }
         }
-        writer.line("        writer.bytes.append(UInt8(ascii: \"}\"))")
+        writer.line("        writer.append(UInt8(ascii: \"}\"))")
         writer.line("    }")
     }
 
     /// Enums without raw values: `{"case":{}}`, payloads as `{"case":{"_0":…,"label":…}}`.
     private func emitEnumCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
-        writer.line("        guard case .object(let members) = value, members.count == 1 else { throw _PatchDecodeError(\"expected a single-key object for enum \(name)\") }")
-        writer.line("        let payload = members[0].value")
+        writer.line("        let entry = try value.singleMember(\"expected a single-key object for enum \(name)\")")
+        writer.line("        let payload = entry.value")
         writer.line("        _ = payload")
         for enumCase in shape.cases {
-            writer.line("        if _patchBytesEqual(members[0].key, \(literal(enumCase.name))) {")
+            writer.line("        if _patchBytesEqual(entry.key, \(literal(enumCase.name))) {")
             if enumCase.payload.isEmpty {
                 writer.line("            self = .\(escaped(enumCase.name))")
             } else {
@@ -95,12 +95,12 @@ struct GuestCodecGenerator {
             let bindings = enumCase.payload.indices.map { "let value\($0)" }
             let pattern = enumCase.payload.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
             writer.line("        case .\(escaped(enumCase.name))\(pattern):")
-            writer.line("            writer.bytes.append(UInt8(ascii: \"{\")); writer.writeKey(\(literal(enumCase.name))); writer.bytes.append(UInt8(ascii: \"{\"))")
+            writer.line("            writer.append(UInt8(ascii: \"{\")); writer.writeKey(\(literal(enumCase.name))); writer.append(UInt8(ascii: \"{\"))")
             for (position, field) in enumCase.payload.enumerated() {
-                if position > 0 { writer.line("            writer.bytes.append(UInt8(ascii: \",\"))") }
+                if position > 0 { writer.line("            writer.append(UInt8(ascii: \",\"))") }
                 writer.line("            writer.writeKey(\(literal(field.key))); value\(position)._patchEncode(into: &writer)")
             }
-            writer.line("            writer.bytes.append(UInt8(ascii: \"}\")); writer.bytes.append(UInt8(ascii: \"}\"))")
+            writer.line("            writer.append(UInt8(ascii: \"}\")); writer.append(UInt8(ascii: \"}\"))")
         }
         writer.line("        }")
         writer.line("    }")
