@@ -1,3 +1,4 @@
+import Foundation
 @testable import PatchBuild
 import PatchManifest
 import SwiftParser
@@ -38,6 +39,38 @@ import Testing
         }
         #expect(nodes > 100)
         #expect(lines.line(at: bytes.count) == converter.location(for: tree.endPosition).line)
+    }
+
+    /// Every declaration of the example app hashes as the token walk of earlier versions did
+    /// (`tokens(viewMode: .sourceAccurate)`), so baselines recorded before stay valid.
+    @Test func contentHashEqualsTheTokenWalkOnTheExampleApp() throws {
+        func tokenWalk(_ node: some SyntaxProtocol) -> String {
+            var bytes: [UInt8] = []
+            for token in node.tokens(viewMode: .sourceAccurate) {
+                if case .keyword(.dynamic) = token.tokenKind, token.parent?.is(DeclModifierSyntax.self) == true { continue }
+                bytes += token.text == "__patch_native_body" ? Array("body".utf8) : Array(token.text.utf8)
+                bytes.append(0)
+            }
+            return SHA256Hasher.hex(of: bytes)
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Examples/PatchShop/Sources").standardizedFileURL
+        var compared = 0
+        for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)! where url.pathExtension == "swift" {
+            let tree = Parser.parse(source: try String(contentsOf: url, encoding: .utf8))
+            // Every declaration: the ancestors of every token, each once.
+            var seen = Set<SyntaxIdentifier>()
+            for token in tree.tokens(viewMode: .sourceAccurate) {
+                var ancestor = token.parent
+                while let node = ancestor, seen.insert(node.id).inserted {
+                    if let declaration = node.as(DeclSyntax.self) {
+                        #expect(ContentHash.of(declaration) == tokenWalk(declaration), "\(url.lastPathComponent): \(declaration.trimmedText.prefix(40))")
+                        compared += 1
+                    }
+                    ancestor = node.parent
+                }
+            }
+        }
+        #expect(compared > 50)
     }
 
     /// The raw-tree walk hashes the same tokens as a walk over `tokens(viewMode:)` would: comments and
