@@ -45,11 +45,9 @@ public struct PrepareState: Codable, Sendable, Equatable {
         var next = self
         var originals: [String: [UInt8]] = [:]
         var updatedPaths = Set<String>()
-        // Hashed on every core: a first run hashes every rewritten file.
-        let preparedHashes = ConcurrentMap.map(plan.updates) { update in update.after.map(SHA256Hasher.hex(of:)) }
-        for (update, preparedHash) in zip(plan.updates, preparedHashes) {
+        for update in plan.updates {
             updatedPaths.insert(update.path)
-            guard let after = update.after, let preparedHash else {
+            guard let after = update.after else {
                 next.generatedFiles.removeAll { $0 == update.path }
                 next.files[update.path] = nil
                 continue
@@ -59,6 +57,8 @@ public struct PrepareState: Codable, Sendable, Equatable {
                 continue
             }
             guard let before = update.before else { continue }
+            // Hashed once, when the plan was made.
+            let preparedHash = plan.preparedHashes[update.path] ?? SHA256Hasher.hex(of: after)
             let newInsertions = plan.insertions[update.path] ?? PreparedInsertions()
             if let record = files[update.path] {
                 if SHA256Hasher.hex(of: before) != record.preparedSHA256 {

@@ -83,6 +83,8 @@ public struct PreparePlan: Sendable {
     public var parseSeconds: Double
     /// What this run inserted into each user file, for `--revert` (see `Unpreparer`).
     public var insertions: [String: PreparedInsertions]
+    /// SHA-256 of each rewritten user file's new bytes, by path (also its key in `cache`).
+    public var preparedHashes: [String: String]
     /// The scans of this run's files, to pass to the next run.
     public var cache: ScanCache
 }
@@ -115,10 +117,10 @@ public struct ScanCache: Sendable, Equatable {
             entries.append((hash, bytes[start..<start + length]))
         }
         guard source.isAtEnd else { return }
-        let decoded = ConcurrentMap.map(entries) { entry in try? CompactCoder.decode(FileScan.self, from: entry.scan) }
+        let decoded = ConcurrentMap.map(entries) { entry in try? CompactCoder.decode(FileScan.self, from: entry.scan) }.compactMap { $0 }
         // One unreadable scan means a damaged file: trust none of it.
-        guard !decoded.contains(where: { $0 == nil }) else { return }
-        scans = Dictionary(zip(entries.map(\.hash), decoded.map { $0! }), uniquingKeysWith: { first, _ in first })
+        guard decoded.count == entries.count else { return }
+        scans = Dictionary(zip(entries.map(\.hash), decoded), uniquingKeysWith: { first, _ in first })
     }
 
     /// The cache file: the magic line, the format version, the entry count, then per entry (sorted by
@@ -227,7 +229,7 @@ public enum Preparer {
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
             collisions: planner.collisions, filesScanned: planner.filesScanned, filesParsed: planner.filesParsed,
             parseSeconds: planner.parseDuration.inSeconds,
-            insertions: planner.insertions, cache: planner.nextCache)
+            insertions: planner.insertions, preparedHashes: planner.preparedHashes, cache: planner.nextCache)
     }
 
     /// True when a file was written by `prepare` (never scanned as a user source).
@@ -252,8 +254,10 @@ enum GeneratedSection {
         return (Array(bytes[..<start.lowerBound]) + Array(bytes[end.upperBound...]), true)
     }
 
-    private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Range<Int>? {
-        guard needle.count <= haystack.count else { return nil }
+    /// A plain byte search: the generic `firstRange(of:)` looks up type metadata under a global lock
+    /// on every call, which serialized the threads that prepare files.
+    static func firstRange(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Range<Int>? {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
         var index = start
         while index + needle.count <= haystack.count {
             if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) {
@@ -318,6 +322,7 @@ private struct Planner {
     var filesParsed = 0
     var parseDuration = Duration.zero
     var insertions: [String: PreparedInsertions] = [:]
+    var preparedHashes: [String: String] = [:]
     /// Sanitized names claimed by more than one declaration: none of them is routed.
     private var collidingNames: Set<String> = []
 
@@ -430,7 +435,10 @@ private struct Planner {
         var routingThunks: [String] = []
         var routingImports = Set<String>()
         for (file, emission) in zip(analysis.files, emissions) {
-            if let update = emission.update { output.userFileUpdates.append(update) }
+            if let update = emission.update {
+                output.userFileUpdates.append(update)
+                preparedHashes[update.path] = emission.cachedScan.hash
+            }
             nextCache.scans[emission.cachedScan.hash] = emission.cachedScan.scan
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
             routingThunks += emission.routingThunks

@@ -52,13 +52,7 @@ extension FileScan {
     }
 
     private static func range(of attribute: String, in inserted: String, at textStart: Int) -> Range<Int>? {
-        // A plain byte search: the generic `firstRange(of:)` looks up type metadata under a global
-        // lock on every call, which serialized the threads rebasing scans.
-        let text = Array(inserted.utf8)
-        let needle = Array(attribute.utf8)
-        guard needle.count <= text.count,
-              let offset = (0...(text.count - needle.count)).first(where: { text[$0..<($0 + needle.count)].elementsEqual(needle) })
-        else { return nil }
-        return (textStart + offset)..<(textStart + offset + needle.count)
+        GeneratedSection.firstRange(of: Array(attribute.utf8), in: Array(inserted.utf8))
+            .map { (textStart + $0.lowerBound)..<(textStart + $0.upperBound) }
     }
 }

@@ -48,22 +48,21 @@ public enum CanonicalJSON {
 
     private static func appendString(_ text: String, to output: inout [UInt8], escapingControlCharacters escape: Bool) {
         output.append(UInt8(ascii: "\""))
+        func needsEscape(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escape && byte < 0x20)
+        }
         var text = text
         text.withUTF8 { bytes in
             // Most strings (ids, hashes, paths) need no escaping: checked in one pass and copied whole.
-            var plain = true
-            for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escape && byte < 0x20) {
-                plain = false
-                break
-            }
-            guard !plain else { return output.append(contentsOf: bytes) }
+            guard bytes.contains(where: needsEscape) else { return output.append(contentsOf: bytes) }
             for byte in bytes {
-                if escape, byte < 0x20 {
+                if !needsEscape(byte) {
+                    output.append(byte)
+                } else if byte < 0x20 {
                     output += Array("\\u00\(Hex.encode([byte]))".utf8)
-                    continue
+                } else {
+                    output += [UInt8(ascii: "\\"), byte]
                 }
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
-                output.append(byte)
             }
         }
         output.append(UInt8(ascii: "\""))
