@@ -46,10 +46,14 @@ enum CompactCoder {
     // MARK: - Writing
 
     final class Sink {
-        private(set) var bytes: [UInt8] = []
+        /// Unchecked: the sink is used by one thread, and the dynamic exclusivity check on every
+        /// append cost a tenth of the encoding time.
+        @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+        private var dictionaryCheck = DictionaryCheck()
 
+        func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
         func append(_ byte: UInt8) { bytes.append(byte) }
-        func append(contentsOf other: [UInt8]) { bytes += other }
+        func append(contentsOf other: ArraySlice<UInt8>) { bytes += other }
 
         func writeUnsigned(_ value: UInt64) {
             var rest = value
@@ -94,24 +98,35 @@ enum CompactCoder {
         }
 
         /// The common scalar types are written directly; anything else encodes itself onto this sink.
+        /// Types are told apart by metatype identity: a failed `as` cast or a conformance check costs
+        /// more than writing a small value, and most values are strings, integers and flags.
         func write<Value: Encodable>(_ value: Value) throws {
-            switch value {
-            case let string as String: writeString(string)
-            case let integer as Int: writeSigned(Int64(integer))
-            case let flag as Bool: append(flag ? 1 : 0)
-            case let integer as Int64: writeSigned(integer)
-            case let integer as Int32: writeSigned(Int64(integer))
-            case let integer as Int16: writeSigned(Int64(integer))
-            case let integer as Int8: writeSigned(Int64(integer))
-            case let integer as UInt: writeUnsigned(UInt64(integer))
-            case let integer as UInt64: writeUnsigned(integer)
-            case let integer as UInt32: writeUnsigned(UInt64(integer))
-            case let integer as UInt16: writeUnsigned(UInt64(integer))
-            case let integer as UInt8: writeUnsigned(UInt64(integer))
-            case let number as Double: writeFixed(number.bitPattern, byteCount: 8)
-            case let number as Float: writeFixed(UInt64(number.bitPattern), byteCount: 4)
-            case is any DictionaryMarker: throw Unsupported.dictionary
-            default: try value.encode(to: Writer(sink: self))
+            switch ObjectIdentifier(Value.self) {
+            case ObjectIdentifier(String.self): writeString(unsafeBitCast(value, to: String.self))
+            case ObjectIdentifier(Int.self): writeSigned(Int64(unsafeBitCast(value, to: Int.self)))
+            case ObjectIdentifier(Bool.self): append(unsafeBitCast(value, to: Bool.self) ? 1 : 0)
+            case ObjectIdentifier(Int64.self): writeSigned(unsafeBitCast(value, to: Int64.self))
+            case ObjectIdentifier(Int32.self): writeSigned(Int64(unsafeBitCast(value, to: Int32.self)))
+            case ObjectIdentifier(Int16.self): writeSigned(Int64(unsafeBitCast(value, to: Int16.self)))
+            case ObjectIdentifier(Int8.self): writeSigned(Int64(unsafeBitCast(value, to: Int8.self)))
+            case ObjectIdentifier(UInt.self): writeUnsigned(UInt64(unsafeBitCast(value, to: UInt.self)))
+            case ObjectIdentifier(UInt64.self): writeUnsigned(unsafeBitCast(value, to: UInt64.self))
+            case ObjectIdentifier(UInt32.self): writeUnsigned(UInt64(unsafeBitCast(value, to: UInt32.self)))
+            case ObjectIdentifier(UInt16.self): writeUnsigned(UInt64(unsafeBitCast(value, to: UInt16.self)))
+            case ObjectIdentifier(UInt8.self): writeUnsigned(UInt64(unsafeBitCast(value, to: UInt8.self)))
+            case ObjectIdentifier(Double.self): writeFixed(unsafeBitCast(value, to: Double.self).bitPattern, byteCount: 8)
+            case ObjectIdentifier(Float.self): writeFixed(UInt64(unsafeBitCast(value, to: Float.self).bitPattern), byteCount: 4)
+            case ObjectIdentifier([String].self):
+                // The most common array, written as its unkeyed container would write it.
+                let strings = unsafeBitCast(value, to: [String].self)
+                guard let count = UInt32(exactly: strings.count) else {
+                    throw EncodingError.invalidValue(strings.count, .init(codingPath: [], debugDescription: "more than 2^32 elements"))
+                }
+                writeFixed(UInt64(count), byteCount: 4)
+                for string in strings { writeString(string) }
+            default:
+                try dictionaryCheck.refuseDictionary(Value.self)
+                try value.encode(to: Writer(sink: self))
             }
         }
 
@@ -142,6 +157,10 @@ enum CompactCoder {
 
         mutating func encodeNil(forKey key: Key) throws { sink.append(0) }
         mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws { try sink.write(value) }
+        // The types of most properties, written without the generic dispatch (same bytes as `write`).
+        mutating func encode(_ value: String, forKey key: Key) throws { sink.writeString(value) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { sink.writeSigned(Int64(value)) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { sink.append(value ? 1 : 0) }
 
         // The protocol's default `encodeIfPresent` skips nil, which a positional form cannot; its
         // per-type overloads are chosen over a generic one, so each is spelled out.
@@ -223,7 +242,8 @@ enum CompactCoder {
 
     final class Source {
         private let bytes: ArraySlice<UInt8>
-        private(set) var position: Int
+        @exclusivity(unchecked) private(set) var position: Int
+        private var dictionaryCheck = DictionaryCheck()
 
         init(_ bytes: ArraySlice<UInt8>) {
             self.bytes = bytes
@@ -312,24 +332,32 @@ enum CompactCoder {
             }
         }
 
+        /// The scalar types `Sink.write` writes directly, told apart the same way.
         func read<Value: Decodable>(_ type: Value.Type) throws -> Value {
-            switch type {
-            case is String.Type: return try readString() as! Value
-            case is Int.Type: return try readInteger(Int.self) as! Value
-            case is Bool.Type: return try readBool() as! Value
-            case is Int64.Type: return try readInteger(Int64.self) as! Value
-            case is Int32.Type: return try readInteger(Int32.self) as! Value
-            case is Int16.Type: return try readInteger(Int16.self) as! Value
-            case is Int8.Type: return try readInteger(Int8.self) as! Value
-            case is UInt.Type: return try readInteger(UInt.self) as! Value
-            case is UInt64.Type: return try readInteger(UInt64.self) as! Value
-            case is UInt32.Type: return try readInteger(UInt32.self) as! Value
-            case is UInt16.Type: return try readInteger(UInt16.self) as! Value
-            case is UInt8.Type: return try readInteger(UInt8.self) as! Value
-            case is Double.Type: return Double(bitPattern: try readFixed(byteCount: 8)) as! Value
-            case is Float.Type: return Float(bitPattern: UInt32(try readFixed(byteCount: 4))) as! Value
-            case is any DictionaryMarker.Type: throw Unsupported.dictionary
-            default: return try Value(from: Reader(source: self))
+            switch ObjectIdentifier(type) {
+            case ObjectIdentifier(String.self): return unsafeBitCast(try readString(), to: Value.self)
+            case ObjectIdentifier(Int.self): return unsafeBitCast(try readInteger(Int.self), to: Value.self)
+            case ObjectIdentifier(Bool.self): return unsafeBitCast(try readBool(), to: Value.self)
+            case ObjectIdentifier(Int64.self): return unsafeBitCast(try readInteger(Int64.self), to: Value.self)
+            case ObjectIdentifier(Int32.self): return unsafeBitCast(try readInteger(Int32.self), to: Value.self)
+            case ObjectIdentifier(Int16.self): return unsafeBitCast(try readInteger(Int16.self), to: Value.self)
+            case ObjectIdentifier(Int8.self): return unsafeBitCast(try readInteger(Int8.self), to: Value.self)
+            case ObjectIdentifier(UInt.self): return unsafeBitCast(try readInteger(UInt.self), to: Value.self)
+            case ObjectIdentifier(UInt64.self): return unsafeBitCast(try readInteger(UInt64.self), to: Value.self)
+            case ObjectIdentifier(UInt32.self): return unsafeBitCast(try readInteger(UInt32.self), to: Value.self)
+            case ObjectIdentifier(UInt16.self): return unsafeBitCast(try readInteger(UInt16.self), to: Value.self)
+            case ObjectIdentifier(UInt8.self): return unsafeBitCast(try readInteger(UInt8.self), to: Value.self)
+            case ObjectIdentifier(Double.self): return unsafeBitCast(Double(bitPattern: try readFixed(byteCount: 8)), to: Value.self)
+            case ObjectIdentifier(Float.self): return unsafeBitCast(Float(bitPattern: UInt32(try readFixed(byteCount: 4))), to: Value.self)
+            case ObjectIdentifier([String].self):
+                let count = try readCount()
+                var strings: [String] = []
+                strings.reserveCapacity(count)
+                for _ in 0..<count { strings.append(try readString()) }
+                return unsafeBitCast(strings, to: Value.self)
+            default:
+                try dictionaryCheck.refuseDictionary(type)
+                return try Value(from: Reader(source: self))
             }
         }
     }
@@ -359,6 +387,10 @@ enum CompactCoder {
         func decodeNil(forKey key: Key) throws -> Bool { try !source.readBool() }
 
         func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { try source.read(type) }
+        // The types of most properties, read without the generic dispatch.
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try source.readString() }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try source.readInteger(Int.self) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try source.readBool() }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             KeyedDecodingContainer(KeyedReader<NestedKey>(source: source))
@@ -423,3 +455,15 @@ enum CompactCoder {
 /// Lets `CompactCoder` recognise dictionaries of any type.
 private protocol DictionaryMarker {}
 extension Dictionary: DictionaryMarker {}
+
+/// Remembers the types already found not to be dictionaries: the runtime's conformance check is
+/// slow for a negative answer, and a scan asks it about the same few types thousands of times.
+private struct DictionaryCheck {
+    private var checked = Set<ObjectIdentifier>()
+
+    mutating func refuseDictionary(_ type: Any.Type) throws {
+        guard !checked.contains(ObjectIdentifier(type)) else { return }
+        if type is any DictionaryMarker.Type { throw CompactCoder.Unsupported.dictionary }
+        checked.insert(ObjectIdentifier(type))
+    }
+}

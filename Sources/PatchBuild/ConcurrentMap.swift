@@ -17,6 +17,26 @@ enum ConcurrentMap {
     }
 }
 
+/// Work started on another thread at once and collected with `wait()` (once), so that it overlaps
+/// whatever the caller does in between.
+final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    /// Written by the work before it signals `finished`, read only after waiting for that signal.
+    private var value: Value?
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        DispatchQueue.global().async {
+            self.value = work()
+            self.finished.signal()
+        }
+    }
+
+    func wait() -> Value {
+        finished.wait()
+        return value!
+    }
+}
+
 /// Slots written once each by concurrent workers and read after all of them finished
 /// (`concurrentPerform` returns only then), so no lock is needed.
 private final class ResultSlots<Value>: @unchecked Sendable {

@@ -13,37 +13,38 @@ enum ContentHash {
         // updates and walking `tokens(viewMode:)` were most of `prepare`'s scan time.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(node.totalLength.utf8Length)
-        appendTokens(of: node.raw, to: &bytes, inModifier: false)
+        appendTokens(of: node.raw, to: &bytes, inModifier: false, nativeBody: SyntaxText(PreparedNames.nativeBodyStatic))
         return SHA256Hasher.hex(of: bytes)
     }
 
-    private static func appendTokens(of raw: RawSyntax, to bytes: inout [UInt8], inModifier: Bool) {
+    /// `nativeBody`: the renamed body's name, passed down (a static read per token costs a
+    /// once-check each time).
+    private static func appendTokens(of raw: RawSyntax, to bytes: inout [UInt8], inModifier: Bool, nativeBody: SyntaxText) {
         if let layout = raw.layoutView {
             let isModifier = raw.kind == .declModifier
-            for case let child? in layout.children { appendTokens(of: child, to: &bytes, inModifier: isModifier) }
+            for case let child? in layout.children { appendTokens(of: child, to: &bytes, inModifier: isModifier, nativeBody: nativeBody) }
             return
         }
         // Only what the source shows: not the tokens the parser had to assume.
         guard let token = raw.tokenView, token.presence == .present else { return }
         let text = token.rawText
         if inModifier && token.rawKind == .keyword && text == "dynamic" { return }
-        if text.count == nativeBodyText.count && text.elementsEqual(nativeBodyText) {
-            bytes += bodyText
+        if text == nativeBody {
+            bytes += "body".utf8
         } else if let base = text.baseAddress {
             bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: text.count))
         }
         // A separator keeps `a b` and `ab` apart.
         bytes.append(0)
     }
-
-    private static let nativeBodyText = Array(PreparedNames.nativeBody.utf8)
-    private static let bodyText = Array("body".utf8)
 }
 
 /// Names `prepare` introduces into the user's code and the generated files.
 enum PreparedNames {
     /// What a view's own `body` is renamed to; the generated `body` routes to it (docs/prepare.md).
-    static let nativeBody = "__patch_native_body"
+    static let nativeBody = nativeBodyStatic.description
+    /// The same name as a static string: token text compares with it without allocating.
+    static let nativeBodyStatic: StaticString = "__patch_native_body"
     /// Prefix of a function's dynamic replacement.
     static let functionReplacementPrefix = "__patch_"
     /// The comment marker that opts a function in to patching.

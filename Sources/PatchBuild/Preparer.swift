@@ -68,7 +68,11 @@ public struct PreparePlan: Sendable {
     public var updates: [FileUpdate]
     public var baseline: Baseline
     /// The line each baseline declaration starts on, by id (the baseline itself has no lines).
-    public var declarationLines: [String: Int]
+    public var declarationLines: [String: Int] {
+        Dictionary(linesOfDeclarations, uniquingKeysWith: { first, _ in first })
+    }
+    /// The same as pairs: made into a dictionary only when asked for (`build` does, `prepare` never).
+    var linesOfDeclarations: [(id: String, line: Int)]
     /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
     public var baselineBytes: [UInt8]
     public var fingerprint: String
@@ -98,7 +102,10 @@ public struct ScanCache: Sendable, Equatable {
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
 
-    var scans: [String: FileScan] = [:]
+    private(set) var scans: [String: FileScan] = [:]
+    /// Each scan's `CompactCoder` form where it is already known: read from the file, or made with
+    /// the scan on the core that made it, so that writing the cache only joins bytes.
+    private var encodedScans: [String: ArraySlice<UInt8>] = [:]
 
     public init() {}
 
@@ -121,24 +128,40 @@ public struct ScanCache: Sendable, Equatable {
         // One unreadable scan means a damaged file: trust none of it.
         guard decoded.count == entries.count else { return }
         scans = Dictionary(zip(entries.map(\.hash), decoded), uniquingKeysWith: { first, _ in first })
+        encodedScans = Dictionary(entries, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Adds the scan of the file whose bytes hash to `hash`, with its compact form when the caller
+    /// has it (`encoded()` makes the missing ones).
+    mutating func insert(_ scan: FileScan, hash: String, encoded: ArraySlice<UInt8>? = nil) {
+        scans[hash] = scan
+        encodedScans[hash] = encoded
+    }
+
+    /// The compact form of a scan: the one read or inserted with it, else freshly encoded (nil when
+    /// it cannot be: that file is then parsed again next run).
+    func encodedScan(hash: String, scan: FileScan) -> ArraySlice<UInt8>? {
+        if let known = encodedScans[hash] { return known }
+        return (try? CompactCoder.encode(scan)).map { $0[...] }
     }
 
     /// The cache file: the magic line, the format version, the entry count, then per entry (sorted by
-    /// hash) the hash and the length-prefixed scan in `CompactCoder` form. Scans are encoded on every
-    /// core; one that fails to encode is left out (it is parsed again next run).
+    /// hash) the hash and the length-prefixed scan in `CompactCoder` form.
     public func encoded() -> [UInt8] {
-        let entries = scans.sorted { $0.key < $1.key }
-        let encodedScans = ConcurrentMap.map(entries) { entry in try? CompactCoder.encode(entry.value) }
+        let entries = scans.sorted { $0.key < $1.key }.compactMap { hash, scan in
+            encodedScan(hash: hash, scan: scan).map { (hash: hash, scan: $0) }
+        }
         let sink = CompactCoder.Sink()
+        sink.reserveCapacity(Self.magic.count + 16 + entries.reduce(0) { size, entry in size + 80 + entry.scan.count })
+        sink.append(contentsOf: Self.magic[...])
         sink.writeUnsigned(UInt64(Self.formatVersion))
-        sink.writeUnsigned(UInt64(encodedScans.count { $0 != nil }))
-        for (entry, scan) in zip(entries, encodedScans) {
-            guard let scan else { continue }
-            sink.writeString(entry.key)
+        sink.writeUnsigned(UInt64(entries.count))
+        for (hash, scan) in entries {
+            sink.writeString(hash)
             sink.writeUnsigned(UInt64(scan.count))
             sink.append(contentsOf: scan)
         }
-        return Self.magic + sink.bytes
+        return sink.bytes
     }
 
     /// Equal when they hold scans of the same file contents (entries are content-addressed).
@@ -178,6 +201,13 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
     }
 
     public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty }
+
+    /// The Codable form as a tree (how `PrepareState` writes it).
+    var jsonValue: JSONValue {
+        .object([CodingKeys.viewBuilderOwners.stringValue: .array(viewBuilderOwners.map(JSONValue.string)),
+                 CodingKeys.mainActorOwners.stringValue: .array(mainActorOwners.map(JSONValue.string)),
+                 CodingKeys.dynamicFunctions.stringValue: .array(dynamicFunctions.map(JSONValue.string))])
+    }
 }
 
 /// The prepare rewriter: finds every view body and opted-in function of the given targets, plans the
@@ -195,25 +225,20 @@ public enum Preparer {
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
         let analyses = targets.map { planner.analyze($0) }
+        // The baseline depends on the scans alone: it is made on another thread while files are emitted.
+        let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
-        var declarations: [Baseline.Declaration] = []
-        var lines: [Int] = []
         for analysis in analyses {
             let output = planner.emit(analysis)
             updates += output.userFileUpdates
-            declarations += output.declarations
-            lines += output.declarationLines
             let routingPath = join(analysis.target.sourceRoots.first ?? "", routingFileName)
             let routingBytes = output.routingFile.map { Array($0.utf8) }
             if existingFile(routingPath) != routingBytes {
                 updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
             }
         }
-        let disambiguated = Planner.disambiguated(declarations)
-        let declarationLines = Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first })
-        let baseline = Baseline(declarations: disambiguated)
-        let baselineBytes = CanonicalJSON.serialize(baseline.jsonValue)
+        let (baseline, baselineBytes, linesOfDeclarations) = baselineWork.wait()
         let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
@@ -223,7 +248,7 @@ public enum Preparer {
             }
         }
         return PreparePlan(
-            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, declarationLines: declarationLines, baselineBytes: baselineBytes, fingerprint: fingerprint,
+            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, linesOfDeclarations: linesOfDeclarations, baselineBytes: baselineBytes, fingerprint: fingerprint,
             views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
@@ -289,24 +314,20 @@ private struct TargetAnalysis {
 /// What one file adds to its target's output.
 private struct FileEmission {
     var update: PreparePlan.FileUpdate?
-    /// The file's scan as this run leaves it, by the hash of its new bytes: what the next run reads.
-    var cachedScan: (hash: String, scan: FileScan) = ("", FileScan())
+    /// The file's scan as this run leaves it, by the hash of its new bytes, and its compact form: what
+    /// the next run reads.
+    var cachedScan: (hash: String, scan: FileScan, encoded: ArraySlice<UInt8>?) = ("", FileScan(), nil)
     var insertions = PreparedInsertions()
     var routingThunks: [String] = []
     var routingImports = Set<String>()
     var views: [PreparePlan.RoutedView] = []
     var functions: [PreparePlan.RoutedFunction] = []
     var skipped: [PreparePlan.Skip] = []
-    var declarations: [Baseline.Declaration] = []
-    var declarationLines: [Int] = []
 }
 
 private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
     var routingFile: String?
-    var declarations: [Baseline.Declaration] = []
-    /// The line of each of `declarations`, in the same order.
-    var declarationLines: [Int] = []
 }
 
 private struct Planner {
@@ -439,15 +460,13 @@ private struct Planner {
                 output.userFileUpdates.append(update)
                 preparedHashes[update.path] = emission.cachedScan.hash
             }
-            nextCache.scans[emission.cachedScan.hash] = emission.cachedScan.scan
+            nextCache.insert(emission.cachedScan.scan, hash: emission.cachedScan.hash, encoded: emission.cachedScan.encoded)
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
             routingThunks += emission.routingThunks
             routingImports.formUnion(emission.routingImports)
             views += emission.views
             functions += emission.functions
             skipped += emission.skipped
-            output.declarations += emission.declarations
-            output.declarationLines += emission.declarationLines
         }
         if !routingThunks.isEmpty {
             output.routingFile = ThunkEmitter.file(target: analysis.target.name, imports: routingImports.sorted(), thunks: routingThunks)
@@ -550,26 +569,42 @@ private struct Planner {
         // The cache keeps the scan of each file as this run leaves it: what the next run reads.
         if newUserBytes != file.original {
             output.update = .init(path: file.path, before: file.original, after: newUserBytes)
-            output.cachedScan = (SHA256Hasher.hex(of: newUserBytes), file.scan.applying(edits))
+            let hash = SHA256Hasher.hex(of: newUserBytes)
+            let scan = file.scan.applying(edits)
+            output.cachedScan = (hash, scan, cache.encodedScan(hash: hash, scan: scan))
         } else {
-            output.cachedScan = (file.contentHash, file.scan)
-        }
-        for declaration in file.scan.declarations {
-            // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
-            let isViewBody = declaration.kind == .viewBody
-                && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
-            output.declarations.append(Baseline.Declaration(
-                id: "\(targetName):\(declaration.localID)",
-                kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
-                contentHash: declaration.contentHash, file: file.path))
-            output.declarationLines.append(declaration.line)
+            output.cachedScan = (file.contentHash, file.scan, cache.encodedScan(hash: file.contentHash, scan: file.scan))
         }
         return output
+    }
+
+    /// The baseline of all scanned files, its canonical bytes, and the line of each declaration.
+    static func baseline(of analyses: [TargetAnalysis]) -> (Baseline, bytes: [UInt8], lines: [(id: String, line: Int)]) {
+        var declarations: [Baseline.Declaration] = []
+        var lines: [Int] = []
+        for analysis in analyses {
+            for file in analysis.files {
+                for declaration in file.scan.declarations {
+                    // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
+                    let isViewBody = declaration.kind == .viewBody
+                        && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
+                    declarations.append(Baseline.Declaration(
+                        id: "\(analysis.target.name):\(declaration.localID)",
+                        kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
+                        contentHash: declaration.contentHash, file: file.path))
+                    lines.append(declaration.line)
+                }
+            }
+        }
+        let disambiguated = disambiguated(declarations)
+        let baseline = Baseline(declarations: disambiguated)
+        return (baseline, baseline.canonicalJSON, Array(zip(disambiguated.map(\.id), lines)))
     }
 
     /// The same declaration under several `#if` clauses gets `#2`, `#3`… in source order.
     static func disambiguated(_ declarations: [Baseline.Declaration]) -> [Baseline.Declaration] {
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(declarations.count)
         return declarations.map { declaration in
             var copy = declaration
             let count = (seen[declaration.id] ?? 0) + 1

@@ -210,11 +210,19 @@ struct SourceScanner {
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
             availability: availability, isFileScoped: inner.isFileScoped))
-        let stored = members.members.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(Self.isStoredLayoutMember)
-        let cases = members.members.compactMap { $0.decl.as(EnumCaseDeclSyntax.self) }
+        // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
+        var storedHashes: [String] = []
+        var caseHashes: [String] = []
+        for member in members.members {
+            if let variable = member.decl.as(VariableDeclSyntax.self) {
+                if Self.isStoredLayoutMember(variable) { storedHashes.append(ContentHash.of(variable)) }
+            } else if let enumCase = member.decl.as(EnumCaseDeclSyntax.self) {
+                caseHashes.append(ContentHash.of(enumCase))
+            }
+        }
         var hasher = SHA256Hasher()
-        for member in stored.map(Syntax.init) + cases.map(Syntax.init) {
-            hasher.update(Array(ContentHash.of(member).utf8))
+        for var memberHash in storedHashes + caseHashes {
+            memberHash.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         }
         result.declarations.append(ScannedDeclaration(
             localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex(), line: line(of: name)))
@@ -269,7 +277,7 @@ struct SourceScanner {
             contentHash: contentHash,
             line: line(of: name), unsupportedReason: nil)
         if Self.isFileScoped(variable.modifiers) { candidate.context.isFileScoped = true }
-        let typeText = binding.typeAnnotation?.type.trimmedText.filter { !$0.isWhitespace }
+        let typeText = binding.typeAnnotation?.type.textWithoutWhitespace
         if typeText != "someView" && typeText != "someSwiftUI.View" {
             candidate.unsupportedReason = "`body` is declared as `\(binding.typeAnnotation?.type.trimmedText ?? "(no type)")`, not `some View`; routing would change its type"
         } else if variable.bindings.count > 1 {
@@ -290,7 +298,7 @@ struct SourceScanner {
         let components = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
         let kind: Baseline.Declaration.Kind = context.typePath.isEmpty ? .function : .method
         let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
-        record(localID: localID, kind: kind, node: function)
+        let contentHash = record(localID: localID, kind: kind, node: function)
         // Functions in extensions of types and free functions alike can be opted in.
         let hasMarker = function.leadingTrivia.contains { piece in
             switch piece {
@@ -318,7 +326,7 @@ struct SourceScanner {
             dynamicInsertion: function.funcKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: function.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }.map(Self.rangeWithTrailingSpace),
             isAccessFileScoped: context.isFileScoped || Self.isFileScoped(function.modifiers),
-            contentHash: ContentHash.of(function), line: line(of: function.name), unsupportedReason: nil)
+            contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
         result.functions.append(candidate)
     }
@@ -405,7 +413,7 @@ struct SourceScanner {
     }
 
     private static func inheritedNames(_ clause: InheritanceClauseSyntax?) -> [String] {
-        clause?.inheritedTypes.map { $0.type.trimmedText.filter { !$0.isWhitespace } } ?? []
+        clause?.inheritedTypes.map(\.type.textWithoutWhitespace) ?? []
     }
 
     private static func availabilityAttributes(_ attributes: AttributeListSyntax) -> [String] {

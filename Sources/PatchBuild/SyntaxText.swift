@@ -5,9 +5,22 @@ extension SyntaxProtocol {
     /// straight from the tokens. `trimmedDescription` first builds a detached copy with that trivia
     /// replaced, which was a third of `prepare`'s scan time.
     var trimmedText: String {
+        String(decoding: trimmedBytes, as: UTF8.self)
+    }
+
+    /// `trimmedText` without any whitespace (`[String : Int]` reads `[String:Int]`): how type names
+    /// are compared, so that formatting never matters. Swift separates code only with ASCII
+    /// whitespace, so bytes are tested (a `Character.isWhitespace` test looks up Unicode properties).
+    var textWithoutWhitespace: String {
+        String(decoding: trimmedBytes.filter { byte in
+            byte != UInt8(ascii: " ") && !(UInt8(ascii: "\t")...UInt8(ascii: "\r")).contains(byte)
+        }, as: UTF8.self)
+    }
+
+    private var trimmedBytes: ArraySlice<UInt8> {
         let bytes = syntaxTextBytes
         let start = leadingTriviaLength.utf8Length
         let end = max(start, bytes.count - trailingTriviaLength.utf8Length)
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return bytes[start..<end]
     }
 }

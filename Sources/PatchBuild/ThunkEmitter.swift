@@ -98,14 +98,24 @@ enum ThunkEmitter {
         var text = PreparedNames.generatedHeader + "\n"
         text += "// Routes the patchable views and functions of target \(target) through Patch (docs/prepare.md).\n\n"
         text += imports.joined(separator: "\n") + "\n"
-        for thunk in thunks { text += "\n" + thunk + "\n" }
+        appendThunks(thunks, to: &text)
         return text
+    }
+
+    /// Each thunk after an empty line, appended in place (thousands of them in a large app).
+    private static func appendThunks(_ thunks: [String], to text: inout String) {
+        text.reserveCapacity(text.utf8.count + thunks.reduce(0) { $0 + $1.utf8.count + 2 })
+        for thunk in thunks {
+            text += "\n"
+            text += thunk
+            text += "\n"
+        }
     }
 
     /// The section appended to a file whose views are private to it.
     static func section(imports: [String], thunks: [String]) -> String {
         var text = "\n" + PreparedNames.sectionBegin + "\n" + imports.joined(separator: "\n") + "\n"
-        for thunk in thunks { text += "\n" + thunk + "\n" }
+        appendThunks(thunks, to: &text)
         return text + PreparedNames.sectionEnd + "\n"
     }
 

@@ -46,7 +46,9 @@ public enum CanonicalJSON {
         }
     }
 
-    private static func appendString(_ text: String, to output: inout [UInt8], escapingControlCharacters escape: Bool) {
+    /// One string as `serialize` (or, without `escapingControlCharacters`, `encode`) writes it: for
+    /// callers that write a fixed shape straight to bytes.
+    static func appendString(_ text: String, to output: inout [UInt8], escapingControlCharacters escape: Bool = true) {
         output.append(UInt8(ascii: "\""))
         func needsEscape(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escape && byte < 0x20)

@@ -16,7 +16,9 @@ public struct SHA256Hasher: Sendable {
     }
 
     public func finalizeHex() -> String {
-        Hex.encode(Array(state.finalize()))
+        // Read in place: copying the digest through its Sequence conformance cost more than hashing
+        // a short declaration (prepare hashes tens of thousands of them).
+        state.finalize().withUnsafeBytes { Hex.encode($0) }
     }
 
     /// The digest of a whole buffer in one call.

@@ -216,15 +216,20 @@ extension TUFSigned {
 
 /// Lowercase hex, as TUF writes key values, signatures and hashes.
 public enum Hex {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            var index = 0
+            for byte in bytes {
+                text[index] = digit(byte >> 4)
+                text[index + 1] = digit(byte & 0xF)
+                index += 2
+            }
+            return index
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     public static func decode(_ text: String) -> [UInt8]? {

@@ -51,15 +51,35 @@ import Testing
             .init(id: "App:b", kind: .function, contentHash: "22", file: "B.swift"),
             .init(id: "App:a", kind: .viewBody, contentHash: "11", file: "A \"quoted\".swift"),
         ])
-        #expect(String(decoding: CanonicalJSON.serialize(baseline.jsonValue), as: UTF8.self) == #"{"declarations":[{"file":"A \"quoted\".swift","hash":"11","id":"App:a","kind":"viewBody"},{"file":"B.swift","hash":"22","id":"App:b","kind":"function"}],"format":1}"#)
-        #expect(try Baseline(json: baseline.jsonValue) == baseline)
+        #expect(String(decoding: baseline.canonicalJSON, as: UTF8.self) == #"{"declarations":[{"file":"A \"quoted\".swift","hash":"11","id":"App:a","kind":"viewBody"},{"file":"B.swift","hash":"22","id":"App:b","kind":"function"}],"format":1}"#)
+        #expect(try Baseline(json: JSONValue.parse(baseline.canonicalJSON)) == baseline)
+        #expect(Baseline(declarations: []).canonicalJSON == Array(#"{"declarations":[],"format":1}"#.utf8))
+    }
+
+    /// The bytes are written directly; they must be what the generic canonical serializer makes of
+    /// the same tree, escapes included (a file name may hold anything a path can).
+    @Test func canonicalJSONEqualsTheGenericSerializer() throws {
+        let baseline = Baseline(declarations: [
+            .init(id: "App:Ünïcode.body", kind: .viewBody, contentHash: "ab", file: "dir/tab\tand\u{1}control \\ back.swift"),
+            .init(id: "App:f(x:Int)", kind: .function, contentHash: "cd", file: "line\nbreak.swift"),
+            .init(id: "App:S", kind: .storedLayout, contentHash: "ef", file: "S.swift"),
+        ])
+        let tree = JSONValue.object([
+            "format": .integer(Baseline.formatVersion),
+            "declarations": .array(baseline.declarations.map { declaration in
+                .object(["id": .string(declaration.id), "kind": .string(declaration.kind.rawValue),
+                         "hash": .string(declaration.contentHash), "file": .string(declaration.file)])
+            }),
+        ])
+        #expect(baseline.canonicalJSON == CanonicalJSON.serialize(tree))
+        #expect(try Baseline(json: JSONValue.parse(baseline.canonicalJSON)) == baseline)
     }
 
     @Test func fingerprintCoversBaselineAndVersions() {
         let baseline = Baseline(declarations: [.init(id: "App:a", kind: .function, contentHash: "11", file: "A.swift")])
         let input = JSONValue.object([
             "abiVersion": .integer(1), "irSchemaVersion": .integer(6),
-            "baselineSHA256": .string(SHA256Hasher.hex(of: CanonicalJSON.serialize(baseline.jsonValue))),
+            "baselineSHA256": .string(SHA256Hasher.hex(of: baseline.canonicalJSON)),
         ])
         #expect(BuildFingerprint.compute(baseline: baseline) == SHA256Hasher.hex(of: CanonicalJSON.serialize(input)))
         #expect(BuildFingerprint.compute(baseline: Baseline(declarations: [])) != BuildFingerprint.compute(baseline: baseline))

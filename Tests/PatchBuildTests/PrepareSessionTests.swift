@@ -77,6 +77,22 @@ import Testing
         #expect(again.plan.views == session.plan.views)
     }
 
+    /// The state file is written as a JSON tree with the Codable key names and read with
+    /// JSONDecoder: every field must survive, and the same state must give the same bytes.
+    @Test func stateFileRoundTrips() throws {
+        var state = PrepareState()
+        state.files["Sources/App/Home.swift"] = .init(
+            preparedSHA256: String(repeating: "ab", count: 32),
+            insertions: PreparedInsertions(viewBuilderOwners: ["Home", "Home.Row"], mainActorOwners: ["Home"], dynamicFunctions: ["Tax.rate(of:)"]))
+        state.files["Sources/App/\"Odd\" name.swift"] = .init(preparedSHA256: "00", insertions: PreparedInsertions())
+        state.generatedFiles = ["Sources/App/PatchFingerprint.generated.swift", "Sources/App/PatchThunks.generated.swift"]
+        let bytes = state.encoded()
+        #expect(try PrepareState.decode(bytes, path: PrepareState.path) == state)
+        #expect(state.encoded() == bytes)
+        #expect(bytes.last == UInt8(ascii: "\n"))
+        #expect(throws: ProjectError.self) { try PrepareState.decode(Array("{\"files\":[]}".utf8), path: PrepareState.path) }
+    }
+
     @Test func revertRestoresOriginalBytesExactly() throws {
         let root = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: root) }

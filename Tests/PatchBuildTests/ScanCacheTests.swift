@@ -67,7 +67,7 @@ import Testing
 
     @Test func aCacheFromAnotherVersionOrDamagedIsIgnored() throws {
         var cache = ScanCache()
-        cache.scans["x"] = FileScan(imports: ["import Foundation"])
+        cache.insert(FileScan(imports: ["import Foundation"]), hash: "x")
         let bytes = cache.encoded()
         #expect(ScanCache(bytes: bytes).scans == cache.scans)
         // The version follows the magic line.

@@ -33,6 +33,7 @@ import Testing
             var node: Syntax? = Syntax(token)
             while let current = node {
                 #expect(current.trimmedText == current.trimmedDescription)
+                #expect(current.textWithoutWhitespace == current.trimmedDescription.filter { !$0.isWhitespace })
                 nodes += 1
                 node = current.parent
             }
@@ -71,6 +72,28 @@ import Testing
             }
         }
         #expect(compared > 50)
+    }
+
+    /// A type's layout hash covers the hashes of its stored properties, then of its enum cases, each
+    /// in source order; computed and static properties do not count.
+    @Test func storedLayoutHashCoversStoredPropertiesThenCases() throws {
+        let source = """
+            enum E {
+                case a
+                var x = 1
+                static var shared = 0
+                var computed: Int { 2 }
+                case b(Int)
+                var y: String { willSet {} }
+            }
+            """
+        let tree = Parser.parse(source: source)
+        let members = try #require(tree.statements.first?.item.as(EnumDeclSyntax.self)).memberBlock.members.map(\.decl)
+        let expected = [members[1], members[5], members[0], members[4]].map { ContentHash.of($0) }.joined()
+        let scan = SourceScanner.scan(tree, source: Array(source.utf8))
+        let layout = try #require(scan.declarations.first { $0.kind == .storedLayout })
+        #expect(layout.localID == "E")
+        #expect(layout.contentHash == SHA256Hasher.hex(of: Array(expected.utf8)))
     }
 
     /// The raw-tree walk hashes the same tokens as a walk over `tokens(viewMode:)` would: comments and
@@ -119,6 +142,26 @@ import Testing
     @Test func valuesSurviveARoundTrip() throws {
         let bytes = try CompactCoder.encode(sample)
         #expect(try CompactCoder.decode(Sample.self, from: bytes[...]) == sample)
+    }
+
+    /// Strings, integers, flags and string arrays are written by fast paths; they must be the bytes
+    /// the generic containers write (a `ContiguousArray` and a wrapped value take the generic path).
+    @Test func fastPathsWriteTheGenericForm() throws {
+        struct Wrapped<Value: Codable>: Codable {
+            var value: Value
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
+            }
+        }
+        struct Fields: Codable { var text: String; var number: Int; var flag: Bool }
+        struct GenericFields: Codable { var text: Wrapped<String>; var number: Wrapped<Int>; var flag: Wrapped<Bool> }
+        let strings = ["", "a", "héllo"]
+        #expect(try CompactCoder.encode(strings) == CompactCoder.encode(ContiguousArray(strings)))
+        #expect(try CompactCoder.encode(strings) == [3, 0, 0, 0, 0, 1, 0x61, 6] + Array("héllo".utf8))
+        #expect(try CompactCoder.encode(Fields(text: "t", number: -2, flag: true))
+                == CompactCoder.encode(GenericFields(text: .init(value: "t"), number: .init(value: -2), flag: .init(value: true))))
+        #expect(try CompactCoder.decode([String].self, from: CompactCoder.encode(ContiguousArray(strings))[...]) == strings)
     }
 
     /// Every truncation and every trailing byte is refused with an error, never a trap or a wrong value.
