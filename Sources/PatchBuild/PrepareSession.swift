@@ -10,6 +10,14 @@ public struct PrepareSession: Sendable {
     /// written after `updates`.
     public var bookkeeping: [PreparePlan.FileUpdate]
 
+    /// Every change, in the order to make it: the saved originals before the sources they preserve
+    /// (an interrupted run never leaves a rewritten file without its original), then sources and
+    /// generated files, then the state and the cache, which describe the finished result.
+    public var updatesInWriteOrder: [PreparePlan.FileUpdate] {
+        let isOriginal = { (update: PreparePlan.FileUpdate) in update.path.hasPrefix(PrepareState.originalsDirectory + "/") }
+        return bookkeeping.filter(isOriginal) + updates + bookkeeping.filter { !isOriginal($0) }
+    }
+
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
         let config = try ProjectSources.loadConfig(root: root)
         let targets = try ProjectSources.targets(config: config, root: root)

@@ -67,7 +67,8 @@ public struct PreparePlan: Sendable {
     /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
     public var updates: [FileUpdate]
     public var baseline: Baseline
-    /// The line each baseline declaration starts on, by id (the baseline itself has no lines).
+    /// The line each baseline declaration starts on, by id (the baseline itself has no lines). Made
+    /// on each access: read it once.
     public var declarationLines: [String: Int] {
         Dictionary(linesOfDeclarations, uniquingKeysWith: { first, _ in first })
     }

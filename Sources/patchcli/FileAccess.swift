@@ -69,9 +69,18 @@ enum FileAccess {
     /// `permissions` (e.g. 0o600 for a private key) apply from the temporary file's creation on, so
     /// the content is never readable by others, not even briefly.
     static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int? = nil) throws(FileAccessError) {
+        try stage(bytes, at: path, permissions: permissions).commit()
+    }
+
+    /// The first half of `writeAtomically`: the bytes written and flushed to a temporary file that
+    /// `commit()` renames into place, and that disappears if the writer is dropped uncommitted.
+    /// Staging every file of a multi-file change before committing any makes a failure while
+    /// writing (a full disk, a path that cannot be created) leave all of them as they were.
+    static func stage(_ bytes: [UInt8], at path: String, permissions: Int? = nil) throws(FileAccessError) -> AtomicFileWriter {
         let writer = try AtomicFileWriter(path: path, permissions: permissions)
         try writer.write(bytes)
-        try writer.commit()
+        try writer.finishWriting()
+        return writer
     }
 
     /// Guards commands whose output path must differ from every input path.
@@ -97,6 +106,7 @@ final class AtomicFileWriter {
     let path: String
     private let temporaryPath: String
     private let handle: FileHandle
+    private var closed = false
     private var committed = false
 
     /// Whether `commit` flushes the file to the disk before renaming it into place.
@@ -128,13 +138,21 @@ final class AtomicFileWriter {
         }
     }
 
-    func commit() throws(FileAccessError) {
+    /// Flushes (unless the writer was made not to) and closes the temporary file; `commit` then only
+    /// renames it. Called by `commit` when not called before.
+    func finishWriting() throws(FileAccessError) {
+        guard !closed else { return }
         do {
             if flushesBeforeCommit { try handle.synchronize() }
             try handle.close()
         } catch {
             throw .unwritable(path: path, reason: FileAccess.reason(error))
         }
+        closed = true
+    }
+
+    func commit() throws(FileAccessError) {
+        try finishWriting()
         guard rename(temporaryPath, path) == 0 else {
             throw .unwritable(path: path, reason: String(cString: strerror(errno)))
         }
@@ -143,7 +161,7 @@ final class AtomicFileWriter {
 
     deinit {
         guard !committed else { return }
-        try? handle.close()
+        if !closed { try? handle.close() }
         unlink(temporaryPath)
     }
 }

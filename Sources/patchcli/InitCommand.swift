@@ -71,7 +71,7 @@ struct InitCommand: AsyncParsableCommand {
                 try FileAccess.writeAtomically(write.bytes, to: path, permissions: write.permissions)
             }
             let session = try PrepareSession.run(root: project)
-            try PrepareCommand.apply(session.updates + session.bookkeeping, root: project)
+            try PrepareCommand.apply(session.updatesInWriteOrder, root: project)
 
             let changed = plan.writes.map(\.path) + session.updates.map(\.path)
             if changed.isEmpty {

@@ -61,7 +61,7 @@ struct PrepareCommand: AsyncParsableCommand {
                 if !output.json { print(diff, terminator: "") }
                 return result
             }
-            try Self.apply(session.updates + session.bookkeeping, root: project)
+            try Self.apply(session.updatesInWriteOrder, root: project)
             result.seconds = Self.seconds(since: start)
             report(result, console: console)
             return result
@@ -81,18 +81,28 @@ struct PrepareCommand: AsyncParsableCommand {
         return PrepareResult(mode: "revert", changedFiles: restored)
     }
 
-    /// Writes (atomically) or deletes each file; paths are relative to `root`.
+    /// Writes or deletes each file, in the given order; paths are relative to `root`. Every new
+    /// content is staged (written and flushed to a temporary file) before the first file changes, so
+    /// a failure while writing leaves the project exactly as it was; only renames and deletions
+    /// follow, in order.
     static func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
+        func fullPath(_ update: PreparePlan.FileUpdate) -> String { root == "." ? update.path : root + "/" + update.path }
+        var staged: [String: AtomicFileWriter] = [:]
         for update in updates {
-            let path = root == "." ? update.path : root + "/" + update.path
-            if let bytes = update.after {
-                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                do {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                } catch {
-                    throw FileAccessError.unwritable(path: directory, reason: FileAccess.reason(error))
-                }
-                try FileAccess.writeAtomically(bytes, to: path)
+            guard let bytes = update.after else { continue }
+            let path = fullPath(update)
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw FileAccessError.unwritable(path: directory, reason: FileAccess.reason(error))
+            }
+            staged[path] = try FileAccess.stage(bytes, at: path)
+        }
+        for update in updates {
+            let path = fullPath(update)
+            if let writer = staged[path] {
+                try writer.commit()
             } else if FileManager.default.fileExists(atPath: path) {
                 do {
                     try FileManager.default.removeItem(atPath: path)

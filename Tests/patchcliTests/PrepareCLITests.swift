@@ -84,6 +84,29 @@ import Testing
         }
     }
 
+    /// A write that fails fails the command before any file changes. Here the cache folder, written
+    /// last, cannot be created: the originals and sources staged before it are dropped, no source is
+    /// rewritten, no temporary file stays.
+    @Test func aFailedWriteChangesNothing() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            #expect(try CLI.run(["prepare", "--project", project.path, "--revert"]).status == 0)
+            let cache = project.appendingPathComponent(".patch/cache")
+            try? FileManager.default.removeItem(at: cache)
+            try Data("in the way\n".utf8).write(to: cache)
+            let before = try snapshot(project)
+
+            let result = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(result.status == 7, "\(result.stderr)")
+            #expect(result.error?["kind"] as? String == "output_unwritable")
+            #expect((result.error?["message"] as? String)?.contains(".patch/cache") == true)
+            #expect(try snapshot(project) == before)
+            let leftovers = FileManager.default.enumerator(atPath: project.path)?.compactMap { $0 as? String }.filter { $0.contains(".tmp-") }
+            #expect(leftovers == [])
+        }
+    }
+
     @Test func prepareWithoutConfigExitsWith3AndPointsToInit() throws {
         try withScratchDirectory { directory in
             let result = try CLI.run(["prepare", "--project", directory.path, "--json"])
