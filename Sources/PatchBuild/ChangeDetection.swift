@@ -177,9 +177,8 @@ public enum ChangeDetector {
     static func compare(baseline: Baseline, current: PreparePlan, shippedExports: Set<String>) -> [DeclarationChange] {
         let old = Dictionary(baseline.declarations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(current.baseline.declarations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let lines = current.declarationLines
         func location(_ declaration: Baseline.Declaration) -> GuestSourceLocation {
-            GuestSourceLocation(file: declaration.file, line: lines[declaration.id] ?? 0)
+            GuestSourceLocation(file: declaration.file, line: current.declarationLines[declaration.id] ?? 0)
         }
         var changes: [DeclarationChange] = []
         var renamedFrom = Set<String>()

@@ -6,17 +6,16 @@ public struct PrepareSession: Sendable {
     public var plan: PreparePlan
     /// Sources, generated files and the baseline: what `--check` compares and `--dry-run` shows.
     public var updates: [PreparePlan.FileUpdate]
-    /// `.patch/` bookkeeping (state file and saved originals for `--revert`, the scan cache),
-    /// written after `updates`.
+    /// The originals of the sources this run rewrites for the first time (or that changed since),
+    /// saved under `.patch/originals/` for `--revert`.
+    public var originals: [PreparePlan.FileUpdate]
+    /// The rest of the `.patch/` bookkeeping: the state file and the scan cache.
     public var bookkeeping: [PreparePlan.FileUpdate]
 
     /// Every change, in the order to make it: the saved originals before the sources they preserve
     /// (an interrupted run never leaves a rewritten file without its original), then sources and
     /// generated files, then the state and the cache, which describe the finished result.
-    public var updatesInWriteOrder: [PreparePlan.FileUpdate] {
-        let isOriginal = { (update: PreparePlan.FileUpdate) in update.path.hasPrefix(PrepareState.originalsDirectory + "/") }
-        return bookkeeping.filter(isOriginal) + updates + bookkeeping.filter { !isOriginal($0) }
-    }
+    public var updatesInWriteOrder: [PreparePlan.FileUpdate] { originals + updates + bookkeeping }
 
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
         let config = try ProjectSources.loadConfig(root: root)
@@ -45,9 +44,10 @@ public struct PrepareSession: Sendable {
         var currentFiles: [String: [UInt8]] = [:]
         for target in targets { for file in target.files { currentFiles[file.path] = file.bytes } }
         let (nextState, originals) = state.advanced(by: plan, currentFiles: currentFiles)
-        var bookkeeping: [PreparePlan.FileUpdate] = originals.sorted { $0.key < $1.key }.map { path, bytes in
+        let originalUpdates: [PreparePlan.FileUpdate] = originals.sorted { $0.key < $1.key }.map { path, bytes in
             .init(path: PrepareState.originalPath(for: path), before: nil, after: bytes)
         }
+        var bookkeeping: [PreparePlan.FileUpdate] = []
         if nextState != state || stateBytes == nil {
             bookkeeping.append(.init(path: PrepareState.path, before: stateBytes, after: nextState.encoded()))
         }
@@ -56,7 +56,7 @@ public struct PrepareSession: Sendable {
         if cacheBytes == nil || !Set(plan.cache.scans.keys).isSubset(of: cache.scans.keys) {
             bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
         }
-        return PrepareSession(plan: plan, updates: updates, bookkeeping: bookkeeping)
+        return PrepareSession(plan: plan, updates: updates, originals: originalUpdates, bookkeeping: bookkeeping)
     }
 
     /// The updates of `prepare --revert`: sources back to their originals, generated files deleted,

@@ -67,13 +67,8 @@ public struct PreparePlan: Sendable {
     /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
     public var updates: [FileUpdate]
     public var baseline: Baseline
-    /// The line each baseline declaration starts on, by id (the baseline itself has no lines). Made
-    /// on each access: read it once.
-    public var declarationLines: [String: Int] {
-        Dictionary(linesOfDeclarations, uniquingKeysWith: { first, _ in first })
-    }
-    /// The same as pairs: made into a dictionary only when asked for (`build` does, `prepare` never).
-    var linesOfDeclarations: [(id: String, line: Int)]
+    /// The line each baseline declaration starts on, by id (the baseline itself has no lines).
+    public var declarationLines: [String: Int]
     /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
     public var baselineBytes: [UInt8]
     public var fingerprint: String
@@ -226,7 +221,8 @@ public enum Preparer {
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
         let analyses = targets.map { planner.analyze($0) }
-        // The baseline depends on the scans alone: it is made on another thread while files are emitted.
+        // The baseline and the fingerprint depend on the scans alone: they are made on another thread
+        // while files are emitted.
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
@@ -239,8 +235,7 @@ public enum Preparer {
                 updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
             }
         }
-        let (baseline, baselineBytes, linesOfDeclarations) = baselineWork.wait()
-        let fingerprint = BuildFingerprint.compute(canonicalBaseline: baselineBytes)
+        let (baseline, baselineBytes, fingerprint, declarationLines) = baselineWork.wait()
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
             let bytes = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
@@ -249,7 +244,7 @@ public enum Preparer {
             }
         }
         return PreparePlan(
-            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, linesOfDeclarations: linesOfDeclarations, baselineBytes: baselineBytes, fingerprint: fingerprint,
+            updates: updates.sorted { $0.path < $1.path }, baseline: baseline, declarationLines: declarationLines, baselineBytes: baselineBytes, fingerprint: fingerprint,
             views: planner.views.sorted { ($0.typeName, $0.file, $0.line) < ($1.typeName, $1.file, $1.line) },
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
@@ -579,8 +574,9 @@ private struct Planner {
         return output
     }
 
-    /// The baseline of all scanned files, its canonical bytes, and the line of each declaration.
-    static func baseline(of analyses: [TargetAnalysis]) -> (Baseline, bytes: [UInt8], lines: [(id: String, line: Int)]) {
+    /// The baseline of all scanned files, its canonical bytes, the build fingerprint, and the line of
+    /// each declaration by id.
+    static func baseline(of analyses: [TargetAnalysis]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
         var declarations: [Baseline.Declaration] = []
         var lines: [Int] = []
         for analysis in analyses {
@@ -599,7 +595,9 @@ private struct Planner {
         }
         let disambiguated = disambiguated(declarations)
         let baseline = Baseline(declarations: disambiguated)
-        return (baseline, baseline.canonicalJSON, Array(zip(disambiguated.map(\.id), lines)))
+        let bytes = baseline.canonicalJSON
+        return (baseline, bytes, BuildFingerprint.compute(canonicalBaseline: bytes),
+                Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first }))
     }
 
     /// The same declaration under several `#if` clauses gets `#2`, `#3`… in source order.

@@ -58,7 +58,7 @@ import Testing
             "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
             "Sources/App/PatchFingerprint.generated.swift", ".patch/baseline.json",
         ])
-        try apply(session.updates + session.bookkeeping, root: root)
+        try apply(session.updatesInWriteOrder, root: root)
         for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
                      "Sources/App/PatchFingerprint.generated.swift"] {
             assertParses(read(root, path) ?? "", path)
@@ -97,7 +97,7 @@ import Testing
         let root = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let session = try PrepareSession.run(root: root)
-        try apply(session.updates + session.bookkeeping, root: root)
+        try apply(session.updatesInWriteOrder, root: root)
         try apply(try PrepareSession.revert(root: root), root: root)
         #expect(read(root, "Sources/App/Home.swift") == viewSource)
         #expect(read(root, "Sources/App/Tax.swift") == logicSource)
@@ -111,7 +111,7 @@ import Testing
         let root = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let session = try PrepareSession.run(root: root)
-        try apply(session.updates + session.bookkeeping, root: root)
+        try apply(session.updatesInWriteOrder, root: root)
         // The user edits the prepared file (a new line in the view), without running prepare again.
         let prepared = read(root, "Sources/App/Home.swift") ?? ""
         let edited = prepared.replacingOccurrences(of: "Text(\"home\")", with: "Text(\"home\")\n        Text(\"new\")")
@@ -124,10 +124,10 @@ import Testing
     @Test func editsBetweenPrepareRunsStillRevertToTheUsersText() throws {
         let root = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try apply({ let s = try PrepareSession.run(root: root); return s.updates + s.bookkeeping }(), root: root)
+        try apply({ let s = try PrepareSession.run(root: root); return s.updatesInWriteOrder }(), root: root)
         let prepared = read(root, "Sources/App/Tax.swift") ?? ""
         try Data(prepared.replacingOccurrences(of: "{ 20 }", with: "{ 21 }").utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Tax.swift"))
-        try apply({ let s = try PrepareSession.run(root: root); return s.updates + s.bookkeeping }(), root: root)
+        try apply({ let s = try PrepareSession.run(root: root); return s.updatesInWriteOrder }(), root: root)
         try apply(try PrepareSession.revert(root: root), root: root)
         #expect(read(root, "Sources/App/Tax.swift") == logicSource.replacingOccurrences(of: "{ 20 }", with: "{ 21 }"))
         #expect(read(root, "Sources/App/Home.swift") == viewSource)
