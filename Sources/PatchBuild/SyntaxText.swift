@@ -17,7 +17,8 @@ extension SyntaxProtocol {
         }, as: UTF8.self)
     }
 
-    private var trimmedBytes: ArraySlice<UInt8> {
+    /// The bytes of `trimmedText`.
+    var trimmedBytes: ArraySlice<UInt8> {
         let bytes = syntaxTextBytes
         let start = leadingTriviaLength.utf8Length
         let end = max(start, bytes.count - trailingTriviaLength.utf8Length)

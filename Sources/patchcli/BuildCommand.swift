@@ -120,13 +120,13 @@ struct Build: AsyncParsableCommand {
             console.line("\(change.status.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
         }
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
-        if let manifest = build.module?.manifest {
+        let manifest = build.module?.manifest
+        if let manifest {
             console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(outputDirectory))")
         } else {
             console.line("no module written: no change can be patched")
         }
         console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
-        let manifest = build.module?.manifest
         let report = Report(
             output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
             exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,

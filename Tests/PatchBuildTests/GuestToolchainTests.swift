@@ -164,7 +164,7 @@ import Testing
 
 /// The first installed Swift SDK for WASI that `build` can use, if any.
 private func installedEmbeddedWASISDK() -> String? {
-    let toolchainLibrary = (try? Toolchain.discover()).map { URL(fileURLWithPath: $0.binDirectory).deletingLastPathComponent().appendingPathComponent("lib/swift").path } ?? ""
+    let toolchainLibrary = (try? Toolchain.discover())?.swiftLibrary ?? ""
     let directory = SwiftSDK.defaultDirectory()
     return SwiftSDK.installed(in: directory).first { (try? SwiftSDK.find($0.id, in: directory, toolchainLibrary: toolchainLibrary)) != nil }?.id
 }

@@ -100,8 +100,14 @@ def toolchain_bin() -> Path:
     return Path(os.path.realpath(swiftc)).parent
 
 
+def wasm_opt_path() -> str | None:
+    """binaryen's wasm-opt where patchcli looks for it (Toolchain.discover): beside swiftc, else on PATH."""
+    beside = toolchain_bin() / "wasm-opt"
+    return str(beside) if os.access(beside, os.X_OK) else shutil.which("wasm-opt")
+
+
 def toolchain_only_seconds(project: Path) -> float:
-    """The peer: the same swiftc / clang / wasm-ld steps patchcli runs, on the guest it generated."""
+    """The peer: the same swiftc / clang / wasm-ld / wasm-opt steps patchcli runs, on the guest it generated."""
     output = project / ".patch" / "build"
     scratch = WORK / "toolchain-only"
     if scratch.exists():
@@ -119,7 +125,7 @@ def toolchain_only_seconds(project: Path) -> float:
             exports.append(export["scalar"]["symbol"])
     bin_dir = toolchain_bin()
     tables = bin_dir.parent / "lib" / "swift" / "embedded" / "wasm32-unknown-none-wasm" / "libswiftUnicodeDataTables.a"
-    wasm_opt = shutil.which("wasm-opt")
+    wasm_opt = wasm_opt_path()
     start = time.perf_counter()
     # The commands of GuestCommands (Sources/PatchBuild/Guest/GuestCommands.swift), without a Swift SDK.
     run([str(bin_dir / "swiftc"), "-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo",
@@ -135,15 +141,18 @@ def toolchain_only_seconds(project: Path) -> float:
     return time.perf_counter() - start
 
 
-def set_wasm_opt(project: Path, mode: str | None) -> None:
-    """patch.json's build.wasmOpt: None restores the default (auto)."""
+def without_wasm_opt_build(patchcli: Path, project: Path) -> dict:
+    """`build` with patch.json's build.wasmOpt set to "never"; patch.json is restored as it was."""
     config_path = project / "patch.json"
-    config = json.loads(config_path.read_text())
-    if mode is None:
-        config.pop("build", None)
-    else:
-        config["build"] = {"wasmOpt": mode}
-    config_path.write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    original = config_path.read_text()
+    config = json.loads(original)
+    config["build"] = {"wasmOpt": "never"}
+    config_path.write_text(json.dumps(config, indent=2) + "\n")
+    try:
+        _, result = build(patchcli, project)
+    finally:
+        config_path.write_text(original)
+    return result
 
 
 def module_case(patchcli: Path, project: Path, label: str, path: str, old: str, new: str, target: int) -> dict:
@@ -151,12 +160,9 @@ def module_case(patchcli: Path, project: Path, label: str, path: str, old: str, 
     _, result = build(patchcli, project)
     shutil.copy(project / ".patch" / "build" / "module.wasm", WORK / f"{label}.wasm")
     unoptimized = None
-    if shutil.which("wasm-opt") is not None:
+    if wasm_opt_path() is not None:
         # The same change without the wasm-opt step: what it saves inside the pipeline.
-        set_wasm_opt(project, "never")
-        _, plain = build(patchcli, project)
-        set_wasm_opt(project, None)
-        unoptimized = plain["module_bytes"]
+        unoptimized = without_wasm_opt_build(patchcli, project)["module_bytes"]
     edit(project, path, new, old)
     return {"label": label, "bytes": result["module_bytes"], "target": target, "without_wasm_opt": unoptimized,
             "exports": [export["symbol"] for export in result["exports"]]}

@@ -4,8 +4,9 @@
 // Embedded Swift's object code needs a handful of C symbols that a hosted target gets from libc:
 // an allocator (posix_memalign/free), the mem* family, 128-bit multiplication (__multi3, from
 // overflow checks) and arc4random_buf (Hasher seeding). There is no libc in a freestanding wasm
-// module, so this file provides them; it is compiled with the Swift toolchain's own clang, which keeps
-// a build dependent on nothing beyond that toolchain.
+// module (the default build), so this file provides them; it is compiled with the Swift toolchain's
+// own clang, which keeps a build dependent on nothing beyond that toolchain. With PATCH_GUEST_LIBC,
+// wasi-libc provides the allocator and the mem* family instead.
 //
 // The host talks to the same allocator through the exports patch_malloc/patch_free
 // (sdk-contract §1.1, §2.3): it allocates argument buffers in guest memory and frees the packed

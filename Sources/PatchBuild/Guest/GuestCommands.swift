@@ -58,8 +58,11 @@ public struct GuestCommands: Sendable, Equatable {
             for path in [sdk.libcDirectory] + sdk.librarySearchPaths { arguments.append("-L\(path)") }
             inputs.append("-lc")
         }
-        return arguments + symbols.map { "--export=\($0)" } + inputs + ["-o", "module.wasm"]
+        return arguments + symbols.map { "--export=\($0)" } + inputs + ["-o", Self.linkedModule]
     }
+
+    /// What `link` writes in the work directory.
+    public static let linkedModule = "module.wasm"
 
     /// `wasm-opt -Oz` keeping the name section (`-g`) for symbols.json; the features come from the
     /// module's own `target_features` section, so it never uses one the linker did not.

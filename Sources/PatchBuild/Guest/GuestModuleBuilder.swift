@@ -145,26 +145,23 @@ public enum GuestModuleBuilder {
             excluded.append(contentsOf: attributed)
             program = generator.generate(exports: names, excluded: excluded)
         }
-        let support = try run(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
-        guard support.status == 0 else { throw .compileFailed(step: "clang (support.c)", output: support.standardError) }
+        try runStep(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
 
         var exportedSymbols: [String] = []
         for plan in program.exports {
             exportedSymbols.append(plan.name.jsonSymbol)
             if plan.hasScalarFastPath { exportedSymbols.append(plan.name.scalarSymbol) }
         }
-        let link = try run(request.toolchain.wasmLinker, commands.link(exports: exportedSymbols), in: work.path, step: "wasm-ld")
-        guard link.status == 0 else { throw .compileFailed(step: "wasm-ld", output: link.standardError) }
-        var linked = "module.wasm"
+        try runStep(request.toolchain.wasmLinker, commands.link(exports: exportedSymbols), in: work.path, step: "wasm-ld")
+        var linked = (file: GuestCommands.linkedModule, step: "wasm-ld")
         if let wasmOpt = request.toolchain.wasmOpt {
-            let optimize = try run(wasmOpt, GuestCommands.wasmOpt(input: linked, output: "module.opt.wasm"), in: work.path, step: "wasm-opt")
-            guard optimize.status == 0 else { throw .compileFailed(step: "wasm-opt -Oz", output: optimize.standardError) }
-            linked = "module.opt.wasm"
+            try runStep(wasmOpt, GuestCommands.wasmOpt(input: linked.file, output: "module.opt.wasm"), in: work.path, step: "wasm-opt")
+            linked = ("module.opt.wasm", "wasm-opt")
         }
 
-        let unstripped = try work.read(linked)
+        let unstripped = try work.read(linked.file)
         guard let stripped = WasmSections.stripped(unstripped) else {
-            throw .compileFailed(step: "wasm-ld", output: "the linker wrote something that is not a wasm module")
+            throw .compileFailed(step: linked.step, output: "\(linked.step) wrote something that is not a wasm module")
         }
         var probes: [GuestProbe] = []
         var exports: [GuestManifest.Export] = []
@@ -209,6 +206,12 @@ public enum GuestModuleBuilder {
         } catch {
             throw .compileFailed(step: "manifest", output: String(describing: error))
         }
+    }
+
+    /// Runs one tool of the pipeline; a non-zero exit fails the build with the tool's errors.
+    private static func runStep(_ tool: String, _ arguments: [String], in directory: String, step: String) throws(GuestBuildError) {
+        let result = try run(tool, arguments, in: directory, step: step)
+        guard result.status == 0 else { throw .compileFailed(step: step, output: result.standardError) }
     }
 
     private static func run(_ tool: String, _ arguments: [String], in directory: String, step: String) throws(GuestBuildError) -> ProcessRunner.Result {

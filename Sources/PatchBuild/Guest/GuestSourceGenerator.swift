@@ -243,7 +243,7 @@ struct GuestSourceWriter {
     /// Copies a declaration as written (without its leading comments), blanking dropped attributes.
     mutating func copy(_ decl: DeclSyntax, from file: GuestSourceFile) {
         let start = decl.positionAfterSkippingLeadingTrivia.utf8Offset
-        var bytes = Array(decl.trimmedText.utf8)
+        var bytes = Array(decl.trimmedBytes)
         for attribute in decl.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(AttributeSyntax.self) }) {
             guard GuestSourceWriter.droppedAttributes.contains(attribute.attributeName.trimmedText), attribute.atSign.tokenKind == .atSign else { continue }
             let from = attribute.positionAfterSkippingLeadingTrivia.utf8Offset - start

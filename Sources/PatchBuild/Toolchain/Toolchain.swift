@@ -1,7 +1,8 @@
 import Foundation
 import PatchManifest
 
-/// The compilers and linker a guest build runs, found once per build.
+/// The compilers, linker and optimizer a guest build runs (and the Swift SDK it may use), found
+/// once per build.
 ///
 /// Guests are compiled with Embedded Swift for `wasm32-unknown-none-wasm`, which needs nothing
 /// beyond a Swift toolchain that ships the embedded wasm32 standard library (Swift 6.x release
@@ -17,10 +18,16 @@ public struct Toolchain: Sendable, Equatable {
     public var embeddedWasmLibrary: String
     /// Set when the project config asks for a Swift SDK for WASI (`build.swiftSDK`) and it is installed.
     public var swiftSDK: SwiftSDK?
-    /// binaryen's `wasm-opt` (on `PATH` or beside swiftc), when installed: `build` runs `-Oz` with it.
+    /// binaryen's `wasm-opt` (beside swiftc, else on `PATH`), when installed and `build.wasmOpt` is not
+    /// `never`: `build` runs it on every module (`GuestCommands.wasmOpt`).
     public var wasmOpt: String?
 
     public static let embeddedTarget = "wasm32-unknown-none-wasm"
+
+    /// `<toolchain>/usr/lib/swift`: where a Swift SDK may find the toolchain's own libraries.
+    public var swiftLibrary: String {
+        URL(fileURLWithPath: binDirectory).deletingLastPathComponent().appendingPathComponent("lib/swift").path
+    }
 
     /// The guest's target triple: the WASI SDK's when one is used.
     public var guestTarget: String { swiftSDK?.targetTriple ?? Self.embeddedTarget }
@@ -110,15 +117,15 @@ extension Toolchain {
             }
             // A missing SDK or wasm-opt is the configuration's problem, not this candidate's: say so at once.
             if let id = settings.swiftSDK {
-                let library = URL(fileURLWithPath: toolchain.binDirectory).deletingLastPathComponent().appendingPathComponent("lib/swift").path
                 toolchain.swiftSDK = try SwiftSDK.find(id, in: settings.swiftSDKsPath ?? SwiftSDK.defaultDirectory(environment: environment),
-                                                       toolchainLibrary: library)
+                                                       toolchainLibrary: toolchain.swiftLibrary)
             }
-            let optimizerPlaces = [toolchain.binDirectory] + searchPath(environment)
-            toolchain.wasmOpt = optimizerPlaces.map { ($0 as NSString).appendingPathComponent("wasm-opt") }
-                .first { FileManager.default.isExecutableFile(atPath: $0) }
-            if settings.wasmOpt == .always, toolchain.wasmOpt == nil { throw .wasmOptMissing(searched: optimizerPlaces) }
-            if settings.wasmOpt == .never { toolchain.wasmOpt = nil }
+            if settings.wasmOpt != .never {
+                let optimizerPlaces = [toolchain.binDirectory] + searchPath(environment)
+                toolchain.wasmOpt = optimizerPlaces.map { ($0 as NSString).appendingPathComponent("wasm-opt") }
+                    .first { FileManager.default.isExecutableFile(atPath: $0) }
+                if settings.wasmOpt == .always, toolchain.wasmOpt == nil { throw .wasmOptMissing(searched: optimizerPlaces) }
+            }
             return toolchain
         }
         throw firstFailure ?? .notFound(searched: candidates)
