@@ -49,7 +49,7 @@ final class RoutedExport {
     let type: FunctionType
     /// The wasm signature as outcomes and messages print it, e.g. "(i32, i32) -> i64".
     let signature: String
-    /// The first parameter that cannot be given as command-line text (a reference), if any.
+    /// The first parameter that cannot be given as command-line text (a v128 or a reference), if any.
     let unsupportedParameter: (position: Int, typeName: String)?
 
     init(member: ModuleInstance, function: Function) {

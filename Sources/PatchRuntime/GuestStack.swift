@@ -9,8 +9,8 @@ import WasmKit
 ///
 /// Reentrancy: a host bridge running inside a guest call may call back into the guest (`patch_malloc`
 /// to hand back bytes). A call takes the stack out of its slot for its whole duration, so a nested
-/// call finds the slot empty and runs on a fresh stack of its own; whichever comes back is kept for
-/// the next call. Nothing of a call outlives it on the stack (every call lays its frames from the
+/// call finds the slot empty and runs on a fresh stack of its own; the last one back stays in the
+/// slot for the next call. Nothing of a call outlives it on the stack (every call lays its frames from the
 /// bottom again), so a stack that a trap, an exhausted fuel budget or a stack overflow unwound is as
 /// good as new. A call the watchdog abandons keeps its stack, and nothing calls into that session again.
 final class GuestStack {
@@ -24,6 +24,7 @@ final class GuestStack {
     /// Whether a stack is waiting in the slot (none during a call, or before the first).
     var holdsSpare: Bool { spare != nil }
 
+    @discardableResult
     func invoke(_ function: Function, _ arguments: [Value]) throws -> [Value] {
         var stack = spare.take() ?? ExecutionStack(engine: engine)
         do {
@@ -39,6 +40,7 @@ final class GuestStack {
 
 extension Function {
     /// Runs the function on `stack` when there is one, else on a stack of its own for this call.
+    @discardableResult
     func invoke(_ arguments: [Value], reusing stack: GuestStack?) throws -> [Value] {
         guard let stack else { return try invoke(arguments) }
         return try stack.invoke(self, arguments)

@@ -17,7 +17,8 @@ final class ModuleInstance {
     /// Memory, `patch_malloc` and `patch_free`, looked up once for the packed ABI; nil without a
     /// `memory` export.
     let guestMemory: GuestMemory?
-    private let wasi: WASIBridgeToHost
+    /// The WASI host, made only for a module that imports WASI.
+    private let wasi: WASIBridgeToHost?
     private let fuelBudget: UInt64?
 
     /// Validates, instantiates and initializes module `index`; nothing of it runs before the parity
@@ -54,9 +55,14 @@ final class ModuleInstance {
 
         let cap = MemoryCap(maxPages: options.limits.maxMemoryPages)
         self.cap = cap
-        let wasi: WASIBridgeToHost
+        // Only what the module imports from is made and linked: defining every WASI function and
+        // every bridge as a host function was a third of a small module's activation
+        // (benchmarks/run), and a definition nothing imports changes nothing.
+        let importedModules = Set(scan.functionImports.map(\.module))
+        let linksBridges = importedModules.contains { !HostBridges.externallyServedModules.contains($0) }
+        let wasi: WASIBridgeToHost?
         do {
-            wasi = try ModuleInstance.makeWASI(options: options)
+            wasi = importedModules.contains(ParityValidator.wasiModule) ? try ModuleInstance.makeWASI(options: options) : nil
         } catch {
             throw .instantiationFailed(moduleIndex: index, detail: "WASI could not be set up: \(error)")
         }
@@ -66,14 +72,8 @@ final class ModuleInstance {
         let stack = GuestStack(engine: engine)
         self.stack = stack
         store.resourceLimiter = cap
-        // Only what the module imports from is linked: defining every WASI function and every bridge
-        // as a host function was a third of a small module's activation (benchmarks/run), and a
-        // definition nothing imports changes nothing.
-        let importedModules = Set(scan.functionImports.map(\.module))
-        let linksWASI = importedModules.contains(ParityValidator.wasiModule)
-        let linksBridges = importedModules.contains { !HostBridges.externallyServedModules.contains($0) }
         func linkServed(into imports: inout Imports, store: Store) {
-            if linksWASI { wasi.link(to: &imports, store: store) }
+            wasi?.link(to: &imports, store: store)
             if linksBridges { HostBridges.define(into: &imports, store: store, state: bridgeState, stack: stack) }
         }
         var imports = Imports()
@@ -102,32 +102,30 @@ final class ModuleInstance {
                 try module.instantiate(store: store, imports: imports)
             }.value
         } catch let error as RuntimeError {
-            try? wasi.close()
+            try? wasi?.close()
             throw error
         } catch let error as WasmKitError {
-            try? wasi.close()
+            try? wasi?.close()
             throw ModuleInstance.instantiationError(error, scan: scan, index: index)
         } catch {
-            try? wasi.close()
+            try? wasi?.close()
             throw .trapped(TrapReport.classify(error, export: "(start)", moduleIndex: index, memoryLimitHit: cap.wasExceeded,
                                                name: scan.displayName(ofFunction:)))
         }
-        if let memory = instance.exports[memory: "memory"] { cap.observe(bytes: memory.byteCount) }
         guestMemory = try? GuestMemory(instance: instance, site: "module \(index)", stack: stack)
+        if let guestMemory { cap.observe(bytes: guestMemory.memory.byteCount) }
 
         if let initialize = instance.exports[function: "_initialize"] {
             progress.set("running _initialize of module \(index)")
             do {
                 _ = try ModuleInstance.metered(store: store, budget: fuelBudget) { try initialize.invoke([], reusing: stack) }
             } catch {
-                try? wasi.close()
+                try? wasi?.close()
                 throw .trapped(TrapReport.classify(error, export: "_initialize", moduleIndex: index,
                                                    memoryLimitHit: cap.wasExceeded, name: scan.displayName(ofFunction:)))
             }
         }
     }
-
-    var memory: WasmKit.Memory? { instance.exports[memory: "memory"] }
 
     func function(named name: String) -> Function? {
         instance.exports[function: name]
@@ -186,6 +184,6 @@ final class ModuleInstance {
     static let emptyInputDescriptor: Int32 = open("/dev/null", O_RDONLY)
 
     func close() {
-        try? wasi.close()
+        try? wasi?.close()
     }
 }

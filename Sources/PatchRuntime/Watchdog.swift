@@ -15,7 +15,7 @@ public final class ProgressMarker: Sendable {
     public func set(_ text: String) { phase.withLock { $0 = .text(text) } }
 
     /// Marks a guest call. Set on every call, so the message is only built if a timeout asks for it.
-    public func setCalling(_ export: String, moduleIndex: Int) {
+    func setCalling(_ export: String, moduleIndex: Int) {
         phase.withLock { $0 = .call(export: export, moduleIndex: moduleIndex) }
     }
 

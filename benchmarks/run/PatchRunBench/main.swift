@@ -42,7 +42,7 @@ protocol Runtime: AnyObject {
 }
 
 /// WasmKit with nothing of ours on top, on the engine configuration PatchRuntime uses (eager
-/// translation, the device's parser features): parse, instantiate, `_initialize`, and exports looked
+/// translation) and parsed with the device's features (`RuntimeSession.deviceFeatures`): parse, instantiate, `_initialize`, and exports looked
 /// up once, as a lean host would. With `reusedStack`, every call runs on one `ExecutionStack` (as
 /// PatchRuntime's calls do) instead of the one `Function.invoke(_:)` allocates per call: the floor
 /// for any host on this engine.
