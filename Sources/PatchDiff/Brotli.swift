@@ -29,6 +29,12 @@ public enum Brotli {
         return size
     }
 
+    public static func compressedSize(_ input: [UInt8], quality: Int = defaultQuality) throws(CodecError) -> Int {
+        try input.withUnsafeBytes { buffer in
+            Result { () throws(CodecError) in try compressedSize(buffer, quality: quality) }
+        }.get()
+    }
+
     /// Streams the compressed form of `input` to `sink` in chunks of at most 64 KiB. The streaming
     /// encoder, unlike the one-call API, needs no output buffer of the worst-case size up front.
     static func encode(
@@ -54,15 +60,17 @@ public enum Brotli {
         var emptyInput: UInt8 = 0
         try withUnsafePointer(to: &emptyInput) { (emptyPointer) throws(CodecError) in
             var nextIn: UnsafePointer<UInt8>? = input.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyPointer
+            // All the input is there from the start, so every call finishes the stream (as the
+            // one-call `BrotliEncoderCompress` does); the loop only drains the output in chunks.
             while true {
                 var availableOut = chunk.count
                 var nextOut: UnsafeMutablePointer<UInt8>? = chunk.baseAddress
-                let operation = availableIn > 0 ? BROTLI_OPERATION_PROCESS : BROTLI_OPERATION_FINISH
-                guard BrotliEncoderCompressStream(state, operation, &availableIn, &nextIn, &availableOut, &nextOut, nil) == BROTLI_TRUE else {
+                guard BrotliEncoderCompressStream(state, BROTLI_OPERATION_FINISH, &availableIn, &nextIn, &availableOut, &nextOut, nil) == BROTLI_TRUE else {
                     throw .libraryFailure(codec: .brotli, detail: "BrotliEncoderCompressStream failed")
                 }
                 if availableOut < chunk.count { sink(UnsafeBufferPointer(rebasing: chunk[0..<(chunk.count - availableOut)])) }
-                if availableIn == 0 && BrotliEncoderIsFinished(state) == BROTLI_TRUE && BrotliEncoderHasMoreOutput(state) == BROTLI_FALSE { return }
+                // Finished means all input consumed and all output taken.
+                if BrotliEncoderIsFinished(state) == BROTLI_TRUE { return }
             }
         }
     }

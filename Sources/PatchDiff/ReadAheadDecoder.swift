@@ -9,7 +9,7 @@ import Synchronization
 /// Memory: at most `chunkLimit` chunks of `chunkSize` bytes decoded ahead, however large the stream
 /// claims to be (a bomb stops there until the reader asks for more, which it never does past the
 /// sizes the control entries allow).
-struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecoder {
+struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable & SendableMetatype>: ~Copyable, StreamDecoder {
     static var codec: CodecKind { Base.codec }
     static var chunkSize: Int { 64 * 1024 }
     static var chunkLimit: Int { 4 }
@@ -18,7 +18,10 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
     /// The chunk being read from and how far.
     private var chunk: [UInt8] = []
     private var chunkOffset = 0
-    private var ended = false
+    /// Set when the stream has ended: the input it left unread.
+    private var trailing: Int?
+    /// The decoder's error, thrown again by every later read (the producer has stopped).
+    private var failure: CodecError?
 
     /// Starts decoding `base` at once. The input `base` reads must outlive this decoder, which waits
     /// for its thread to stop before it is destroyed.
@@ -33,19 +36,21 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
 
     deinit { pipeline.stop() }
 
-    var trailingInputCount: Int { pipeline.trailingInputCount }
+    var trailingInputCount: Int { trailing ?? 0 }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(CodecError) -> Int {
-        guard buffer.count > 0, !ended else { return 0 }
+        if let failure { throw failure }
+        guard buffer.count > 0, trailing == nil else { return 0 }
         while chunkOffset == chunk.count {
             switch pipeline.next() {
             case let .data(bytes):
                 chunk = bytes
                 chunkOffset = 0
-            case .end:
-                ended = true
+            case let .end(trailingInputCount):
+                trailing = trailingInputCount
                 return 0
             case let .failure(error):
+                failure = error
                 throw error
             }
         }
@@ -59,7 +64,7 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
 
     enum Item: Sendable {
         case data([UInt8])
-        case end
+        case end(trailingInputCount: Int)
         case failure(CodecError)
     }
 
@@ -76,14 +81,11 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
         private let freeSlots = DispatchSemaphore(value: 0)
         private let stopped = DispatchSemaphore(value: 0)
         private let cancelled = Atomic<Bool>(false)
-        private let trailing = Atomic<Int>(0)
 
         init(base: consuming Base) {
             self.base = base
             for _ in 0..<ReadAheadDecoder.chunkLimit { freeSlots.signal() }
         }
-
-        var trailingInputCount: Int { trailing.load(ordering: .acquiring) }
 
         func produce() {
             defer { stopped.signal() }
@@ -99,7 +101,7 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
                         do throws(CodecError) {
                             let count = try base.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                             if count == 0 {
-                                outcome = .end
+                                outcome = .end(trailingInputCount: base.trailingInputCount)
                                 break
                             }
                             filled += count
@@ -109,7 +111,6 @@ struct ReadAheadDecoder<Base: StreamDecoder & ~Copyable>: ~Copyable, StreamDecod
                         }
                     }
                 }
-                if case .end = outcome { trailing.store(base.trailingInputCount, ordering: .releasing) }
                 if filled > 0 {
                     bytes.removeSubrange(filled...)
                     push(.data(bytes))

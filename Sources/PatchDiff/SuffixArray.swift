@@ -50,19 +50,16 @@ public enum SuffixArray {
         precondition(suffixes.count == sampling.entryCount(textCount: count) && count <= maxCount, "suffix array size mismatch")
         guard count > 0, let textBase = text.baseAddress, let suffixBase = suffixes.baseAddress else { return }
         let bytes = textBase.assumingMemoryBound(to: UInt8.self)
+        // One suffix (a single byte, or one pair) is sorted already.
+        if suffixes.count == 1 {
+            suffixBase[0] = 0
+            return
+        }
         switch sampling {
         case .all:
-            if count == 1 {
-                suffixBase[0] = 0
-                return
-            }
             induceSort(ByteText(bytes: bytes), suffixBase, count: count, freeSpace: 0, alphabetSize: 256)
         case .evenPositions:
             let pairCount = suffixes.count
-            if pairCount == 1 {
-                suffixBase[0] = 0
-                return
-            }
             induceSort(PairText(bytes: bytes, byteCount: count), suffixBase, count: pairCount, freeSpace: 0, alphabetSize: PairText.alphabetSize)
             // Pair ranks are pair indices; the suffix of pair i starts at byte 2i.
             for rank in 0..<pairCount { suffixBase[rank] &<<= 1 }
@@ -96,6 +93,8 @@ public enum SuffixArray {
             buckets = sa + n
             counts = 2 &* k <= freeSpace ? sa + (n &+ k) : nil
         } else if k <= 1 << 17 {
+            // Up to 2^17 symbols (bytes, and pairs: `PairText.alphabetSize` is 65,792) the counts cache
+            // is allocated too; a recursion level with more distinct ranks gets the buckets alone.
             let table = UnsafeMutablePointer<Int32>.allocate(capacity: 2 &* k)
             ownedTable = table
             buckets = table

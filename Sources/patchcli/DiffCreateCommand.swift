@@ -63,9 +63,7 @@ struct DiffCreate: AsyncParsableCommand {
             }
             try FileAccess.writeAtomically(patch, to: output)
             let brotliQuality = brotliQuality ?? (newBytes.count <= Self.fullQualityLimit ? CodecKind.brotli.defaultLevel : Self.largeInputQuality)
-            let brotliBytes = try newBytes.withUnsafeBytes { buffer in
-                Result { () throws(CodecError) in try Brotli.compressedSize(buffer, quality: brotliQuality) }
-            }.get()
+            let brotliBytes = try Brotli.compressedSize(newBytes, quality: brotliQuality)
             let report = Report(
                 old: old, new: new, patch: output, oldBytes: oldBytes.count, newBytes: newBytes.count,
                 patchBytes: patch.count, newBrotliBytes: brotliBytes, brotliQuality: brotliQuality,

@@ -40,24 +40,20 @@ enum FileAccess {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        // A regular file is read into an array of exactly its size (growing it at end of file would
-        // double the capacity, and the peak, just to learn that nothing follows). Pipes and devices
-        // report size 0, and a file may grow while read: what follows arrives through `chunk`.
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var chunk: [UInt8] = []
+        // A regular file is read into an array one byte longer than the file: the spare byte takes
+        // the read that finds the end, so the array never grows (doubling the peak) just to learn
+        // that nothing follows. Pipes and devices report size 0, and a file may grow while read: the
+        // array then grows as it fills.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var filled = 0
         while true {
-            let intoArray = filled < bytes.count
-            if !intoArray && chunk.isEmpty { chunk = [UInt8](repeating: 0, count: 64 << 10) }
-            let count = intoArray
-                ? bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-                : chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 64 << 10)) }
+            let count = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: path, reason: String(cString: strerror(errno)))
             }
-            if !intoArray { bytes += chunk[0..<count] }
             filled += count
         }
         bytes.removeSubrange(filled...)
@@ -109,7 +105,7 @@ final class AtomicFileWriter {
     private var closed = false
     private var committed = false
 
-    /// Whether `commit` flushes the file to the disk before renaming it into place.
+    /// Whether `finishWriting` flushes the file to the disk before closing it.
     private let flushesBeforeCommit: Bool
 
     /// `flushBeforeCommit` false skips the flush (the file still appears whole or not at all): for
