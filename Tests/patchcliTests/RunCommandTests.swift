@@ -229,8 +229,8 @@ struct RunFixture {
     static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("patchcli-run-\(UUID().uuidString)")
         let outputURL = capture.appendingPathExtension("out"), errorURL = capture.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)
