@@ -70,7 +70,7 @@ enum ThunkEmitter {
         body.append("    struct __PatchArguments: Encodable { \(fields) }")
         body.append("    struct __PatchResult: Decodable { let value: \(returnType) }")
         body.append("    if Patch.shared.hasFunction(\(export)),")
-        body.append("       let __result: __PatchResult = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments))) {")
+        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments)), returning: __PatchResult.self) {")
         body.append("        return __result.value")
         body.append("    }")
         body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
@@ -90,7 +90,7 @@ enum ThunkEmitter {
     /// Imports routed views need: SwiftUI, `Patch` (PatchSDK) and `thunkBody` (PatchSwiftUI, which does
     /// not re-export PatchSDK; sdk-contract §5.1).
     static let viewImports = ["import SwiftUI", "import PatchSDK", "import PatchSwiftUI"]
-    /// Imports routed functions need: `Patch.callJSON` only, so logic targets stay free of SwiftUI.
+    /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
 
     /// A whole generated file for one target.

@@ -27,7 +27,7 @@ import Testing
                     struct __PatchArguments: Encodable { let cents: Int; let quantity: Int }
                     struct __PatchResult: Decodable { let value: Int }
                     if Patch.shared.hasFunction("_pf_Pricing_total__of__"),
-                       let __result: __PatchResult = try? Patch.shared.callJSON("_pf_Pricing_total__of__", __PatchArguments(cents: cents, quantity: quantity)) {
+                       let __result = try? Patch.shared.callJSON("_pf_Pricing_total__of__", __PatchArguments(cents: cents, quantity: quantity), returning: __PatchResult.self) {
                         return __result.value
                     }
                     return try total(of: cents, quantity)

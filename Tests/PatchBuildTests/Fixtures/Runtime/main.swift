@@ -8,8 +8,8 @@ import SwiftUI
 
 MainActor.assumeIsolated {
     print("native: " + renderAll())
-    Patch.shared.routedViews = ["Greeting", "Outer_Inner", "Box", "Secret"]
-    Patch.shared.functionResults = ["_pf_Pricing_total__cents_quantity": #"{"value":999}"#, "_pf_greetingLine__for": #"{"value":"Hi from the module"}"#]
+    Patch.shared.standInRoutedViews = ["Greeting", "Outer_Inner", "Box", "Secret"]
+    Patch.shared.standInFunctionResults = ["_pf_Pricing_total__cents_quantity": #"{"value":999}"#, "_pf_greetingLine__for": #"{"value":"Hi from the module"}"#]
     print("module: " + renderAll())
-    print("calls: " + Patch.shared.calls.joined(separator: "; "))
+    print("calls: " + Patch.shared.standInCalls.joined(separator: "; "))
 }

@@ -1,0 +1,175 @@
+// Stand-in for SwiftUI on Linux: View, the ViewBuilder functions generated thunks and simple
+// fixture bodies need, AnyView, Text, VStack, Color, Font, a few modifiers, State, and App/Scene for
+// launch code, with the same main-actor isolation as Apple's SDK — plus `PrimitiveView` and
+// `renderView`, which are not SwiftUI: they let a runtime test print the tree a body produced.
+
+@MainActor @preconcurrency
+public protocol View {
+    associatedtype Body: View
+    @ViewBuilder @MainActor var body: Body { get }
+}
+
+/// Not SwiftUI: views that render themselves instead of through `body`.
+@MainActor
+public protocol PrimitiveView: View where Body == Never {
+    func render() -> String
+}
+
+extension Never: View {
+    public var body: Never { fatalError("Never has no body") }
+}
+
+extension PrimitiveView {
+    public var body: Never { fatalError("primitive views have no body") }
+}
+
+public struct Text: PrimitiveView {
+    let content: String
+    public init(_ content: String) { self.content = content }
+    public func render() -> String { content }
+}
+
+public struct EmptyView {
+    public init() {}
+}
+
+extension EmptyView: PrimitiveView {
+    public func render() -> String { "" }
+}
+
+public struct VStack<Content: View>: PrimitiveView {
+    let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public func render() -> String { "VStack(\(renderView(content)))" }
+}
+
+// Conformances in extensions, so the types (and their initializers, which builders call from any
+// context) are not main-actor isolated; only rendering is.
+public struct AnyView {
+    let rendering: @MainActor () -> String
+    public init<V: View>(_ view: V) { rendering = { renderView(view) } }
+    public init<V: View>(erasing view: V) { self.init(view) }
+}
+
+extension AnyView: PrimitiveView {
+    public func render() -> String { rendering() }
+}
+
+public struct Color: PrimitiveView, Hashable, Sendable {
+    let name: String
+    public init(_ name: String) { self.name = name }
+    public init(red: Double, green: Double, blue: Double, opacity: Double = 1) { name = "rgba(\(red),\(green),\(blue),\(opacity))" }
+    public static let primary = Color("primary"), secondary = Color("secondary"), accentColor = Color("accent")
+    public static let red = Color("red"), green = Color("green"), blue = Color("blue"), black = Color("black"), white = Color("white")
+    public func render() -> String { "Color(\(name))" }
+}
+
+public struct Font: Hashable, Sendable {
+    let name: String
+    public static let body = Font(name: "body"), title = Font(name: "title"), headline = Font(name: "headline"), caption = Font(name: "caption")
+    public static func system(size: Double) -> Font { Font(name: "system \(size)") }
+}
+
+public struct TupleView<each Child: View> {
+    let children: (repeat each Child)
+}
+
+extension TupleView: PrimitiveView {
+    public func render() -> String {
+        var parts: [String] = []
+        for child in repeat each children { parts.append(renderView(child)) }
+        return parts.joined(separator: ", ")
+    }
+}
+
+public enum _ConditionalContent<TrueContent: View, FalseContent: View>: PrimitiveView {
+    case first(TrueContent), second(FalseContent)
+    public func render() -> String {
+        switch self {
+        case let .first(view): return renderView(view)
+        case let .second(view): return renderView(view)
+        }
+    }
+}
+
+extension Optional: View where Wrapped: View {}
+extension Optional: PrimitiveView where Wrapped: View {
+    public func render() -> String { map(renderView) ?? "" }
+}
+
+/// A modifier applied to a view: renders the view (the stand-in does not draw attributes).
+public struct ModifiedView<Content: View>: PrimitiveView {
+    let content: Content
+    public func render() -> String { renderView(content) }
+}
+
+extension View {
+    public func font(_ font: Font?) -> ModifiedView<Self> { ModifiedView(content: self) }
+    public func foregroundColor(_ color: Color?) -> ModifiedView<Self> { ModifiedView(content: self) }
+    public func foregroundStyle(_ color: Color) -> ModifiedView<Self> { ModifiedView(content: self) }
+    public func padding(_ length: Double? = nil) -> ModifiedView<Self> { ModifiedView(content: self) }
+}
+
+@resultBuilder
+public enum ViewBuilder {
+    public static func buildExpression<Content: View>(_ content: Content) -> Content { content }
+    public static func buildBlock() -> EmptyView { EmptyView() }
+    public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
+    public static func buildBlock<each Child: View>(_ child: repeat each Child) -> TupleView<repeat each Child> {
+        TupleView(children: (repeat each child))
+    }
+    public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> { .first(first) }
+    public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> { .second(second) }
+    public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
+    public static func buildOptional<Content: View>(_ content: Content?) -> Content? { content }
+    public static func buildLimitedAvailability<Content: View>(_ content: Content) -> AnyView { AnyView(content) }
+}
+
+@propertyWrapper
+public struct State<Value> {
+    private final class Box { var value: Value; init(_ value: Value) { self.value = value } }
+    private let box: Box
+    public init(wrappedValue: Value) { box = Box(wrappedValue) }
+    public var wrappedValue: Value {
+        get { box.value }
+        nonmutating set { box.value = newValue }
+    }
+}
+
+/// Not SwiftUI: the text a view renders to.
+@MainActor
+public func renderView(_ view: some View) -> String {
+    if let primitive = view as? any PrimitiveView { return primitive.render() }
+    return renderView(view.body)
+}
+
+// App structure, for launch-code fixtures (`@main struct MyApp: App { init() { Patch.configure(...) } ... }`).
+
+@MainActor @preconcurrency
+public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor var body: Body { get }
+}
+
+extension Never: Scene {}
+
+public struct WindowGroup<Content: View>: Scene {
+    public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError("WindowGroup has no body") }
+}
+
+@resultBuilder
+public enum SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+@MainActor @preconcurrency
+public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor var body: Body { get }
+    init()
+}
+
+extension App {
+    public static func main() {}
+}
