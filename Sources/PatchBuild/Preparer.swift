@@ -93,7 +93,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 3
+    public static let formatVersion = 4
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -221,6 +221,7 @@ public enum Preparer {
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
         let analyses = targets.map { planner.analyze($0) }
+        planner.indexCodableTypes(analyses)
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
         // while files are emitted.
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
@@ -342,6 +343,8 @@ private struct Planner {
     var preparedHashes: [String: String] = [:]
     /// Sanitized names claimed by more than one declaration: none of them is routed.
     private var collidingNames: Set<String> = []
+    /// What every target declares, to check that function thunks' types are Codable.
+    private var codableIndex = CodableIndex()
 
     init(patchableFunctions: Set<String>, cache: ScanCache) {
         self.patchableFunctions = patchableFunctions
@@ -415,6 +418,28 @@ private struct Planner {
         }
         let scan = SourceScanner.scan(tree, source: userBytes)
         return .parsed(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan), parseTime: parseTime)
+    }
+
+    /// Types are looked up across all targets: a function may take a type of a target it imports.
+    mutating func indexCodableTypes(_ analyses: [TargetAnalysis]) {
+        for analysis in analyses {
+            for file in analysis.files { codableIndex.add(file.scan) }
+        }
+    }
+
+    /// Why an opted-in function that is fine on its own (`unsupportedReason`) cannot be routed in its
+    /// target: its type is a protocol or generic, or its types are not Codable.
+    private func targetUnsupportedReason(_ function: FunctionCandidate, in analysis: TargetAnalysis) -> String? {
+        if let reason = function.unsupportedReason { return reason }
+        if !function.ownerPath.isEmpty {
+            if codableIndex.isProtocol(function.ownerPath) {
+                return "members of protocol extensions cannot be replaced (each conforming type would need its own export)"
+            }
+            if analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.isGeneric == true {
+                return "members of generic types cannot be replaced (one export would have to serve every specialization)"
+            }
+        }
+        return codableIndex.unsupportedReason(function)
     }
 
     /// Names are checked across all targets: the manifest has one namespace per app.
@@ -526,7 +551,7 @@ private struct Planner {
         for function in file.scan.functions where isOptedIn(function) {
             let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
                                                    argumentLabels: function.parameters.map(\.label))
-            var reason = function.unsupportedReason
+            var reason = targetUnsupportedReason(function, in: analysis)
             if reason == nil, collidingNames.contains(export) {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
             }

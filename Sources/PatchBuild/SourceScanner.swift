@@ -16,6 +16,9 @@ struct DeclarationContext: Sendable, Codable, Equatable {
     /// Declared in an extension rather than in the type's own declaration: the type's `#if`
     /// conditions and `@available` attributes are then not part of this context yet.
     var isInExtension = false
+    /// A generic type's declaration encloses it (extensions of generic types are known only to the
+    /// target: `DeclaredType.isGeneric`).
+    var isInGenericType = false
 }
 
 /// A type declared in a file (struct, class, enum or actor).
@@ -25,6 +28,27 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var context: DeclarationContext
     var availability: [String]
     var isFileScoped: Bool
+    /// It has generic parameters, or a generic type encloses it.
+    var isGeneric: Bool
+}
+
+/// A protocol declared in a file, with the protocols it inherits (a type conforming to
+/// `protocol Model: Codable` is Codable).
+struct DeclaredProtocol: Sendable, Codable, Equatable {
+    var path: [String]
+    var inheritedTypes: [String]
+}
+
+/// A named type a function thunk encodes (a parameter's) or decodes (the result's): it must be
+/// `Encodable` or `Decodable` for the thunk to compile. Standard containers (`[T]`, `T?`,
+/// `[K: V]`, `Set<T>`) are looked through, so only their elements are references.
+struct CodableReference: Sendable, Codable, Equatable {
+    /// As written (`Nested.Result`, `Swift.Int`).
+    var path: [String]
+    /// The result's type (decoded) rather than a parameter's (encoded).
+    var isResult: Bool
+    /// The parameter or result type it appears in, as written, for messages.
+    var writtenIn: String
 }
 
 /// An extension in a file: what it extends and which conformances it adds.
@@ -87,10 +111,19 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var contentHash: String
     var line: Int
     var unsupportedReason: String?
+    /// The named types of its parameters and result, which the target must show to be Codable.
+    var codableReferences: [CodableReference] = []
 
     var key: String {
         PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
     }
+}
+
+/// A `typealias` and the Codable shape of the type it names.
+struct TypeAliasScan: Sendable, Codable, Equatable {
+    var path: [String]
+    var references: [[String]]
+    var unsupportedReason: String?
 }
 
 /// A baseline entry before the target name is prefixed to its id.
@@ -109,6 +142,10 @@ struct FileScan: Sendable, Codable, Equatable {
     var extensions: [ExtensionScan] = []
     var bodies: [BodyCandidate] = []
     var functions: [FunctionCandidate] = []
+    var protocols: [DeclaredProtocol] = []
+    /// `typealias` declarations by path, with the references of the aliased type (or why it cannot
+    /// be Codable), so a parameter of an alias type is checked like the type itself.
+    var typeAliases: [TypeAliasScan] = []
     var declarations: [ScannedDeclaration] = []
     /// The file's unconditional imports, as written (`import Foundation`): generated code that
     /// spells the file's types needs them.
@@ -158,13 +195,25 @@ struct SourceScanner {
         if let ifConfig = decl.as(IfConfigDeclSyntax.self) {
             visit(ifConfig: ifConfig, context: context)
         } else if let structDecl = decl.as(StructDeclSyntax.self) {
-            visitType(structDecl, name: structDecl.name, inheritance: structDecl.inheritanceClause, members: structDecl.memberBlock, context: context)
+            visitType(structDecl, name: structDecl.name, inheritance: structDecl.inheritanceClause, members: structDecl.memberBlock,
+                      isGeneric: structDecl.genericParameterClause != nil, context: context)
         } else if let classDecl = decl.as(ClassDeclSyntax.self) {
-            visitType(classDecl, name: classDecl.name, inheritance: classDecl.inheritanceClause, members: classDecl.memberBlock, context: context)
+            visitType(classDecl, name: classDecl.name, inheritance: classDecl.inheritanceClause, members: classDecl.memberBlock,
+                      isGeneric: classDecl.genericParameterClause != nil, context: context)
         } else if let enumDecl = decl.as(EnumDeclSyntax.self) {
-            visitType(enumDecl, name: enumDecl.name, inheritance: enumDecl.inheritanceClause, members: enumDecl.memberBlock, context: context)
+            visitType(enumDecl, name: enumDecl.name, inheritance: enumDecl.inheritanceClause, members: enumDecl.memberBlock,
+                      isGeneric: enumDecl.genericParameterClause != nil, context: context)
         } else if let actorDecl = decl.as(ActorDeclSyntax.self) {
-            visitType(actorDecl, name: actorDecl.name, inheritance: actorDecl.inheritanceClause, members: actorDecl.memberBlock, context: context)
+            visitType(actorDecl, name: actorDecl.name, inheritance: actorDecl.inheritanceClause, members: actorDecl.memberBlock,
+                      isGeneric: actorDecl.genericParameterClause != nil, context: context)
+        } else if let protocolDecl = decl.as(ProtocolDeclSyntax.self) {
+            result.protocols.append(DeclaredProtocol(path: context.typePath + [protocolDecl.name.text],
+                                                     inheritedTypes: Self.inheritedNames(protocolDecl.inheritanceClause)))
+        } else if let alias = decl.as(TypeAliasDeclSyntax.self), alias.genericParameterClause == nil {
+            var references: [CodableReference] = []
+            let reason = CodableShape.collect(alias.initializer.value, isResult: false, into: &references)
+            result.typeAliases.append(TypeAliasScan(path: context.typePath + [alias.name.text], references: references.map(\.path),
+                                                    unsupportedReason: reason))
         } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self) {
             visitExtension(extensionDecl, context: context)
         } else if let variable = decl.as(VariableDeclSyntax.self) {
@@ -199,7 +248,7 @@ struct SourceScanner {
     }
 
     private mutating func visitType(_ decl: some DeclGroupSyntax, name: TokenSyntax, inheritance: InheritanceClauseSyntax?,
-                                    members: MemberBlockSyntax, context: DeclarationContext) {
+                                    members: MemberBlockSyntax, isGeneric: Bool, context: DeclarationContext) {
         let availability = Self.availabilityAttributes(decl.attributes)
         var inner = context
         inner.typePath.append(name.text)
@@ -207,9 +256,10 @@ struct SourceScanner {
         inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
         inner.extensionWhereClause = nil
         inner.isInExtension = false
+        inner.isInGenericType = context.isInGenericType || isGeneric
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
-            availability: availability, isFileScoped: inner.isFileScoped))
+            availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedHashes: [String] = []
         var caseHashes: [String] = []
@@ -238,6 +288,7 @@ struct SourceScanner {
         inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
         inner.extensionWhereClause = decl.genericWhereClause?.trimmedText
         inner.isInExtension = true
+        inner.isInGenericType = false
         visit(members: decl.memberBlock.members, context: inner)
     }
 
@@ -305,10 +356,12 @@ struct SourceScanner {
             case let .lineComment(text), let .docLineComment(text): return Self.isMarkerComment(text)
             default: return false
             }
-        } || function.attributes.contains { $0.leadingTrivia.contains { piece in
-            if case let .lineComment(text) = piece { return Self.isMarkerComment(text) }
-            return false
-        } }
+        } || (function.attributes.map(\.leadingTrivia) + function.modifiers.map(\.leadingTrivia) + [function.funcKeyword.leadingTrivia])
+            .contains { trivia in trivia.contains { piece in
+                // The marker may also sit between the attributes and the declaration.
+                if case let .lineComment(text) = piece { return Self.isMarkerComment(text) }
+                return false
+            } }
         let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
         let parameters = signature.parameterClause.parameters.map { parameter in
             FunctionCandidate.Parameter(
@@ -328,17 +381,32 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || Self.isFileScoped(function.modifiers),
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
+            ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
     }
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
+        switch function.name.tokenKind {
+        case .binaryOperator, .prefixOperator, .postfixOperator:
+            return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"
+        default: break
+        }
+        if candidate.context.isInGenericType {
+            return "members of generic types cannot be replaced (one export would have to serve every specialization)"
+        }
+        if function.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "objc" }) {
+            return "`@objc` functions are dispatched by the Objective-C runtime; prepare replaces only native Swift functions (remove `@objc` or patch a function it calls)"
+        }
         if function.genericParameterClause != nil || function.genericWhereClause != nil {
             return "generic functions cannot be called through JSON with a fixed export"
         }
         if signature.effectSpecifiers?.asyncSpecifier != nil { return "async functions are not supported (callJSON is synchronous)" }
         if let throwsClause = signature.effectSpecifiers?.throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
             return "rethrowing functions take closures, which cannot travel as JSON"
+        }
+        if signature.effectSpecifiers?.throwsClause?.type != nil {
+            return "typed `throws(…)` is not supported: the thunk can only rethrow what the original throws untyped"
         }
         if !candidate.ownerPath.isEmpty && !candidate.isStatic {
             return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
@@ -356,8 +424,26 @@ struct SourceScanner {
             if parameter.type.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .arrow }) {
                 return "parameters of function type cannot travel as JSON"
             }
+            if (parameter.secondName ?? parameter.firstName).tokenKind == .wildcard {
+                return "a parameter without a name (`_: \(parameter.type.trimmedText)`) cannot be passed to the module, which receives arguments by name; name it"
+            }
         }
         if function.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) { return "attributes under `#if` are not supported" }
+        return nil
+    }
+
+    /// The named types the parameters and the result must show Codable, or why a type never can be.
+    private static func collectCodableReferences(_ function: FunctionDeclSyntax, into references: inout [CodableReference]) -> String? {
+        for parameter in function.signature.parameterClause.parameters {
+            let name = (parameter.secondName ?? parameter.firstName).text
+            if let reason = CodableShape.collect(parameter.type, isResult: false, into: &references) {
+                return "parameter `\(name)`: \(reason)"
+            }
+        }
+        if let returnType = function.signature.returnClause?.type,
+           let reason = CodableShape.collect(returnType, isResult: true, into: &references) {
+            return "the result: \(reason)"
+        }
         return nil
     }
 

@@ -55,7 +55,8 @@ enum ThunkEmitter {
         let originalCall = "\(function.baseName)(" + function.parameters.map { parameter in
             (parameter.label.map { "\($0): " } ?? "") + parameter.internalName
         }.joined(separator: ", ") + ")"
-        let selector = "\(function.baseName)(" + function.parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
+        // Backticks belong to declarations and calls; a selector names `default(for:)` bare.
+        let selector = "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
         let returnType = function.returnType ?? "Void"
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
         let fields = function.parameters.map { "let \($0.internalName): \($0.type)" }.joined(separator: "; ")
@@ -66,7 +67,7 @@ enum ThunkEmitter {
         body.append("// patch-function-sha256: \(function.contentHash)")
         body += thunk.availability
         body.append("@_dynamicReplacement(for: \(selector))")
-        body.append("\(staticKeyword)func \(PreparedNames.functionReplacementPrefix)\(function.baseName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
+        body.append("\(staticKeyword)func \(PreparedNames.functionReplacementPrefix)\(function.baseName.replacingOccurrences(of: "`", with: ""))(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
         body.append("    struct __PatchArguments: Encodable { \(fields) }")
         body.append("    struct __PatchResult: Decodable { let value: \(returnType) }")
         body.append("    if Patch.shared.hasFunction(\(export)),")

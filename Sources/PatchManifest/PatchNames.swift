@@ -24,7 +24,7 @@ public enum PatchNames {
     /// The Swift-style key of a function, as users list it in `patch.json` and as the baseline shows
     /// it: `PriceCalculator.total(items:discount:)`, `formatPrice(_:)`.
     public static func functionKey(typePath: [String], baseName: String, argumentLabels: [String?]) -> String {
-        let labels = argumentLabels.map { ($0 ?? "_") + ":" }.joined()
+        let labels = argumentLabels.map { ($0.map(withoutBackticks) ?? "_") + ":" }.joined()
         let qualifiedName = (typePath + [baseName]).map(withoutBackticks).joined(separator: ".")
         return "\(qualifiedName)(\(labels))"
     }

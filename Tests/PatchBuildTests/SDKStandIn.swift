@@ -79,11 +79,20 @@ enum SDKStandIn {
 
     /// Typechecks `files` (name → text) together as one module against the stand-ins, in Swift 6 mode
     /// as current apps build. Returns nil when they compile, else the compiler's diagnostics.
-    static func typecheck(_ files: [String: String], moduleName: String = "App", parseAsLibrary: Bool = true) throws -> String? {
+    /// - Parameter modules: the stand-ins the files may import (default all): code that must not need
+    ///   SwiftUI is checked without it.
+    static func typecheck(_ files: [String: String], moduleName: String = "App", modules: [String] = modules,
+                          parseAsLibrary: Bool = true) throws -> String? {
         let compiler = try #require(compiler, "CI=true requires swiftc")
-        let modules = try directory()
+        let built = try directory()
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        let visible = directory.appendingPathComponent("__modules")
+        try FileManager.default.createDirectory(at: visible, withIntermediateDirectories: true)
+        for module in modules {
+            try FileManager.default.createSymbolicLink(at: visible.appendingPathComponent("\(module).swiftmodule"),
+                                                       withDestinationURL: built.appendingPathComponent("\(module).swiftmodule"))
+        }
         var paths: [String] = []
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(name)
@@ -91,7 +100,7 @@ enum SDKStandIn {
             try Data(text.utf8).write(to: url)
             paths.append(url.path)
         }
-        let result = try run(compiler, ["-typecheck", "-swift-version", "6", "-module-name", moduleName, "-I", modules.path]
+        let result = try run(compiler, ["-typecheck", "-swift-version", "6", "-package-name", "Fixture", "-module-name", moduleName, "-I", visible.path]
                              + (parseAsLibrary ? ["-parse-as-library"] : []) + paths, in: directory)
         return result.status == 0 ? nil : result.output
     }

@@ -1,0 +1,163 @@
+import SwiftSyntax
+
+/// Whether a function thunk's JSON round trip can compile: every parameter type must be `Encodable`
+/// and the result `Decodable` (the thunk's `__PatchArguments`/`__PatchResult` structs synthesize
+/// their conformances from them). The syntax tells which shapes never can be; the types a target
+/// declares tell the rest (`CodableIndex`).
+enum CodableShape {
+    /// Standard containers that are Codable when their type arguments are: only those are checked.
+    static let containers: Set<String> = ["Array", "ContiguousArray", "Optional", "Set", "Dictionary", "Range", "ClosedRange"]
+
+    /// Standard library and Foundation types that are Codable (the ones a function's JSON is likely to
+    /// carry); a type outside this list and the prepared targets cannot be checked, so it is refused.
+    static let standardCodable: Set<String> = [
+        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float", "Float80", "Float16", "CGFloat", "Bool", "String",
+        "Date", "URL", "UUID", "Data", "Decimal", "TimeZone", "Locale", "Calendar", "DateComponents",
+        "DateInterval", "IndexPath", "IndexSet", "URLComponents", "PersonNameComponents", "CharacterSet",
+        "CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform",
+    ]
+
+    /// Module names a type may be qualified with (`Swift.Int`).
+    static let standardModules: Set<String> = ["Swift", "Foundation", "CoreGraphics"]
+
+    /// Appends the named types in `type` that must be Codable, or returns why `type` never can be.
+    static func collect(_ type: TypeSyntax, isResult: Bool, into references: inout [CodableReference]) -> String? {
+        let written = type.trimmedText
+        func reference(_ path: [String], arguments: GenericArgumentClauseSyntax?) -> String? {
+            let path = path.count > 1 && standardModules.contains(path[0]) ? Array(path.dropFirst()) : path
+            if path == ["Self"] { return "`Self` names a different type in each subclass; it cannot be decoded by one thunk" }
+            if ["Any", "AnyObject", "AnyHashable", "Void", "Never", "Error", "Character"].contains(path.joined(separator: ".")) {
+                return "`\(written)` is not Codable"
+            }
+            if !(path.count == 1 && containers.contains(path[0])) {
+                references.append(CodableReference(path: path, isResult: isResult, writtenIn: written))
+            }
+            for argument in arguments?.arguments ?? [] {
+                guard case let .type(argumentType) = argument.argument else { return "`\(written)` has a value generic argument" }
+                if let reason = collect(argumentType, isResult: isResult, into: &references) { return reason }
+            }
+            return nil
+        }
+        if let identifier = type.as(IdentifierTypeSyntax.self) {
+            return reference([identifier.name.text], arguments: identifier.genericArgumentClause)
+        }
+        if let member = type.as(MemberTypeSyntax.self) {
+            var path = [member.name.text]
+            var base = member.baseType
+            // Generic arguments of enclosing components (`Outer<Int>.Inner`) mean a generic type's member.
+            while let inner = base.as(MemberTypeSyntax.self) {
+                guard inner.genericArgumentClause == nil else { return "`\(written)` is a member of a generic type" }
+                path.insert(inner.name.text, at: 0)
+                base = inner.baseType
+            }
+            guard let root = base.as(IdentifierTypeSyntax.self), root.genericArgumentClause == nil else {
+                return "`\(written)` is a member of a generic type"
+            }
+            path.insert(root.name.text, at: 0)
+            if member.name.text == "Type" || member.name.text == "Protocol" { return "metatypes (`\(written)`) cannot travel as JSON" }
+            return reference(path, arguments: member.genericArgumentClause)
+        }
+        if let array = type.as(ArrayTypeSyntax.self) {
+            return collect(array.element, isResult: isResult, into: &references)
+        }
+        if let dictionary = type.as(DictionaryTypeSyntax.self) {
+            return collect(dictionary.key, isResult: isResult, into: &references)
+                ?? collect(dictionary.value, isResult: isResult, into: &references)
+        }
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            return collect(optional.wrappedType, isResult: isResult, into: &references)
+        }
+        if let tuple = type.as(TupleTypeSyntax.self) {
+            if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
+                return collect(only.type, isResult: isResult, into: &references)
+            }
+            return tuple.elements.isEmpty ? "`()` carries no value" : "tuples (`\(written)`) are not Codable; use a Codable struct"
+        }
+        if type.is(FunctionTypeSyntax.self) { return "function types (`\(written)`) cannot travel as JSON" }
+        if type.is(SomeOrAnyTypeSyntax.self) { return "opaque and existential types (`\(written)`) cannot be encoded or decoded by one thunk" }
+        if type.is(MetatypeTypeSyntax.self) { return "metatypes (`\(written)`) cannot travel as JSON" }
+        if type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return "implicitly unwrapped optionals (`\(written)`) are not supported; use `?`" }
+        if type.is(CompositionTypeSyntax.self) { return "protocol compositions (`\(written)`) cannot be encoded or decoded by one thunk" }
+        return "`\(written)` is not a type prepare can check for Codable"
+    }
+}
+
+/// The types, protocols and aliases every prepared target declares and the conformances their
+/// declarations and extensions state: what decides whether a thunk's references are Codable.
+struct CodableIndex {
+    private var conformances: [String: [String]] = [:]
+    private var protocols: [String: [String]] = [:]
+    private var aliases: [String: TypeAliasScan] = [:]
+    private var declared: Set<String> = []
+
+    mutating func add(_ scan: FileScan) {
+        for type in scan.types {
+            let key = type.path.joined(separator: ".")
+            declared.insert(key)
+            conformances[key, default: []] += type.inheritedTypes
+        }
+        for extensionScan in scan.extensions {
+            conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
+        }
+        for declaredProtocol in scan.protocols {
+            protocols[declaredProtocol.path.joined(separator: "."), default: []] += declaredProtocol.inheritedTypes
+        }
+        for alias in scan.typeAliases {
+            aliases[alias.path.joined(separator: ".")] = aliases[alias.path.joined(separator: ".")] ?? alias
+        }
+    }
+
+    func isProtocol(_ path: [String]) -> Bool { protocols[path.joined(separator: ".")] != nil }
+
+    /// Why the function's thunk would not compile for want of a Codable type, nil when all its
+    /// references are Codable.
+    func unsupportedReason(_ function: FunctionCandidate) -> String? {
+        for reference in function.codableReferences {
+            if let reason = reason(for: reference.path, scope: function.ownerPath, isResult: reference.isResult, depth: 0) {
+                let place = reference.isResult ? "the result type `\(reference.writtenIn)`" : "parameter type `\(reference.writtenIn)`"
+                return "\(place): \(reason)"
+            }
+        }
+        return nil
+    }
+
+    private func reason(for path: [String], scope: [String], isResult: Bool, depth: Int) -> String? {
+        let written = path.joined(separator: ".")
+        let requirement = isResult ? "Decodable" : "Encodable"
+        // Swift looks a name up from the innermost enclosing type outwards; the thunk is an extension of
+        // the function's own type at file scope, which sees only that type's members and the top level.
+        for length in stride(from: scope.count, through: 0, by: -1) {
+            let candidate = (scope.prefix(length) + path).joined(separator: ".")
+            if let alias = aliases[candidate] {
+                if let reason = alias.unsupportedReason { return "`\(written)` is an alias of a type that cannot be Codable (\(reason))" }
+                guard depth < 8 else { return "`\(written)` is an alias that refers to itself" }
+                let aliasScope = Array(scope.prefix(length))
+                for target in alias.references {
+                    if let reason = reason(for: target, scope: aliasScope, isResult: isResult, depth: depth + 1) { return reason }
+                }
+                return nil
+            }
+            guard declared.contains(candidate) else { continue }
+            if length != scope.count && length != 0 {
+                return "`\(written)` is found through an enclosing type, which the generated extension of `\(scope.joined(separator: "."))` cannot see; write it as `\(candidate)`"
+            }
+            return conforms(candidate, to: requirement) ? nil
+                : "`\(candidate)` is not \(requirement); declare `\(candidate): Codable` (in the type or an extension) or patch a function that takes and returns Codable values"
+        }
+        if path.count == 1, CodableShape.standardCodable.contains(path[0]) { return nil }
+        return "`\(written)` is neither declared in the prepared targets nor a standard Codable type, so prepare cannot tell that the thunk compiles"
+    }
+
+    private func conforms(_ type: String, to requirement: String) -> Bool {
+        var pending = conformances[type] ?? []
+        var seen = Set<String>()
+        while let next = pending.popLast() {
+            let name = next.hasPrefix("Swift.") ? String(next.dropFirst("Swift.".count)) : next
+            guard seen.insert(name).inserted else { continue }
+            if name == "Codable" || name == requirement { return true }
+            pending += protocols[name] ?? []
+        }
+        return false
+    }
+}

@@ -1,0 +1,266 @@
+import Crypto
+import Foundation
+@testable import PatchBuild
+import Testing
+
+/// Everything `prepare` generates compiles against the SDK's real API (the stand-in in
+/// Tests/SDKStandIn): each target's sources and generated files are typechecked together as one
+/// module, in Swift 6 mode, and what would not compile is refused with a reason instead.
+@Suite(.enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
+struct PrepareCompileTests {
+    /// A logic target: every function shape prepare accepts, and shapes it must refuse.
+    static let logic = """
+        import Foundation
+
+        public struct Money: Codable, Equatable {
+            public var cents: Int
+        }
+
+        public enum Tier: String, Codable { case basic, gold }
+
+        enum Plain { case a, b }
+
+        struct Point: Encodable { var x: Int }
+        extension Point: Decodable {}
+
+        protocol Model: Codable {}
+        struct Order: Model { var id: Int }
+
+        typealias Identifier = UUID
+        typealias Pair = (Int, Int)
+
+        struct Config { var name: String }
+
+        public enum Pricing {
+            // @patchable
+            public static func total(of cents: Int, _ quantity: Int) throws -> Int { cents * quantity }
+            // @patchable
+            static func discount(for tier: Tier, amount: Money = Money(cents: 0)) -> Money { amount }
+            // @patchable
+            package static func label(`for` value: Double?) -> [String: [Int]] { [:] }
+            // @patchable
+            static func `default`(order: Order, id: Identifier) -> Swift.Int { order.id }
+            // @patchable
+            static func point(at date: Date, url: URL, id: UUID, data: Data, set: Set<String>, range: ClosedRange<Int>) -> Point? { nil }
+            // @patchable
+            @MainActor static func isolated(_ x: Int) -> Int { x }
+            // @patchable
+            static func plain(_ value: Plain) -> Int { 0 }
+            // @patchable
+            static func config(named name: String) -> Config { Config(name: name) }
+            // @patchable
+            static func pair() -> (Int, Int) { (0, 0) }
+            // @patchable
+            static func aliasedPair() -> Pair { (0, 0) }
+            // @patchable
+            static func ignoring(_: Int) -> Int { 0 }
+            // @patchable
+            static func apply(_ f: @escaping (Int) -> Int) -> Int { 0 }
+            // @patchable
+            static func anyValue(_ value: any Equatable) -> Int { 0 }
+            // @patchable
+            static func typeOf(_ type: Int.Type) -> Int { 0 }
+            // @patchable
+            static func + (lhs: Pricing, rhs: Pricing) -> Int { 0 }
+            // @patchable
+            static func typed() throws(CancellationError) -> Int { 0 }
+            // @patchable
+            static func foreign(_ value: NSObject) -> Int { 0 }
+
+            struct Nested {
+                // @patchable
+                static func inner(_ value: Int) -> Nested.Result { Result(v: value) }
+                // @patchable
+                static func qualified(_ value: Int) -> Pricing.Nested.Result { Result(v: value) }
+                // @patchable
+                static func member(_ value: Int) -> Result { Result(v: value) }
+                struct Result: Codable { var v: Int }
+            }
+        }
+
+        class Store {
+            // @patchable
+            class func count(_ items: [Money]) -> Int { items.count }
+            // @patchable
+            static func lookup(_ table: [String: Tier]) throws -> Tier? { table.values.first }
+        }
+
+        struct Box<T> {
+            // @patchable
+            static func make() -> Int { 0 }
+        }
+        extension Box {
+            // @patchable
+            static func other() -> Int { 0 }
+        }
+
+        protocol Shape {}
+        extension Shape {
+            // @patchable
+            static func sides() -> Int { 0 }
+        }
+
+        extension String {
+            // @patchable
+            static func shout(_ text: String) -> String { text.uppercased() }
+        }
+
+        #if DEBUG
+        // @patchable
+        func debugOnly(_ x: Int) -> Int { x }
+        #else
+        // @patchable
+        func releaseOnly(_ x: Int) -> Int { x }
+        #endif
+
+        @available(macOS 10.15, iOS 13, *)
+        // @patchable
+        public func available(_ x: Int) -> Int { x }
+
+        private enum Secret {
+            // @patchable
+            static func code() -> String { "" }
+        }
+
+        // @patchable
+        private func hidden(_ x: Int) -> Int { x }
+
+        """
+
+    /// A UI target: view thunks of every shape, a function in a view type.
+    static let views = """
+        import SwiftUI
+
+        struct Greeting: View {
+            var name: String
+            var body: some View {
+                VStack {
+                    Text("Hello, \\(name)")
+                    Text("second")
+                }
+            }
+            // @patchable
+            static func title(for name: String) -> String { name }
+        }
+
+        public struct PublicCard: View {
+            public init() {}
+            public var body: some View { Text("card").font(.title) }
+        }
+
+        enum Outer {
+            struct Inner: View {
+                var body: some View { Color.red }
+            }
+        }
+
+        private struct Secret: View {
+            var body: some View {
+                if Bool.random() { Text("a") } else { Text("b") }
+            }
+        }
+
+        #if os(iOS)
+        struct PhoneOnly: View { var body: some View { Text("phone") } }
+        #elseif DEBUG
+        struct DebugOnly: View { var body: some View { Text("debug") } }
+        #endif
+
+        @available(iOS 17, macOS 14, *)
+        struct Modern: View { var body: some View { Text("modern") } }
+
+        struct Later {}
+        extension Later: View {
+            var body: some View { Text("later") }
+        }
+
+        """
+
+    /// The sources of `target` after prepare: user files and generated files, by file name.
+    private func files(of project: PreparedProject, target: String) -> [String: String] {
+        var files: [String: String] = [:]
+        for (path, text) in project.files where path.hasPrefix("Sources/\(target)/") {
+            files[String(path.dropFirst("Sources/\(target)/".count))] = text
+        }
+        return files
+    }
+
+    @Test func everyAcceptedFunctionThunkCompilesWithoutSwiftUI() throws {
+        let project = PreparedProject(targets: ["Logic": ["Pricing.swift": Self.logic]], appTarget: "Logic")
+        #expect(project.plan.functions.map(\.key).sorted() == [
+            "Pricing.Nested.member(_:)", "Pricing.Nested.qualified(_:)", "Pricing.default(order:id:)", "Pricing.discount(for:amount:)",
+            "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.point(at:url:id:data:set:range:)", "Pricing.total(of:_:)",
+            "Secret.code()", "Store.count(_:)", "Store.lookup(_:)", "String.shout(_:)", "available(_:)", "debugOnly(_:)", "hidden(_:)",
+            "releaseOnly(_:)",
+        ])
+        let files = files(of: project, target: "Logic")
+        #expect(Set(files.keys) == [Preparer.fingerprintFileName, "Pricing.swift", Preparer.routingFileName])
+        // Only PatchSDK is visible: function-only code must not need SwiftUI or PatchSwiftUI.
+        let diagnostics = try SDKStandIn.typecheck(files, moduleName: "Logic", modules: ["PatchSDK"])
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+        for file in files.values { assertParses(file, "prepared file") }
+    }
+
+    @Test func refusedFunctionsSayWhyAndWhere() {
+        let project = PreparedProject(targets: ["Logic": ["Pricing.swift": Self.logic]], appTarget: "Logic")
+        let lines = Self.logic.components(separatedBy: "\n")
+        func line(of text: String) -> Int { (lines.firstIndex { $0.contains(text) } ?? -1) + 1 }
+        let skipped = Dictionary(uniqueKeysWithValues: project.plan.skipped.map { ($0.declaration, $0) })
+        let expected: [(String, String, String)] = [
+            ("Pricing.plain(_:)", "func plain", "`Plain` is not Encodable; declare `Plain: Codable`"),
+            ("Pricing.config(named:)", "func config", "`Config` is not Decodable"),
+            ("Pricing.pair()", "func pair", "tuples (`(Int, Int)`) are not Codable"),
+            ("Pricing.aliasedPair()", "func aliasedPair", "`Pair` is an alias of a type that cannot be Codable"),
+            ("Pricing.ignoring(_:)", "func ignoring", "a parameter without a name"),
+            ("Pricing.apply(_:)", "func apply", "function type"),
+            ("Pricing.anyValue(_:)", "func anyValue", "existential"),
+            ("Pricing.typeOf(_:)", "func typeOf", "metatypes"),
+            ("Pricing.+(lhs:rhs:)", "func +", "operators"),
+            ("Pricing.typed()", "func typed", "typed `throws(…)`"),
+            ("Pricing.foreign(_:)", "func foreign", "`NSObject` is neither declared in the prepared targets nor a standard Codable type"),
+            ("Pricing.Nested.inner(_:)", "func inner", "write it as `Pricing.Nested.Result`"),
+            ("Box.make()", "func make", "generic types"),
+            ("Box.other()", "func other", "generic types"),
+            ("Shape.sides()", "func sides", "protocol extensions"),
+        ]
+        for (declaration, marker, reason) in expected {
+            let skip = skipped[declaration]
+            #expect(skip?.file == "Sources/Logic/Pricing.swift" && skip?.line == line(of: marker), "\(declaration): \(String(describing: skip))")
+            #expect(skip?.reason.contains(reason) == true, "\(declaration): \(skip?.reason ?? "not skipped")")
+        }
+        #expect(project.plan.skipped.count == expected.count, "\(project.plan.skipped.map(\.declaration))")
+        // A refused function is left as written: no `dynamic`.
+        #expect(!project.files["Sources/Logic/Pricing.swift", default: ""].contains("dynamic func plain"))
+    }
+
+    @Test func objcFunctionsAreRefused() {
+        let project = PreparedProject("class Bridge {\n    // @patchable\n    @objc static func value() -> Int { 0 }\n}\n")
+        #expect(project.plan.skipped.map(\.declaration) == ["Bridge.value()"])
+        #expect(project.plan.skipped.first?.reason.contains("@objc") == true)
+        #expect(project.plan.functions.isEmpty)
+    }
+
+    @Test func viewThunksFingerprintAndKeyFilesCompile() throws {
+        var project = PreparedProject(targets: ["App": ["Views.swift": Self.views]], appTarget: "App")
+        #expect(project.plan.views.map(\.typeName) == ["DebugOnly", "Greeting", "Later", "Modern", "Outer_Inner", "PhoneOnly", "PublicCard", "Secret"])
+        #expect(project.plan.functions.map(\.key) == ["Greeting.title(for:)"])
+        let key = Curve25519.Signing.PrivateKey().publicKey
+        project.files["Sources/App/PatchPublicKey.generated.swift"] = ProjectInitializer.publicKeyFile(key)
+        let files = files(of: project, target: "App")
+        #expect(files.keys.sorted() == ["PatchFingerprint.generated.swift", "PatchPublicKey.generated.swift", Preparer.routingFileName, "Views.swift"])
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
+    /// The check is real: a thunk that calls the SDK the old way (no `returning:`) fails it.
+    @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
+        let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")
+        var files = files(of: project, target: "App")
+        let routing = try #require(files[Preparer.routingFileName])
+        files[Preparer.routingFileName] = routing.replacingOccurrences(of: ", returning: __PatchResult.self)", with: ")")
+            .replacingOccurrences(of: "let __result = try?", with: "let __result: __PatchResult = try?")
+        #expect(files[Preparer.routingFileName] != routing)
+        let diagnostics = try #require(try SDKStandIn.typecheck(files, modules: ["PatchSDK"]))
+        #expect(diagnostics.contains("missing argument for parameter 'returning'"))
+    }
+}
