@@ -11,6 +11,11 @@ public struct PrepareSession: Sendable {
     public var originals: [PreparePlan.FileUpdate]
     /// The rest of the `.patch/` bookkeeping: the state file and the scan cache.
     public var bookkeeping: [PreparePlan.FileUpdate]
+    /// `.patch/baseline.json` as it is on disk (nil when absent).
+    public var currentBaseline: [UInt8]?
+    /// The files of the targets that `prepare` generated, or that hold a section it generated, as
+    /// they are on disk, by path: what `--check` parses.
+    public var generatedFiles: [String: [UInt8]]
 
     /// Every change, in the order to make it: the saved originals before the sources they preserve
     /// (an interrupted run never leaves a rewritten file without its original), then sources and
@@ -42,7 +47,13 @@ public struct PrepareSession: Sendable {
         let stateBytes = try ProjectSources.readIfPresent(statePath)
         let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         var currentFiles: [String: [UInt8]] = [:]
-        for target in targets { for file in target.files { currentFiles[file.path] = file.bytes } }
+        var generatedFiles: [String: [UInt8]] = [:]
+        for target in targets {
+            for file in target.files {
+                currentFiles[file.path] = file.bytes
+                if Preparer.isGenerated(file.bytes) || GeneratedSection.split(file.bytes).hadSection { generatedFiles[file.path] = file.bytes }
+            }
+        }
         let (nextState, originals) = state.advanced(by: plan, currentFiles: currentFiles)
         let originalUpdates: [PreparePlan.FileUpdate] = originals.sorted { $0.key < $1.key }.map { path, bytes in
             .init(path: PrepareState.originalPath(for: path), before: nil, after: bytes)
@@ -56,7 +67,8 @@ public struct PrepareSession: Sendable {
         if cacheBytes == nil || !Set(plan.cache.scans.keys).isSubset(of: cache.scans.keys) {
             bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
         }
-        return PrepareSession(plan: plan, updates: updates, originals: originalUpdates, bookkeeping: bookkeeping)
+        return PrepareSession(plan: plan, updates: updates, originals: originalUpdates, bookkeeping: bookkeeping,
+                              currentBaseline: currentBaseline, generatedFiles: generatedFiles)
     }
 
     /// The updates of `prepare --revert`: sources back to their originals, generated files deleted,

@@ -10,13 +10,14 @@ struct PrepareCommand: AsyncParsableCommand {
             Reads patch.json, renames each SwiftUI view's `body` to `__patch_native_body` and generates a
             routing `body` per view, adds `dynamic` and a replacement to functions marked `// @patchable`,
             and writes .patch/baseline.json plus the fingerprint constant. Details: docs/prepare.md.
-            Exit code 30: --check found files prepare would change.
+            --check exit codes: 30 prepare needed, 50 not prepared, 51 baseline stale, 52 sources changed
+            since the baseline (a patch: use `patchcli build`), 53 a generated file does not parse.
             """)
 
     @Option(name: .long, help: "The project folder holding patch.json.")
     var project: String = "."
 
-    @Flag(help: "Change nothing; exit 30 if any file would change (the CI gate).")
+    @Flag(help: "Change nothing; fail (exit 30, 50-53) unless the project is prepared as committed (the CI gate).")
     var check = false
 
     @Flag(name: .customLong("dry-run"), help: "Change nothing; print the changes as a unified diff.")
@@ -44,12 +45,7 @@ struct PrepareCommand: AsyncParsableCommand {
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
             result.planSeconds = Self.seconds(since: start)
             if check {
-                guard session.updates.isEmpty else {
-                    throw CommandFailure(
-                        kind: "prepare_needed",
-                        message: "prepare would change \(session.updates.count) file(s): \(session.updates.map(\.path).joined(separator: ", "))",
-                        exitStatus: .prepareWouldChange, hint: "run `patchcli prepare` and commit the result")
-                }
+                if let finding = session.checkFinding() { throw Self.failure(finding) }
                 result.seconds = Self.seconds(since: start)
                 console.line("prepared: nothing would change (\(plan.views.count) views, \(plan.functions.count) functions routed)")
                 return result
@@ -65,6 +61,39 @@ struct PrepareCommand: AsyncParsableCommand {
             result.seconds = Self.seconds(since: start)
             report(result, console: console)
             return result
+        }
+    }
+
+    /// Each `--check` finding as its own error kind and exit code (docs/cli.md): a patch branch must
+    /// never be told to run `prepare`, which would re-baseline and lose the patch.
+    static func failure(_ finding: PrepareCheckFinding) -> CommandFailure {
+        switch finding {
+        case let .generatedUnparsable(path, line, message):
+            return CommandFailure(
+                kind: "generated_unparsable", message: "\(path):\(line): generated code does not parse: \(message)",
+                exitStatus: .generatedUnparsable,
+                hint: "the file was edited by hand or damaged; restore it from the commit that ran `patchcli prepare`")
+        case .notPrepared:
+            return CommandFailure(
+                kind: "not_prepared", message: "\(PrepareState.baselinePath) is missing: this project was never prepared (or its baseline was not committed)",
+                exitStatus: .notPrepared,
+                hint: "on the commit you ship as an app release, run `patchcli prepare` and commit its output, .patch/baseline.json included")
+        case let .baselineStale(reason):
+            return CommandFailure(
+                kind: "baseline_stale", message: reason, exitStatus: .baselineStale,
+                hint: "regenerate the baseline on the commit of the shipped release (check it out, run `patchcli prepare`, commit); the sources' declarations are what it records")
+        case let .sourcesChanged(changed):
+            let listed = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", … (\(changed.count) in all)" : "")
+            return CommandFailure(
+                kind: "sources_changed",
+                message: "\(changed.count) declaration(s) differ from the shipped baseline (\(listed)): this branch is a patch of that release",
+                exitStatus: .sourcesChangedSinceBaseline,
+                hint: "build the patch with `patchcli build`; keep the release's baseline and generated files as committed (they describe the binary on devices)")
+        case let .prepareNeeded(paths):
+            return CommandFailure(
+                kind: "prepare_needed",
+                message: "prepare would change \(paths.count) file(s) although the baseline matches the sources: \(paths.joined(separator: ", "))",
+                exitStatus: .prepareWouldChange, hint: "run `patchcli prepare` and commit the result (the baseline stays as it is)")
         }
     }
 

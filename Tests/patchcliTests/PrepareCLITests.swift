@@ -48,22 +48,71 @@ import Testing
         try withScratchDirectory { directory in
             let project = try copyExample(into: directory)
             #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
-            let file = project.appendingPathComponent("Sources/PatchShop/CartScreen.swift")
-            let edited = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-                .replacingOccurrences(of: "struct TotalsView: View {", with: "struct TotalsView: View {\n    var body: some View { EmptyView() }\n}\nstruct NewView: View {")
-            try Data(edited.utf8).write(to: file)
+            // The baseline still matches (no declaration changed), but a generated file is gone.
+            let fingerprint = project.appendingPathComponent("Sources/PatchShop/PatchFingerprint.generated.swift")
+            try FileManager.default.removeItem(at: fingerprint)
             let before = try snapshot(project)
 
             let check = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
             #expect(check.status == 30)
             #expect(check.error?["kind"] as? String == "prepare_needed")
-            #expect((check.error?["message"] as? String)?.contains("Sources/PatchShop/CartScreen.swift") == true)
+            #expect((check.error?["message"] as? String)?.contains("Sources/PatchShop/PatchFingerprint.generated.swift") == true)
 
             let dryRun = try CLI.run(["prepare", "--project", project.path, "--dry-run"])
             #expect(dryRun.status == 0)
-            #expect(dryRun.stdout.contains("--- a/Sources/PatchShop/CartScreen.swift"))
-            #expect(dryRun.stdout.contains("+    @ViewBuilder @MainActor var __patch_native_body: some View { EmptyView() }"))
+            #expect(dryRun.stdout.contains("+++ b/Sources/PatchShop/PatchFingerprint.generated.swift"))
             #expect(try snapshot(project) == before)
+        }
+    }
+
+    /// Each way a prepared project can fail the gate has its own kind and exit code, and a branch that
+    /// changed code is told it is a patch (build it), never to run prepare.
+    @Test func checkTellsAPatchBranchFromStaleOrMissingPreparation() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            let file = project.appendingPathComponent("Sources/PatchShop/CartScreen.swift")
+            let prepared = try Data(contentsOf: file)
+            let edited = String(decoding: prepared, as: UTF8.self)
+                .replacingOccurrences(of: "struct TotalsView: View {", with: "struct TotalsView: View {\n    var body: some View { EmptyView() }\n}\nstruct NewView: View {")
+            #expect(edited != String(decoding: prepared, as: UTF8.self))
+            try Data(edited.utf8).write(to: file)
+
+            let patch = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(patch.status == 52)
+            #expect(patch.error?["kind"] as? String == "sources_changed")
+            #expect((patch.error?["message"] as? String)?.contains("PatchShop:NewView") == true)
+            let hint = patch.error?["hint"] as? String ?? ""
+            #expect(hint.contains("patchcli build") && !hint.contains("run `patchcli prepare`"))
+            try prepared.write(to: file)
+
+            let routing = project.appendingPathComponent("Sources/PatchShop/PatchThunks.generated.swift")
+            let routingBytes = try Data(contentsOf: routing)
+            var broken = String(decoding: routingBytes, as: UTF8.self).components(separatedBy: "\n")
+            let brokenLine = try #require(broken.firstIndex { $0.contains("if let __p = Patch.shared.thunkBody") })
+            broken[brokenLine] = broken[brokenLine].replacingOccurrences(of: "if let __p", with: "if let")
+            try Data(broken.joined(separator: "\n").utf8).write(to: routing)
+            let unparsable = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(unparsable.status == 53)
+            #expect(unparsable.error?["kind"] as? String == "generated_unparsable")
+            #expect((unparsable.error?["message"] as? String)?.hasPrefix("Sources/PatchShop/PatchThunks.generated.swift:\(brokenLine + 1): ") == true,
+                    "\(unparsable.error ?? [:])")
+            try routingBytes.write(to: routing)
+
+            let baseline = project.appendingPathComponent(".patch/baseline.json")
+            let baselineBytes = try Data(contentsOf: baseline)
+            try Data("{}".utf8).write(to: baseline)
+            let stale = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(stale.status == 51)
+            #expect(stale.error?["kind"] as? String == "baseline_stale")
+
+            try FileManager.default.removeItem(at: baseline)
+            let missing = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(missing.status == 50)
+            #expect(missing.error?["kind"] as? String == "not_prepared")
+
+            try baselineBytes.write(to: baseline)
+            #expect(try CLI.run(["prepare", "--project", project.path, "--check"]).status == 0)
         }
     }
 
