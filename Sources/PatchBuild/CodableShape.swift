@@ -23,7 +23,8 @@ enum CodableShape {
 
     /// Appends the named types in `type` that must be Codable, or returns why `type` never can be.
     static func collect(_ type: TypeSyntax, isResult: Bool, into references: inout [CodableReference]) -> String? {
-        let written = type.trimmedText
+        // One line, for messages: a type may be written across lines.
+        let written = type.trimmedText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         func reference(_ path: [String], arguments: GenericArgumentClauseSyntax?) -> String? {
             let path = path.count > 1 && standardModules.contains(path[0]) ? Array(path.dropFirst()) : path
             if path == ["Self"] { return "`Self` names a different type in each subclass; it cannot be decoded by one thunk" }
