@@ -233,6 +233,26 @@ struct PrepareCompileTests {
         #expect(!project.files["Sources/Logic/Pricing.swift", default: ""].contains("dynamic func plain"))
     }
 
+    /// A function may take types another prepared target declares (the app imports its logic package).
+    @Test func typesOfOtherTargetsAreCheckedToo() {
+        let logic = "public struct Money: Codable { public var cents: Int }\npublic struct Cart { public var items: [Int] }\n"
+        let app = """
+            import Logic
+            enum Checkout {
+                // @patchable
+                static func total(_ money: Money) -> Money { money }
+                // @patchable
+                static func count(_ cart: Cart) -> Int { cart.items.count }
+            }
+
+            """
+        let project = PreparedProject(targets: ["Logic": ["Money.swift": logic], "App": ["Checkout.swift": app]], appTarget: "App")
+        #expect(project.plan.functions.map(\.key) == ["Checkout.total(_:)"])
+        #expect(project.plan.skipped.map(\.declaration) == ["Checkout.count(_:)"])
+        #expect(project.plan.skipped.first?.reason.contains("`Cart` is not Encodable") == true)
+        #expect(project.plan.skipped.first.map { "\($0.file):\($0.line)" } == "Sources/App/Checkout.swift:6")
+    }
+
     @Test func objcFunctionsAreRefused() {
         let project = PreparedProject("class Bridge {\n    // @patchable\n    @objc static func value() -> Int { 0 }\n}\n")
         #expect(project.plan.skipped.map(\.declaration) == ["Bridge.value()"])
