@@ -12,7 +12,7 @@ enum CodableShape {
     /// carry); a type outside this list and the prepared targets cannot be checked, so it is refused.
     static let standardCodable: Set<String> = [
         "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-        "Double", "Float", "Float80", "Float16", "CGFloat", "Bool", "String",
+        "Double", "Float", "Float16", "CGFloat", "Bool", "String",
         "Date", "URL", "UUID", "Data", "Decimal", "TimeZone", "Locale", "Calendar", "DateComponents",
         "DateInterval", "IndexPath", "IndexSet", "URLComponents", "PersonNameComponents", "CharacterSet",
         "CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform",
@@ -157,7 +157,9 @@ struct CodableIndex {
             let name = next.hasPrefix("Swift.") ? String(next.dropFirst("Swift.".count)) : next
             guard seen.insert(name).inserted else { continue }
             if name == "Codable" || name == requirement { return true }
+            // Inherited protocols, and a superclass's conformances (a subclass of a Codable class is Codable).
             pending += protocols[name] ?? []
+            pending += conformances[name] ?? []
         }
         return false
     }

@@ -26,6 +26,9 @@ struct PrepareCompileTests {
         protocol Model: Codable {}
         struct Order: Model { var id: Int }
 
+        class Account: Codable { var id = 0 }
+        final class Savings: Account {}
+
         typealias Identifier = UUID
         typealias Pair = (Int, Int)
 
@@ -83,6 +86,8 @@ struct PrepareCompileTests {
             class func count(_ items: [Money]) -> Int { items.count }
             // @patchable
             static func lookup(_ table: [String: Tier]) throws -> Tier? { table.values.first }
+            // @patchable
+            static func open(_ account: Savings) -> Account { account }
         }
 
         struct Box<T> {
@@ -190,7 +195,7 @@ struct PrepareCompileTests {
         #expect(project.plan.functions.map(\.key).sorted() == [
             "Pricing.Nested.member(_:)", "Pricing.Nested.qualified(_:)", "Pricing.default(order:id:)", "Pricing.discount(for:amount:)",
             "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.point(at:url:id:data:set:range:)", "Pricing.total(of:_:)",
-            "Secret.code()", "Store.count(_:)", "Store.lookup(_:)", "String.shout(_:)", "available(_:)", "debugOnly(_:)", "hidden(_:)",
+            "Secret.code()", "Store.count(_:)", "Store.lookup(_:)", "Store.open(_:)", "String.shout(_:)", "available(_:)", "debugOnly(_:)", "hidden(_:)",
             "releaseOnly(_:)",
         ])
         let files = files(of: project, target: "Logic")
