@@ -387,6 +387,10 @@ struct SourceScanner {
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
+        // The most fundamental reason first: most refused functions are instance methods.
+        if !candidate.ownerPath.isEmpty && !candidate.isStatic {
+            return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
+        }
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"
@@ -407,9 +411,6 @@ struct SourceScanner {
         }
         if signature.effectSpecifiers?.throwsClause?.type != nil {
             return "typed `throws(…)` is not supported: the thunk can only rethrow what the original throws untyped"
-        }
-        if !candidate.ownerPath.isEmpty && !candidate.isStatic {
-            return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
         }
         if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.mutating) }) { return "mutating functions are not supported" }
         guard let returnType = candidate.returnType, !["Void", "()", "Never"].contains(returnType) else {
