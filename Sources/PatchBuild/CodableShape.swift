@@ -11,11 +11,11 @@ enum CodableShape {
     /// Standard library and Foundation types that are Codable (the ones a function's JSON is likely to
     /// carry); a type outside this list and the prepared targets cannot be checked, so it is refused.
     static let standardCodable: Set<String> = [
-        "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
-        "Double", "Float", "Float16", "CGFloat", "Bool", "String",
+        "Int", "Int8", "Int16", "Int32", "Int64", "Int128", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "UInt128",
+        "Double", "Float", "Float16", "CGFloat", "Bool", "String", "TimeInterval", "Duration", "OSStatus",
         "Date", "URL", "UUID", "Data", "Decimal", "TimeZone", "Locale", "Calendar", "DateComponents",
         "DateInterval", "IndexPath", "IndexSet", "URLComponents", "PersonNameComponents", "CharacterSet",
-        "CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform",
+        "CGPoint", "CGSize", "CGRect", "CGVector", "CGAffineTransform", "NSPoint", "NSSize", "NSRect",
     ]
 
     /// Module names a type may be qualified with (`Swift.Int`).

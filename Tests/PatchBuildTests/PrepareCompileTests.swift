@@ -44,7 +44,8 @@ struct PrepareCompileTests {
             // @patchable
             static func `default`(order: Order, id: Identifier) -> Swift.Int { order.id }
             // @patchable
-            static func point(at date: Date, url: URL, id: UUID, data: Data, set: Set<String>, range: ClosedRange<Int>) -> Point? { nil }
+            static func point(at date: Date, url: URL, id: UUID, data: Data, set: Set<String>, range: ClosedRange<Int>,
+                              interval: TimeInterval, duration: Duration) -> Point? { nil }
             // @patchable
             @MainActor static func isolated(_ x: Int) -> Int { x }
             // @patchable
@@ -194,7 +195,7 @@ struct PrepareCompileTests {
         let project = PreparedProject(targets: ["Logic": ["Pricing.swift": Self.logic]], appTarget: "Logic")
         #expect(project.plan.functions.map(\.key).sorted() == [
             "Pricing.Nested.member(_:)", "Pricing.Nested.qualified(_:)", "Pricing.default(order:id:)", "Pricing.discount(for:amount:)",
-            "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.point(at:url:id:data:set:range:)", "Pricing.total(of:_:)",
+            "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.point(at:url:id:data:set:range:interval:duration:)", "Pricing.total(of:_:)",
             "Secret.code()", "Store.count(_:)", "Store.lookup(_:)", "Store.open(_:)", "String.shout(_:)", "available(_:)", "debugOnly(_:)", "hidden(_:)",
             "releaseOnly(_:)",
         ])
