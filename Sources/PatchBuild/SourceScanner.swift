@@ -402,6 +402,10 @@ struct SourceScanner {
         if function.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "objc" }) {
             return "`@objc` functions are dispatched by the Objective-C runtime; prepare replaces only native Swift functions (remove `@objc` or patch a function it calls)"
         }
+        if let inlined = function.attributes.compactMap({ $0.as(AttributeSyntax.self)?.attributeName.trimmedText })
+            .first(where: { ["inlinable", "_transparent", "_alwaysEmitIntoClient"].contains($0) }) {
+            return "`@\(inlined)` functions are inlined into their callers and cannot be `dynamic`; remove `@\(inlined)` to patch it"
+        }
         if function.genericParameterClause != nil || function.genericWhereClause != nil {
             return "generic functions cannot be called through JSON with a fixed export"
         }

@@ -70,6 +70,8 @@ struct PrepareCompileTests {
             static func typed() throws(CancellationError) -> Int { 0 }
             // @patchable
             static func foreign(_ value: NSObject) -> Int { 0 }
+            // @patchable
+            @inlinable public static func inlined(_ x: Int) -> Int { x }
 
             struct Nested {
                 // @patchable
@@ -223,6 +225,7 @@ struct PrepareCompileTests {
             ("Pricing.typeOf(_:)", "func typeOf", "metatypes"),
             ("Pricing.+(lhs:rhs:)", "func +", "operators"),
             ("Pricing.typed()", "func typed", "typed `throws(…)`"),
+            ("Pricing.inlined(_:)", "func inlined", "`@inlinable` functions are inlined into their callers and cannot be `dynamic`"),
             ("Pricing.foreign(_:)", "func foreign", "`NSObject` is neither declared in the prepared targets nor a standard Codable type"),
             ("Pricing.Nested.inner(_:)", "func inner", "write it as `Pricing.Nested.Result`"),
             ("Box.make()", "func make", "generic types"),
