@@ -49,6 +49,8 @@ struct PrepareCompileTests {
             // @patchable
             @MainActor static func isolated(_ x: Int) -> Int { x }
             // @patchable
+            static func move(to: Int, in: String, for value: Int, `default`: Bool) -> Int { to }
+            // @patchable
             static func plain(_ value: Plain) -> Int { 0 }
             // @patchable
             static func config(named name: String) -> Config { Config(name: name) }
@@ -197,7 +199,7 @@ struct PrepareCompileTests {
         let project = PreparedProject(targets: ["Logic": ["Pricing.swift": Self.logic]], appTarget: "Logic")
         #expect(project.plan.functions.map(\.key).sorted() == [
             "Pricing.Nested.member(_:)", "Pricing.Nested.qualified(_:)", "Pricing.default(order:id:)", "Pricing.discount(for:amount:)",
-            "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.point(at:url:id:data:set:range:interval:duration:)", "Pricing.total(of:_:)",
+            "Pricing.isolated(_:)", "Pricing.label(for:)", "Pricing.move(to:in:for:default:)", "Pricing.point(at:url:id:data:set:range:interval:duration:)", "Pricing.total(of:_:)",
             "Secret.code()", "Store.count(_:)", "Store.lookup(_:)", "Store.open(_:)", "String.shout(_:)", "available(_:)", "debugOnly(_:)", "hidden(_:)",
             "releaseOnly(_:)",
         ])
