@@ -111,6 +111,23 @@ struct CodableIndex {
 
     func isProtocol(_ path: [String]) -> Bool { protocols[path.joined(separator: ".")] != nil }
 
+    func isDeclared(_ path: [String]) -> Bool { declared.contains(path.joined(separator: ".")) }
+
+    /// Generic types and protocols of the SDKs that apps commonly extend: a thunk in their extension
+    /// would sit in a generic context, where its nested argument structs cannot be declared.
+    static let genericOrProtocolTypes: Set<String> = [
+        "Array", "ContiguousArray", "ArraySlice", "Dictionary", "Set", "Optional", "Result", "Range", "ClosedRange",
+        "Sequence", "Collection", "BidirectionalCollection", "RandomAccessCollection", "MutableCollection",
+        "RangeReplaceableCollection", "StringProtocol", "Numeric", "AdditiveArithmetic", "BinaryInteger", "SignedInteger",
+        "UnsignedInteger", "FixedWidthInteger", "SignedNumeric", "FloatingPoint", "BinaryFloatingPoint", "Equatable",
+        "Hashable", "Comparable", "Identifiable", "Encodable", "Decodable", "RawRepresentable", "CaseIterable", "Error",
+        "CustomStringConvertible", "Sendable", "View", "ViewModifier", "Shape", "Scene", "App", "ObservableObject",
+        "Publisher", "Subscriber", "AsyncSequence", "AsyncIteratorProtocol", "IteratorProtocol", "OptionSet", "SetAlgebra",
+        "Strideable", "LosslessStringConvertible", "ExpressibleByStringLiteral", "ExpressibleByIntegerLiteral",
+        "Binding", "State", "Published", "EnvironmentObject", "ForEach", "List", "UnsafePointer", "UnsafeMutablePointer",
+        "UnsafeBufferPointer", "UnsafeMutableBufferPointer", "KeyPath", "WritableKeyPath", "Measurement",
+    ]
+
     /// Why the function's thunk would not compile for want of a Codable type, nil when all its
     /// references are Codable.
     func unsupportedReason(_ function: FunctionCandidate) -> String? {

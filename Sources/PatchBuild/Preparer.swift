@@ -435,8 +435,13 @@ private struct Planner {
             if codableIndex.isProtocol(function.ownerPath) {
                 return "members of protocol extensions cannot be replaced (each conforming type would need its own export)"
             }
-            if analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.isGeneric == true {
-                return "members of generic types cannot be replaced (one export would have to serve every specialization)"
+            // Generic types of the project, constrained extensions, and the standard library's generic
+            // types and protocols: the thunk would be generic.
+            if analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.isGeneric == true
+                || function.context.extensionWhereClause != nil
+                || (!codableIndex.isDeclared(function.ownerPath) && function.ownerPath.count == 1
+                    && CodableIndex.genericOrProtocolTypes.contains(function.ownerPath[0])) {
+                return "members of generic types and protocols cannot be replaced (one export would have to serve every specialization)"
             }
         }
         return codableIndex.unsupportedReason(function)

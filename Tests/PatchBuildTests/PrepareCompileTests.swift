@@ -115,6 +115,16 @@ struct PrepareCompileTests {
             static func shout(_ text: String) -> String { text.uppercased() }
         }
 
+        extension Array where Element == Int {
+            // @patchable
+            static func zeros(_ count: Int) -> Int { count }
+        }
+
+        extension Collection {
+            // @patchable
+            static func none() -> Int { 0 }
+        }
+
         #if DEBUG
         // @patchable
         func debugOnly(_ x: Int) -> Int { x }
@@ -231,8 +241,10 @@ struct PrepareCompileTests {
             ("Pricing.foreign(_:)", "func foreign", "`NSObject` is neither declared in the prepared targets nor a standard Codable type"),
             ("Pricing.Nested.inner(_:)", "func inner", "write it as `Pricing.Nested.Result`"),
             ("Box.make()", "func make", "generic types"),
-            ("Box.other()", "func other", "generic types"),
+            ("Box.other()", "func other", "generic types and protocols"),
             ("Shape.sides()", "func sides", "protocol extensions"),
+            ("Array.zeros(_:)", "func zeros", "generic types and protocols"),
+            ("Collection.none()", "func none", "generic types and protocols"),
         ]
         for (declaration, marker, reason) in expected {
             let skip = skipped[declaration]
