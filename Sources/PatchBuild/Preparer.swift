@@ -437,7 +437,8 @@ private struct Planner {
             }
             // Generic types of the project, constrained extensions, and the standard library's generic
             // types and protocols: the thunk would be generic.
-            if analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.isGeneric == true
+            // Any enclosing type counts: `extension Box { struct Inner }` is generic through `Box<T>`.
+            if (1...function.ownerPath.count).contains(where: { analysis.declaredTypes[function.ownerPath.prefix($0).joined(separator: ".")]?.isGeneric == true })
                 || function.context.extensionWhereClause != nil
                 || (!codableIndex.isDeclared(function.ownerPath) && function.ownerPath.count == 1
                     && CodableIndex.genericOrProtocolTypes.contains(function.ownerPath[0])) {

@@ -102,6 +102,10 @@ struct PrepareCompileTests {
         extension Box {
             // @patchable
             static func other() -> Int { 0 }
+            struct Inner {
+                // @patchable
+                static func nested() -> Int { 0 }
+            }
         }
 
         protocol Shape {}
@@ -242,6 +246,7 @@ struct PrepareCompileTests {
             ("Pricing.Nested.inner(_:)", "func inner", "write it as `Pricing.Nested.Result`"),
             ("Box.make()", "func make", "generic types"),
             ("Box.other()", "func other", "generic types and protocols"),
+            ("Box.Inner.nested()", "func nested", "generic types and protocols"),
             ("Shape.sides()", "func sides", "protocol extensions"),
             ("Array.zeros(_:)", "func zeros", "generic types and protocols"),
             ("Collection.none()", "func none", "generic types and protocols"),
