@@ -18,7 +18,7 @@ public struct SourceFile: Sendable {
 /// A target's sources, as `prepare` sees them.
 public struct PrepareTarget: Sendable {
     public var name: String
-    /// The first root receives the target's generated routing file.
+    /// Each root receives the routing file of its files in its `Patch/` folder (`Preparer.generatedFolder`).
     public var sourceRoots: [String]
     public var files: [SourceFile]
 
@@ -26,6 +26,12 @@ public struct PrepareTarget: Sendable {
         self.name = name
         self.sourceRoots = sourceRoots
         self.files = files
+    }
+
+    /// The innermost of the target's roots holding `path` (a root may be a single file).
+    func sourceRoot(of path: String) -> String {
+        sourceRoots.filter { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            .max { $0.count < $1.count } ?? sourceRoots.first ?? "."
     }
 }
 
@@ -213,6 +219,28 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
 public enum Preparer {
     public static let routingFileName = "PatchThunks.generated.swift"
     public static let fingerprintFileName = "PatchFingerprint.generated.swift"
+    /// The folder, in a source root, that holds every file `prepare` and `init` generate for it.
+    public static let generatedFolderName = "Patch"
+
+    /// Where a source root's generated files go: its `Patch/` folder. A root that is a single file
+    /// (a SwiftPM `sources:` entry) uses its folder; a root inside an asset catalog, a localization,
+    /// a bundle or a `Resources` folder uses the first folder above those, so generated code is never
+    /// copied as a resource.
+    public static func generatedFolder(forSourceRoot root: String) -> String {
+        var parts = root.split(separator: "/").map(String.init).filter { $0 != "." }
+        if parts.last?.hasSuffix(".swift") == true { parts.removeLast() }
+        if let resource = parts.firstIndex(where: isResourceFolder) { parts.removeSubrange(resource...) }
+        return join(parts.joined(separator: "/"), generatedFolderName)
+    }
+
+    private static func isResourceFolder(_ name: String) -> Bool {
+        name == "Resources" || [".xcassets", ".lproj", ".bundle", ".xcdatamodeld", ".docc"].contains { name.hasSuffix($0) }
+    }
+
+    /// Where releases before the `Patch/` folder wrote a root's generated file: a re-run deletes it.
+    static func legacyGeneratedPath(sourceRoot: String, fileName: String) -> String {
+        join(sourceRoot, fileName)
+    }
 
     /// - Parameters:
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
@@ -226,22 +254,39 @@ public enum Preparer {
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
+        /// A generated file's new content (nil: the path must not exist), by path.
+        var generated: [String: [UInt8]?] = [:]
+        var routing: [String: (targets: [String], imports: Set<String>, thunks: [String])] = [:]
         for analysis in analyses {
             let output = planner.emit(analysis)
             updates += output.userFileUpdates
-            let routingPath = join(analysis.target.sourceRoots.first ?? "", routingFileName)
-            let routingBytes = output.routingFile.map { Array($0.utf8) }
-            if existingFile(routingPath) != routingBytes {
-                updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
+            for sourceRoot in analysis.target.sourceRoots {
+                generated[legacyGeneratedPath(sourceRoot: sourceRoot, fileName: routingFileName)] = .some(nil)
+                generated[join(generatedFolder(forSourceRoot: sourceRoot), routingFileName)] = .some(nil)
             }
+            for (sourceRoot, file) in output.routingFiles {
+                let path = join(generatedFolder(forSourceRoot: sourceRoot), routingFileName)
+                var entry = routing[path] ?? ([], [], [])
+                if !entry.targets.contains(analysis.target.name) { entry.targets.append(analysis.target.name) }
+                entry.imports.formUnion(file.imports)
+                entry.thunks += file.thunks
+                routing[path] = entry
+            }
+        }
+        for (path, entry) in routing {
+            generated[path] = Array(ThunkEmitter.file(targets: entry.targets, imports: entry.imports.sorted(), thunks: entry.thunks).utf8)
         }
         let (baseline, baselineBytes, fingerprint, declarationLines) = baselineWork.wait()
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
-            let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
-            let bytes = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
-            if existingFile(path) != bytes {
-                updates.append(.init(path: path, before: existingFile(path), after: bytes))
-            }
+            let appRoot = app.sourceRoots.first ?? ""
+            generated[legacyGeneratedPath(sourceRoot: appRoot, fileName: fingerprintFileName)] = .some(nil)
+            generated[join(generatedFolder(forSourceRoot: appRoot), fingerprintFileName)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+        }
+        for (path, bytes) in generated {
+            let existing = existingFile(path)
+            // Only files prepare wrote are ever deleted (a user file may sit at a legacy path).
+            if bytes == nil, let existing, !isGenerated(existing) { continue }
+            if existing != bytes { updates.append(.init(path: path, before: existing, after: bytes)) }
         }
         return PreparePlan(
             updates: updates.sorted { $0.path < $1.path }, baseline: baseline, declarationLines: declarationLines, baselineBytes: baselineBytes, fingerprint: fingerprint,
@@ -323,7 +368,8 @@ private struct FileEmission {
 
 private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
-    var routingFile: String?
+    /// The routing code of each source root's files, by root.
+    var routingFiles: [String: (imports: Set<String>, thunks: [String])] = [:]
 }
 
 private struct Planner {
@@ -449,8 +495,6 @@ private struct Planner {
         let planner = self
         let emissions = ConcurrentMap.map(analysis.files) { file in planner.emit(file, in: analysis) }
         var output = TargetOutput()
-        var routingThunks: [String] = []
-        var routingImports = Set<String>()
         for (file, emission) in zip(analysis.files, emissions) {
             if let update = emission.update {
                 output.userFileUpdates.append(update)
@@ -458,14 +502,16 @@ private struct Planner {
             }
             nextCache.insert(emission.cachedScan.scan, hash: emission.cachedScan.hash, encoded: emission.cachedScan.encoded)
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
-            routingThunks += emission.routingThunks
-            routingImports.formUnion(emission.routingImports)
+            if !emission.routingThunks.isEmpty {
+                let sourceRoot = analysis.target.sourceRoot(of: file.path)
+                var routing = output.routingFiles[sourceRoot] ?? ([], [])
+                routing.thunks += emission.routingThunks
+                routing.imports.formUnion(emission.routingImports)
+                output.routingFiles[sourceRoot] = routing
+            }
             views += emission.views
             functions += emission.functions
             skipped += emission.skipped
-        }
-        if !routingThunks.isEmpty {
-            output.routingFile = ThunkEmitter.file(target: analysis.target.name, imports: routingImports.sorted(), thunks: routingThunks)
         }
         return output
     }

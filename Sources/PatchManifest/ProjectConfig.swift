@@ -28,11 +28,15 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         public var sourceRoots: [String]
         /// The target's Info.plist, when it has one (Xcode app targets).
         public var infoPlist: String?
+        /// The `Package.swift` declaring the target, relative to the config file; nil when the target
+        /// belongs to the project itself (`project.path`).
+        public var manifest: String?
 
-        public init(name: String, sourceRoots: [String], infoPlist: String? = nil) {
+        public init(name: String, sourceRoots: [String], infoPlist: String? = nil, manifest: String? = nil) {
             self.name = name
             self.sourceRoots = sourceRoots
             self.infoPlist = infoPlist
+            self.manifest = manifest
         }
     }
 

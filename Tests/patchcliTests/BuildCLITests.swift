@@ -117,7 +117,7 @@ import Testing
         #expect(smoke.result?["passed"] as? Int == 1)
 
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: built.first.appendingPathComponent(".patch/build/manifest.json"))) as? [String: Any])
-        let fingerprint = try String(contentsOf: built.first.appendingPathComponent("Sources/PatchShop/PatchFingerprint.generated.swift"), encoding: .utf8)
+        let fingerprint = try String(contentsOf: built.first.appendingPathComponent("Sources/PatchShop/Patch/PatchFingerprint.generated.swift"), encoding: .utf8)
         let baselineFingerprint = try #require(manifest["baselineFingerprint"] as? String)
         #expect(fingerprint.contains(baselineFingerprint))
     }

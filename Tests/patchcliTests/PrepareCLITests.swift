@@ -77,7 +77,7 @@ import Testing
             #expect(revert.status == 0)
             var restored = try snapshot(project)
             // init's own files stay: they are configuration, not preparation.
-            for path in ["patch.json", ".gitignore", "Sources/PatchShop/PatchPublicKey.generated.swift"] {
+            for path in ["patch.json", ".gitignore", "Sources/PatchShop/Patch/PatchPublicKey.generated.swift"] {
                 #expect(restored.removeValue(forKey: path) != nil)
             }
             #expect(restored == original)
