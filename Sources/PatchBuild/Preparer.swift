@@ -27,12 +27,6 @@ public struct PrepareTarget: Sendable {
         self.sourceRoots = sourceRoots
         self.files = files
     }
-
-    /// The innermost of the target's roots holding `path` (a root may be a single file).
-    func sourceRoot(of path: String) -> String {
-        sourceRoots.filter { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
-            .max { $0.count < $1.count } ?? sourceRoots.first ?? "."
-    }
 }
 
 /// What `prepare` did (or would do) to a project.
@@ -247,7 +241,7 @@ public enum Preparer {
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
     public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
+        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, sourceRoots: Set(targets.flatMap(\.sourceRoots)))
         let analyses = targets.map { planner.analyze($0) }
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
         // while files are emitted.
@@ -389,7 +383,11 @@ private struct Planner {
     /// Sanitized names claimed by more than one declaration: none of them is routed.
     private var collidingNames: Set<String> = []
 
-    init(patchableFunctions: Set<String>, cache: ScanCache) {
+    /// The source roots of every target: a file's routing code goes to the innermost one holding it.
+    let sourceRoots: Set<String>
+
+    init(patchableFunctions: Set<String>, cache: ScanCache, sourceRoots: Set<String>) {
+        self.sourceRoots = sourceRoots
         self.patchableFunctions = patchableFunctions
         self.cache = cache
     }
@@ -486,6 +484,14 @@ private struct Planner {
         collidingNames = Set(collisions.map(\.name))
     }
 
+    /// The innermost source root, of any target, holding `path` (a root may be a single file). Every
+    /// target compiling the file has that root or one enclosing it, so all of them compile the routing
+    /// file in its `Patch/` folder (a widget compiling `App/General` of an app compiling `App`).
+    func innermostSourceRoot(of path: String) -> String {
+        sourceRoots.filter { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            .max { ($0.count, $1) < ($1.count, $0) } ?? "."
+    }
+
     private func isOptedIn(_ function: FunctionCandidate) -> Bool {
         function.hasMarker || patchableFunctions.contains(function.key)
     }
@@ -503,7 +509,7 @@ private struct Planner {
             nextCache.insert(emission.cachedScan.scan, hash: emission.cachedScan.hash, encoded: emission.cachedScan.encoded)
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
             if !emission.routingThunks.isEmpty {
-                let sourceRoot = analysis.target.sourceRoot(of: file.path)
+                let sourceRoot = innermostSourceRoot(of: file.path)
                 var routing = output.routingFiles[sourceRoot] ?? ([], [])
                 routing.thunks += emission.routingThunks
                 routing.imports.formUnion(emission.routingImports)

@@ -189,6 +189,24 @@ import Testing
         #expect(try PrepareSession.run(root: root).updates.isEmpty)
     }
 
+    /// A widget compiles `App/General`, inside the app's root `App`: the view there is routed from
+    /// `App/General/Patch/`, which both targets compile, not from the app's `App/Patch/`.
+    @Test func aFileUnderNestedRootsOfTwoTargetsIsRoutedFromTheInnermostRoot() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("import SwiftUI\nstruct Badge: View { var body: some View { Text(\"b\") } }\n", to: "App/General/Badge.swift", in: root)
+        try write("import SwiftUI\nstruct Home: View { var body: some View { Badge() } }\n", to: "App/Home.swift", in: root)
+        try writeConfig(targets: [.init(name: "App", sourceRoots: ["App"]), .init(name: "Widget", sourceRoots: ["App/General"])],
+                        appTarget: "App", in: root)
+        let session = try PrepareSession.run(root: root)
+        let routing = Dictionary(uniqueKeysWithValues: session.updates.filter { $0.path.hasSuffix(Preparer.routingFileName) }
+            .map { ($0.path, String(decoding: $0.after ?? [], as: UTF8.self)) })
+        #expect(routing.keys.sorted() == ["App/General/Patch/PatchThunks.generated.swift", "App/Patch/PatchThunks.generated.swift"])
+        #expect(routing["App/General/Patch/PatchThunks.generated.swift"]?.contains("extension Badge {") == true)
+        #expect(routing["App/Patch/PatchThunks.generated.swift"]?.contains("extension Badge {") == false)
+        #expect(session.plan.views.count == 2)
+    }
+
     @Test func generatedFilesGoInOnePatchFolderPerSourceRootOutsideResources() {
         #expect(Preparer.generatedFolder(forSourceRoot: "Sources/App") == "Sources/App/Patch")
         #expect(Preparer.generatedFolder(forSourceRoot: ".") == "Patch")
