@@ -231,6 +231,18 @@ public enum Preparer {
         name == "Resources" || [".xcassets", ".lproj", ".bundle", ".xcdatamodeld", ".docc"].contains { name.hasSuffix($0) }
     }
 
+    /// A source root's routing file. Named after the root, because a target compiling several roots
+    /// may not hold two files of the same name (Xcode and swiftc refuse "filename used twice"):
+    /// `Sources/App` → `Sources/App/Patch/PatchThunks-Sources_App.generated.swift`.
+    public static func routingFilePath(sourceRoot: String) -> String {
+        let folder = generatedFolder(forSourceRoot: sourceRoot)
+        let owner = String(String.UnicodeScalarView((folder as NSString).deletingLastPathComponent.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? scalar : "_"
+        }))
+        let name = owner.isEmpty ? routingFileName : routingFileName.replacingOccurrences(of: ".generated.swift", with: "-\(owner).generated.swift")
+        return join(folder, name)
+    }
+
     /// Where releases before the `Patch/` folder wrote a root's generated file: a re-run deletes it.
     static func legacyGeneratedPath(sourceRoot: String, fileName: String) -> String {
         join(sourceRoot, fileName)
@@ -256,10 +268,10 @@ public enum Preparer {
             updates += output.userFileUpdates
             for sourceRoot in analysis.target.sourceRoots {
                 generated[legacyGeneratedPath(sourceRoot: sourceRoot, fileName: routingFileName)] = .some(nil)
-                generated[join(generatedFolder(forSourceRoot: sourceRoot), routingFileName)] = .some(nil)
+                generated[routingFilePath(sourceRoot: sourceRoot)] = .some(nil)
             }
             for (sourceRoot, file) in output.routingFiles {
-                let path = join(generatedFolder(forSourceRoot: sourceRoot), routingFileName)
+                let path = routingFilePath(sourceRoot: sourceRoot)
                 var entry = routing[path] ?? ([], [], [])
                 if !entry.targets.contains(analysis.target.name) { entry.targets.append(analysis.target.name) }
                 entry.imports.formUnion(file.imports)

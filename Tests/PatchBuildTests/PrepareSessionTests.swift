@@ -55,11 +55,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let session = try PrepareSession.run(root: root)
         #expect(Set(session.updates.map(\.path)) == [
-            "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks.generated.swift",
+            "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift",
             "Sources/App/Patch/PatchFingerprint.generated.swift", ".patch/baseline.json",
         ])
         try apply(session.updatesInWriteOrder, root: root)
-        for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks.generated.swift",
+        for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift",
                      "Sources/App/Patch/PatchFingerprint.generated.swift"] {
             assertParses(read(root, path) ?? "", path)
         }
@@ -85,7 +85,7 @@ import Testing
             preparedSHA256: String(repeating: "ab", count: 32),
             insertions: PreparedInsertions(viewBuilderOwners: ["Home", "Home.Row"], mainActorOwners: ["Home"], dynamicFunctions: ["Tax.rate(of:)"]))
         state.files["Sources/App/\"Odd\" name.swift"] = .init(preparedSHA256: "00", insertions: PreparedInsertions())
-        state.generatedFiles = ["Sources/App/Patch/PatchFingerprint.generated.swift", "Sources/App/Patch/PatchThunks.generated.swift"]
+        state.generatedFiles = ["Sources/App/Patch/PatchFingerprint.generated.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift"]
         let bytes = state.encoded()
         #expect(try PrepareState.decode(bytes, path: PrepareState.path) == state)
         #expect(state.encoded() == bytes)
@@ -101,7 +101,7 @@ import Testing
         try apply(try PrepareSession.revert(root: root).updates, root: root)
         #expect(read(root, "Sources/App/Home.swift") == viewSource)
         #expect(read(root, "Sources/App/Tax.swift") == logicSource)
-        #expect(read(root, "Sources/App/Patch/PatchThunks.generated.swift") == nil)
+        #expect(read(root, "Sources/App/Patch/PatchThunks-Sources_App.generated.swift") == nil)
         #expect(read(root, "Sources/App/Patch/PatchFingerprint.generated.swift") == nil)
         #expect(read(root, PrepareState.path) == nil)
         #expect(read(root, ".patch/originals/Sources/App/Home.swift") == nil)

@@ -36,7 +36,7 @@ struct PreparedProject {
     }
 
     var userFile: String { files["Sources/App/View.swift"] ?? "" }
-    var routingFile: String? { files["Sources/App/Patch/\(Preparer.routingFileName)"] }
+    var routingFile: String? { files[Preparer.routingFilePath(sourceRoot: "Sources/App")] }
 
     /// The routing file without its header and imports: just the thunks, for golden comparisons.
     var routingThunks: String {

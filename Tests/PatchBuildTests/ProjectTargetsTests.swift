@@ -178,15 +178,18 @@ import Testing
         #expect(session.plan.views.map(\.declaredName).sorted() == ["Card", "PhoneHome", "TVHome"])
         #expect(session.plan.collisions.isEmpty)
         #expect(session.plan.filesScanned == 3)
-        #expect(session.updates.map(\.path).filter { $0.hasSuffix(Preparer.routingFileName) } == [
-            "Shared/Patch/PatchThunks.generated.swift", "iOS/Patch/PatchThunks.generated.swift", "tvOS/Patch/PatchThunks.generated.swift",
+        #expect(session.updates.map(\.path).filter { $0.contains("/PatchThunks") } == [
+            "Shared/Patch/PatchThunks-Shared.generated.swift", "iOS/Patch/PatchThunks-iOS.generated.swift", "tvOS/Patch/PatchThunks-tvOS.generated.swift",
         ])
         try apply(session.updatesInWriteOrder, root: root)
-        let shared = read(root, "Shared/Patch/PatchThunks.generated.swift") ?? ""
+        let shared = read(root, "Shared/Patch/PatchThunks-Shared.generated.swift") ?? ""
         #expect(shared.components(separatedBy: "extension Card {").count == 2)
         #expect(shared.contains("targets App, AppTV") || shared.contains("target App"))
-        #expect(read(root, "tvOS/Patch/PatchThunks.generated.swift")?.contains("extension Card") == false)
+        #expect(read(root, "tvOS/Patch/PatchThunks-tvOS.generated.swift")?.contains("extension Card") == false)
         #expect(try PrepareSession.run(root: root).updates.isEmpty)
+        // A target may not compile two files of the same name (swiftc: "filename used twice").
+        let generatedNames = session.updates.filter { $0.path.contains("/Patch/") }.map { ($0.path as NSString).lastPathComponent }
+        #expect(Set(generatedNames).count == generatedNames.count)
     }
 
     /// A widget compiles `App/General`, inside the app's root `App`: the view there is routed from
@@ -199,11 +202,11 @@ import Testing
         try writeConfig(targets: [.init(name: "App", sourceRoots: ["App"]), .init(name: "Widget", sourceRoots: ["App/General"])],
                         appTarget: "App", in: root)
         let session = try PrepareSession.run(root: root)
-        let routing = Dictionary(uniqueKeysWithValues: session.updates.filter { $0.path.hasSuffix(Preparer.routingFileName) }
+        let routing = Dictionary(uniqueKeysWithValues: session.updates.filter { $0.path.contains("/PatchThunks") }
             .map { ($0.path, String(decoding: $0.after ?? [], as: UTF8.self)) })
-        #expect(routing.keys.sorted() == ["App/General/Patch/PatchThunks.generated.swift", "App/Patch/PatchThunks.generated.swift"])
-        #expect(routing["App/General/Patch/PatchThunks.generated.swift"]?.contains("extension Badge {") == true)
-        #expect(routing["App/Patch/PatchThunks.generated.swift"]?.contains("extension Badge {") == false)
+        #expect(routing.keys.sorted() == ["App/General/Patch/PatchThunks-App_General.generated.swift", "App/Patch/PatchThunks-App.generated.swift"])
+        #expect(routing["App/General/Patch/PatchThunks-App_General.generated.swift"]?.contains("extension Badge {") == true)
+        #expect(routing["App/Patch/PatchThunks-App.generated.swift"]?.contains("extension Badge {") == false)
         #expect(session.plan.views.count == 2)
     }
 
@@ -230,7 +233,7 @@ import Testing
         let changes = Dictionary(uniqueKeysWithValues: session.updates.map { ($0.path, $0.after == nil ? "delete" : "write") })
         #expect(changes["App/PatchThunks.generated.swift"] == "delete")
         #expect(changes["App/PatchFingerprint.generated.swift"] == "delete")
-        #expect(changes["App/Patch/PatchThunks.generated.swift"] == "write")
+        #expect(changes["App/Patch/PatchThunks-App.generated.swift"] == "write")
         #expect(changes["App/Patch/PatchFingerprint.generated.swift"] == "write")
         #expect(changes["Widget/PatchThunks.generated.swift"] == nil)
     }

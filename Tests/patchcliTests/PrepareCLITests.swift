@@ -99,7 +99,7 @@ import Testing
             func mode() throws -> Int? { (try FileManager.default.attributesOfItem(atPath: source)[.posixPermissions] as? NSNumber)?.intValue }
 
             #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
-            #expect(FileManager.default.fileExists(atPath: patchFolder + "/PatchThunks.generated.swift"))
+            #expect(FileManager.default.fileExists(atPath: patchFolder + "/PatchThunks-Sources_PatchShop.generated.swift"))
             #expect(try mode() == 0o750)
             let revert = try CLI.run(["prepare", "--project", project.path, "--revert"])
             #expect(revert.status == 0, "\(revert.stderr)")
