@@ -276,5 +276,26 @@ import Testing
         #expect(byID["App:Added.value()"] == .added)
         // prepare, which records a new baseline, still refuses a missing root.
         #expect(throws: ProjectError.self) { try PrepareSession.run(root: root) }
+
+        // build reports instead of stopping (nothing here needs the toolchain).
+        let report = try ProjectBuilder.build(root: root, outputDirectory: root + "/.patch/build") { _ throws(GuestBuildError) in
+            throw .sourcesUnreadable(path: root, reason: "no toolchain in this test")
+        }
+        #expect(report.missingSourceRoots == [.init(target: "App", root: "Shared/preferences")])
+        #expect(report.changes.contains { $0.id == "App:Prefs.load()" && $0.change == .removed })
+    }
+
+    /// build's guest index reads every target's roots (folders or single files) with paths relative
+    /// to the project, not one common folder; manifests are never sources.
+    @Test func theGuestIndexReadsEveryTargetsRoots() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("struct Cart {}", to: "App/Cart.swift", in: root)
+        try write("struct Money {}", to: "Packages/Kit/Sources/Kit/Money.swift", in: root)
+        try write("struct Model {}", to: "Feature/Model.swift", in: root)
+        try write("struct Unused {}", to: "Feature/Other.swift", in: root)
+        try write("let package = Package(name: \"Kit\")", to: "Packages/Kit/Package.swift", in: root)
+        let index = try GuestSourceIndex.load(root: root, folders: ["App", "Packages/Kit", "Feature/Model.swift", "App"])
+        #expect(index.files.map(\.relativePath) == ["App/Cart.swift", "Packages/Kit/Sources/Kit/Money.swift", "Feature/Model.swift"])
     }
 }

@@ -193,7 +193,7 @@ import Testing
 
             let human = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50"])
             #expect(human.status == 36)
-            #expect(human.stdout.contains("native_only  Sources/ShopCore/Models.swift:1  ShopCore:Product"))
+            #expect(human.stdout.contains("native_only   Sources/ShopCore/Models.swift:1  ShopCore:Product"))
             let belowMinimum = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50", "--json"])
             #expect(belowMinimum.status == 36)
             #expect(belowMinimum.error?["kind"] as? String == "coverage_below_minimum")
