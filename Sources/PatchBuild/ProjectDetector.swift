@@ -22,8 +22,10 @@ public enum ProjectDetector {
         let packagePath = Preparer.join(root, "Package.swift")
         let hasRootPackage = FileManager.default.fileExists(atPath: packagePath)
         for project in xcodeProjects(in: root, searchSubfolders: hasRootPackage) {
-            let detected = try xcodeProjectWithPackages(root: root, path: project)
-            if !hasRootPackage || detected.targets.contains(where: { $0.manifest == "Package.swift" }) { return detected }
+            guard hasRootPackage else { return try xcodeProjectWithPackages(root: root, path: project) }
+            // Beside a root package, a project that cannot be read or does not use it is not the app.
+            if let detected = try? xcodeProjectWithPackages(root: root, path: project),
+               detected.targets.contains(where: { $0.manifest == "Package.swift" }) { return detected }
         }
         if hasRootPackage {
             return try swiftPackage(manifest: readText(packagePath), path: "Package.swift",

@@ -173,6 +173,10 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         for (index, target) in config.targets.enumerated() where target.sourceRoots.isEmpty {
             throw .invalid(path: path, field: "targets[\(index)].sourceRoots", reason: "is empty; list the folders of target \(target.name)'s sources")
         }
+        // Target names prefix the baseline's declaration ids: two targets of one name would share ids.
+        for (index, target) in config.targets.enumerated() where config.targets[..<index].contains(where: { $0.name == target.name }) {
+            throw .invalid(path: path, field: "targets[\(index)].name", reason: "repeats \"\(target.name)\"; give each target its own name (a package's as \"<package>/<target>\")")
+        }
         guard config.targets.contains(where: { $0.name == config.appTarget }) else {
             throw .invalid(path: path, field: "appTarget", reason: "names \"\(config.appTarget)\", which is not in \"targets\"")
         }

@@ -152,6 +152,23 @@ import Testing
         #expect(try ProjectDetector.detect(root: root).project == .init(kind: .swiftPackage, path: "Package.swift"))
     }
 
+    @Test func targetNamesAreUniqueAndTheManifestIsKept() throws {
+        let config = { (targets: String) in
+            Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"xcode","path":"A.xcodeproj"},"targets":["#.utf8)
+                + Array(targets.utf8) + Array(#"],"appTarget":"A","signing":{"privateKeyPath":"p","publicKeyFile":"f"}}"#.utf8)
+        }
+        let decoded = try ProjectConfig.decode(config(#"{"name":"A","sourceRoots":["A"]},{"name":"Kit/A","sourceRoots":["Kit/Sources/A"],"manifest":"Kit/Package.swift"}"#),
+                                               path: "patch.json")
+        #expect(decoded.targets.map(\.manifest) == [nil, "Kit/Package.swift"])
+        #expect(try ProjectConfig.decode(decoded.encoded(), path: "patch.json") == decoded)
+        do {
+            _ = try ProjectConfig.decode(config(#"{"name":"A","sourceRoots":["A"]},{"name":"A","sourceRoots":["B"]}"#), path: "patch.json")
+            Issue.record("two targets of one name were accepted")
+        } catch {
+            #expect(error.description.contains("targets[1].name"))
+        }
+    }
+
     @Test func workspaceLocationsAreRead() {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
