@@ -28,9 +28,13 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         public var sourceRoots: [String]
         /// The target's Info.plist, when it has one (Xcode app targets).
         public var infoPlist: String?
-        /// The `Package.swift` declaring the target, relative to the config file; nil when the target
-        /// belongs to the project itself (`project.path`).
+        /// The Package.swift declaring the target, relative to the config file, when that is not
+        /// `project.path` (a target of a local package); `init` adds the SDK products there.
         public var manifest: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, sourceRoots, infoPlist, manifest
+        }
 
         public init(name: String, sourceRoots: [String], infoPlist: String? = nil, manifest: String? = nil) {
             self.name = name
