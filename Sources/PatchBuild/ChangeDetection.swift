@@ -71,9 +71,12 @@ public struct ChangeSet: Sendable {
     /// Sorted by id. Candidates appear as `.patched` until the guest build says otherwise.
     public var changes: [DeclarationChange]
     public var candidates: [PatchCandidate]
-    /// The source folder (relative to the project root) holding every candidate's target: what the
-    /// guest pipeline indexes.
-    public var sourcesDirectory: String
+    /// The source roots of every target and package that still exist (relative to the project root),
+    /// the candidates' targets first: what the guest pipeline indexes.
+    public var sourceRoots: [String]
+    /// Source roots recorded in patch.json that no longer exist: their declarations are reported
+    /// removed, and the user is told to refresh the recorded roots.
+    public var missingSourceRoots: [ProjectSources.MissingSourceRoot]
     /// patch.json's `build` settings (Swift SDK, wasm-opt) for the toolchain that compiles them.
     public var buildSettings: ProjectConfig.BuildSettings
 
@@ -89,10 +92,8 @@ public struct ChangeSet: Sendable {
             changes[index].status = .nativeOnly
             changes[index].reason = item.reason.rawValue
             changes[index].detail = item.detail
-            if let location = item.location {
-                // Guest locations are relative to the indexed folder; the report's to the project root.
-                changes[index].location = GuestSourceLocation(file: Preparer.join(sourcesDirectory, location.file), line: location.line)
-            }
+            // The guest pipeline indexes the project root: its locations are the report's.
+            if let location = item.location { changes[index].location = location }
         }
         return changes
     }
@@ -122,10 +123,12 @@ public enum ChangeDetector {
         let baselinePath = baselinePath ?? Preparer.join(root, PrepareState.baselinePath)
         let config: ProjectConfig
         let targets: [PrepareTarget]
+        let missingRoots: [ProjectSources.MissingSourceRoot]
         let baselineBytes: [UInt8]
         do {
             config = try ProjectSources.loadConfig(root: root)
-            targets = try ProjectSources.targets(config: config, root: root)
+            // A commit may move or remove a recorded folder: what is gone reads as removed code.
+            (targets, missingRoots) = try ProjectSources.existingTargets(config: config, root: root)
             guard let bytes = try ProjectSources.readIfPresent(baselinePath) else { throw ChangeDetectionError.baselineMissing(path: baselinePath) }
             baselineBytes = bytes
         } catch let error as ChangeDetectionError {
@@ -150,9 +153,13 @@ public enum ChangeDetector {
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
         }
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
-        let roots = config.targets.filter { candidateTargets.contains($0.name) }.flatMap(\.sourceRoots)
+        let missing = Set(missingRoots.map(\.root))
+        var roots: [String] = []
+        for target in config.targets.filter({ candidateTargets.contains($0.name) }) + config.targets {
+            for sourceRoot in target.sourceRoots where !missing.contains(sourceRoot) && !roots.contains(sourceRoot) { roots.append(sourceRoot) }
+        }
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
-                         candidates: candidates, sourcesDirectory: commonDirectory(roots), buildSettings: config.build ?? .init())
+                         candidates: candidates, sourceRoots: roots, missingSourceRoots: missingRoots, buildSettings: config.build ?? .init())
     }
 
     /// Every export name a generated thunk of the shipped build calls: the routing files and the
@@ -245,15 +252,5 @@ public enum ChangeDetector {
         guard let open = id.firstIndex(of: "(") else { return nil }
         let labels = id[open...].split(separator: ",").map { $0.split(separator: ":").first.map(String.init) ?? "" }
         return String(id[..<open]) + labels.joined(separator: ",")
-    }
-
-    /// The deepest folder holding all `roots` ("." when they share none).
-    static func commonDirectory(_ roots: [String]) -> String {
-        guard var common = roots.first?.split(separator: "/").map(String.init) else { return "." }
-        for root in roots.dropFirst() {
-            let parts = root.split(separator: "/").map(String.init)
-            common = Array(zip(common, parts).prefix { $0 == $1 }.map(\.0))
-        }
-        return common.isEmpty ? "." : common.joined(separator: "/")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PatchManifest
 
 /// One `prepare` run over a project on disk: reads the config, sources, generated files and state,
@@ -54,7 +55,8 @@ public struct PrepareSession: Sendable {
                 if Preparer.isGenerated(file.bytes) || GeneratedSection.split(file.bytes).hadSection { generatedFiles[file.path] = file.bytes }
             }
         }
-        let (nextState, originals) = state.advanced(by: plan, currentFiles: currentFiles)
+        let (nextState, originals) = state.advanced(by: plan, currentFiles: currentFiles,
+                                                    createdDirectories: directoriesToCreate(for: plan.updates, root: root))
         let originalUpdates: [PreparePlan.FileUpdate] = originals.sorted { $0.key < $1.key }.map { path, bytes in
             .init(path: PrepareState.originalPath(for: path), before: nil, after: bytes)
         }
@@ -71,11 +73,32 @@ public struct PrepareSession: Sendable {
                               currentBaseline: currentBaseline, generatedFiles: generatedFiles)
     }
 
-    /// The updates of `prepare --revert`: sources back to their originals, generated files deleted,
-    /// and the `.patch/` bookkeeping and cache removed (the baseline stays: it describes what was shipped).
-    public static func revert(root: String) throws(ProjectError) -> [PreparePlan.FileUpdate] {
+    /// The folders (relative to `root`) that writing `updates` creates, outermost first.
+    static func directoriesToCreate(for updates: [PreparePlan.FileUpdate], root: String) -> [String] {
+        var created = Set<String>()
+        for update in updates where update.after != nil && update.before == nil {
+            var folder = (update.path as NSString).deletingLastPathComponent
+            while !folder.isEmpty, !created.contains(folder), !FileManager.default.fileExists(atPath: Preparer.join(root, folder)) {
+                created.insert(folder)
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+        }
+        return created.sorted()
+    }
+
+    /// What `prepare --revert` does: the file updates, then the folders to remove when empty.
+    public struct Revert: Sendable {
+        public var updates: [PreparePlan.FileUpdate] = []
+        /// Folders prepare created, deepest first: each is removed once the updates leave it empty.
+        public var directoriesToRemove: [String] = []
+    }
+
+    /// The revert of `prepare`: sources back to their originals (their modes are kept by the writer),
+    /// generated files deleted, the folders prepare created removed, and the `.patch/` bookkeeping and
+    /// cache removed (the baseline stays: it describes what was shipped).
+    public static func revert(root: String) throws(ProjectError) -> Revert {
         let statePath = Preparer.join(root, PrepareState.path)
-        guard let stateBytes = try ProjectSources.readIfPresent(statePath) else { return [] }
+        guard let stateBytes = try ProjectSources.readIfPresent(statePath) else { return Revert() }
         let state = try PrepareState.decode(stateBytes, path: statePath)
         var updates = try state.revertUpdates { path throws(ProjectError) in try ProjectSources.readIfPresent(Preparer.join(root, path)) }
         for path in state.files.keys.sorted() {
@@ -88,6 +111,6 @@ public struct PrepareSession: Sendable {
         if let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path)) {
             updates.append(.init(path: ScanCache.path, before: cacheBytes, after: nil))
         }
-        return updates
+        return Revert(updates: updates, directoriesToRemove: state.createdDirectories.sorted { $0.count > $1.count })
     }
 }

@@ -24,8 +24,18 @@ public struct PrepareState: Codable, Sendable, Equatable {
 
     public var files: [String: FileRecord] = [:]
     public var generatedFiles: [String] = []
+    /// Folders `prepare` created for generated files (`Patch/`), removed by `--revert` when empty.
+    public var createdDirectories: [String] = []
 
     public init() {}
+
+    /// Absent lists read as empty, so state files written before a list existed stay readable.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        files = try container.decode([String: FileRecord].self, forKey: .files)
+        generatedFiles = try container.decodeIfPresent([String].self, forKey: .generatedFiles) ?? []
+        createdDirectories = try container.decodeIfPresent([String].self, forKey: .createdDirectories) ?? []
+    }
 
     public static func originalPath(for file: String) -> String { originalsDirectory + "/" + file }
 
@@ -43,6 +53,7 @@ public struct PrepareState: Codable, Sendable, Equatable {
         let tree = JSONValue.object([
             CodingKeys.files.stringValue: .object(files.mapValues(\.jsonValue)),
             CodingKeys.generatedFiles.stringValue: .array(generatedFiles.map(JSONValue.string)),
+            CodingKeys.createdDirectories.stringValue: .array(createdDirectories.map(JSONValue.string)),
         ])
         return CanonicalJSON.serialize(tree) + [UInt8(ascii: "\n")]
     }
@@ -50,8 +61,11 @@ public struct PrepareState: Codable, Sendable, Equatable {
     /// The state after applying `plan`, and the originals to save (path of the user file → bytes).
     /// A file the user edited since the last run gets a fresh original: its current text with
     /// prepare's edits taken out, so a later `--revert` keeps the user's edits.
-    public func advanced(by plan: PreparePlan, currentFiles: [String: [UInt8]]) -> (state: PrepareState, originals: [String: [UInt8]]) {
+    /// `createdDirectories`: folders this run creates (they join the recorded ones).
+    public func advanced(by plan: PreparePlan, currentFiles: [String: [UInt8]],
+                         createdDirectories: [String] = []) -> (state: PrepareState, originals: [String: [UInt8]]) {
         var next = self
+        next.createdDirectories = Array(Set(self.createdDirectories + createdDirectories)).sorted()
         var originals: [String: [UInt8]] = [:]
         var updatedPaths = Set<String>()
         for update in plan.updates {

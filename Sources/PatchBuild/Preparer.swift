@@ -18,7 +18,7 @@ public struct SourceFile: Sendable {
 /// A target's sources, as `prepare` sees them.
 public struct PrepareTarget: Sendable {
     public var name: String
-    /// The first root receives the target's generated routing file.
+    /// Each root receives the routing file of its files in its `Patch/` folder (`Preparer.generatedFolder`).
     public var sourceRoots: [String]
     public var files: [SourceFile]
 
@@ -213,13 +213,47 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
 public enum Preparer {
     public static let routingFileName = "PatchThunks.generated.swift"
     public static let fingerprintFileName = "PatchFingerprint.generated.swift"
+    /// The folder, in a source root, that holds every file `prepare` and `init` generate for it.
+    public static let generatedFolderName = "Patch"
+
+    /// Where a source root's generated files go: its `Patch/` folder. A root that is a single file
+    /// (a SwiftPM `sources:` entry) uses its folder; a root inside an asset catalog, a localization,
+    /// a bundle or a `Resources` folder uses the first folder above those, so generated code is never
+    /// copied as a resource.
+    public static func generatedFolder(forSourceRoot root: String) -> String {
+        var parts = root.split(separator: "/").map(String.init).filter { $0 != "." }
+        if parts.last?.hasSuffix(".swift") == true { parts.removeLast() }
+        if let resource = parts.firstIndex(where: isResourceFolder) { parts.removeSubrange(resource...) }
+        return join(parts.joined(separator: "/"), generatedFolderName)
+    }
+
+    private static func isResourceFolder(_ name: String) -> Bool {
+        name == "Resources" || [".xcassets", ".lproj", ".bundle", ".xcdatamodeld", ".docc"].contains { name.hasSuffix($0) }
+    }
+
+    /// A source root's routing file. Named after the root, because a target compiling several roots
+    /// may not hold two files of the same name (Xcode and swiftc refuse "filename used twice"):
+    /// `Sources/App` → `Sources/App/Patch/PatchThunks-Sources_App.generated.swift`.
+    public static func routingFilePath(sourceRoot: String) -> String {
+        let folder = generatedFolder(forSourceRoot: sourceRoot)
+        let owner = String(String.UnicodeScalarView((folder as NSString).deletingLastPathComponent.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? scalar : "_"
+        }))
+        let name = owner.isEmpty ? routingFileName : routingFileName.replacingOccurrences(of: ".generated.swift", with: "-\(owner).generated.swift")
+        return join(folder, name)
+    }
+
+    /// Where releases before the `Patch/` folder wrote a root's generated file: a re-run deletes it.
+    static func legacyGeneratedPath(sourceRoot: String, fileName: String) -> String {
+        join(sourceRoot, fileName)
+    }
 
     /// - Parameters:
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
     public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache)
+        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, sourceRoots: Set(targets.flatMap(\.sourceRoots)))
         let analyses = targets.map { planner.analyze($0) }
         planner.indexCodableTypes(analyses)
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
@@ -227,22 +261,39 @@ public enum Preparer {
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
+        /// A generated file's new content (nil: the path must not exist), by path.
+        var generated: [String: [UInt8]?] = [:]
+        var routing: [String: (targets: [String], imports: Set<String>, thunks: [String])] = [:]
         for analysis in analyses {
             let output = planner.emit(analysis)
             updates += output.userFileUpdates
-            let routingPath = join(analysis.target.sourceRoots.first ?? "", routingFileName)
-            let routingBytes = output.routingFile.map { Array($0.utf8) }
-            if existingFile(routingPath) != routingBytes {
-                updates.append(.init(path: routingPath, before: existingFile(routingPath), after: routingBytes))
+            for sourceRoot in analysis.target.sourceRoots {
+                generated[legacyGeneratedPath(sourceRoot: sourceRoot, fileName: routingFileName)] = .some(nil)
+                generated[routingFilePath(sourceRoot: sourceRoot)] = .some(nil)
             }
+            for (sourceRoot, file) in output.routingFiles {
+                let path = routingFilePath(sourceRoot: sourceRoot)
+                var entry = routing[path] ?? ([], [], [])
+                if !entry.targets.contains(analysis.target.name) { entry.targets.append(analysis.target.name) }
+                entry.imports.formUnion(file.imports)
+                entry.thunks += file.thunks
+                routing[path] = entry
+            }
+        }
+        for (path, entry) in routing {
+            generated[path] = Array(ThunkEmitter.file(targets: entry.targets, imports: entry.imports.sorted(), thunks: entry.thunks).utf8)
         }
         let (baseline, baselineBytes, fingerprint, declarationLines) = baselineWork.wait()
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
-            let path = join(app.sourceRoots.first ?? "", fingerprintFileName)
-            let bytes = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
-            if existingFile(path) != bytes {
-                updates.append(.init(path: path, before: existingFile(path), after: bytes))
-            }
+            let appRoot = app.sourceRoots.first ?? ""
+            generated[legacyGeneratedPath(sourceRoot: appRoot, fileName: fingerprintFileName)] = .some(nil)
+            generated[join(generatedFolder(forSourceRoot: appRoot), fingerprintFileName)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+        }
+        for (path, bytes) in generated {
+            let existing = existingFile(path)
+            // Only files prepare wrote are ever deleted (a user file may sit at a legacy path).
+            if bytes == nil, let existing, !isGenerated(existing) { continue }
+            if existing != bytes { updates.append(.init(path: path, before: existing, after: bytes)) }
         }
         return PreparePlan(
             updates: updates.sorted { $0.path < $1.path }, baseline: baseline, declarationLines: declarationLines, baselineBytes: baselineBytes, fingerprint: fingerprint,
@@ -324,7 +375,8 @@ private struct FileEmission {
 
 private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
-    var routingFile: String?
+    /// The routing code of each source root's files, by root.
+    var routingFiles: [String: (imports: Set<String>, thunks: [String])] = [:]
 }
 
 private struct Planner {
@@ -346,7 +398,11 @@ private struct Planner {
     /// What every target declares, to check that function thunks' types are Codable.
     private var codableIndex = CodableIndex()
 
-    init(patchableFunctions: Set<String>, cache: ScanCache) {
+    /// The source roots of every target: a file's routing code goes to the innermost one holding it.
+    let sourceRoots: Set<String>
+
+    init(patchableFunctions: Set<String>, cache: ScanCache, sourceRoots: Set<String>) {
+        self.sourceRoots = sourceRoots
         self.patchableFunctions = patchableFunctions
         self.cache = cache
     }
@@ -471,6 +527,14 @@ private struct Planner {
         collidingNames = Set(collisions.map(\.name))
     }
 
+    /// The innermost source root, of any target, holding `path` (a root may be a single file). Every
+    /// target compiling the file has that root or one enclosing it, so all of them compile the routing
+    /// file in its `Patch/` folder (a widget compiling `App/General` of an app compiling `App`).
+    func innermostSourceRoot(of path: String) -> String {
+        sourceRoots.filter { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            .max { ($0.count, $1) < ($1.count, $0) } ?? "."
+    }
+
     private func isOptedIn(_ function: FunctionCandidate) -> Bool {
         function.hasMarker || patchableFunctions.contains(function.key)
     }
@@ -480,8 +544,6 @@ private struct Planner {
         let planner = self
         let emissions = ConcurrentMap.map(analysis.files) { file in planner.emit(file, in: analysis) }
         var output = TargetOutput()
-        var routingThunks: [String] = []
-        var routingImports = Set<String>()
         for (file, emission) in zip(analysis.files, emissions) {
             if let update = emission.update {
                 output.userFileUpdates.append(update)
@@ -489,14 +551,16 @@ private struct Planner {
             }
             nextCache.insert(emission.cachedScan.scan, hash: emission.cachedScan.hash, encoded: emission.cachedScan.encoded)
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
-            routingThunks += emission.routingThunks
-            routingImports.formUnion(emission.routingImports)
+            if !emission.routingThunks.isEmpty {
+                let sourceRoot = innermostSourceRoot(of: file.path)
+                var routing = output.routingFiles[sourceRoot] ?? ([], [])
+                routing.thunks += emission.routingThunks
+                routing.imports.formUnion(emission.routingImports)
+                output.routingFiles[sourceRoot] = routing
+            }
             views += emission.views
             functions += emission.functions
             skipped += emission.skipped
-        }
-        if !routingThunks.isEmpty {
-            output.routingFile = ThunkEmitter.file(target: analysis.target.name, imports: routingImports.sorted(), thunks: routingThunks)
         }
         return output
     }

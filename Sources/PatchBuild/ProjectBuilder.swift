@@ -9,6 +9,8 @@ public struct ProjectBuildReport: Sendable {
     public var changes: [DeclarationChange]
     /// The module, when at least one change could be patched.
     public var module: GuestBuildResult?
+    /// Source roots recorded in patch.json that no longer exist (their code is reported removed).
+    public var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
 
     public var patched: [DeclarationChange] { changes.filter { $0.status == .patched } }
     public var nativeOnly: [DeclarationChange] { changes.filter { $0.status == .nativeOnly } }
@@ -38,14 +40,15 @@ public enum ProjectBuilder {
         } catch {
             throw .changeDetection(error)
         }
-        var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil)
+        var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil,
+                                        missingSourceRoots: changeSet.missingSourceRoots)
         // A module from an earlier build must not outlive the sources it was built from: a release
         // step after this build would ship it.
         try removeEarlierOutputs(in: outputDirectory)
         guard !changeSet.candidates.isEmpty else { return report }
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
-                sourcesDirectory: Preparer.join(root, changeSet.sourcesDirectory), exports: changeSet.candidates.map(\.functionKey),
+                sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, exports: changeSet.candidates.map(\.functionKey),
                 outputDirectory: outputDirectory, toolchain: try toolchain(changeSet.buildSettings), templatesDirectory: templatesDirectory,
                 baselineFingerprint: changeSet.baselineFingerprint))
             report.module = result

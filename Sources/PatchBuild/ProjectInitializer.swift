@@ -136,7 +136,7 @@ public enum ProjectInitializer {
             include: ["**/*.swift"], exclude: ["**/Tests/**", "**/*Tests/**", "**/.build/**"],
             patchableFunctions: [],
             signing: .init(privateKeyPath: options.keyDirectory + "/" + appKey + ".ed25519",
-                           publicKeyFile: Preparer.join(appRoot, publicKeyFileName)))
+                           publicKeyFile: Preparer.join(Preparer.generatedFolder(forSourceRoot: appRoot), publicKeyFileName)))
 
         var writes: [InitPlan.FileWrite] = []
         let configBytes = config.encoded()

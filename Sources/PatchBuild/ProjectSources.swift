@@ -32,23 +32,50 @@ public enum ProjectSources {
         }
     }
 
+    /// A recorded source root that is no longer in the project (a commit moved or removed the folder).
+    public struct MissingSourceRoot: Sendable, Equatable, Codable, CustomStringConvertible {
+        public var target: String
+        public var root: String
+
+        public var description: String {
+            "target \(target): source root \"\(root)\" no longer exists; its declarations are reported as removed. "
+                + "If the folder moved, put its new path in \"targets\" of \(ProjectConfig.fileName) so build sees the code there"
+        }
+    }
+
     /// Every `.swift` file under each target's source roots that the include globs select and the
-    /// exclude globs do not, sorted by path; hidden folders are skipped.
+    /// exclude globs do not, sorted by path; hidden folders and package manifests are skipped. A file
+    /// under the roots of several targets (an iOS and a tvOS app sharing a folder) belongs to the first
+    /// of them in `targets` order only, so it is prepared and reported once. A missing root is an error.
     public static func targets(config: ProjectConfig, root: String) throws(ProjectError) -> [PrepareTarget] {
+        let (targets, missing) = try existingTargets(config: config, root: root)
+        if let first = missing.first { throw .sourceRootMissing(target: first.target, root: first.root) }
+        return targets
+    }
+
+    /// `targets(config:root:)` without the roots that no longer exist, which are returned instead of
+    /// failing: what `build` reads, since a commit may move or remove a recorded folder.
+    public static func existingTargets(config: ProjectConfig, root: String) throws(ProjectError) -> (targets: [PrepareTarget], missing: [MissingSourceRoot]) {
         let includes = config.include.map(Glob.init)
         let excludes = config.exclude.map(Glob.init)
         var result: [PrepareTarget] = []
+        var missing: [MissingSourceRoot] = []
+        var claimed = Set<String>()
         for target in config.targets {
             var paths: [String] = []
             for sourceRoot in target.sourceRoots {
-                let directory = Preparer.join(root, sourceRoot)
+                let location = Preparer.join(root, sourceRoot)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw .sourceRootMissing(target: target.name, root: sourceRoot)
+                guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory) else {
+                    missing.append(MissingSourceRoot(target: target.name, root: sourceRoot))
+                    continue
                 }
-                for relative in swiftFiles(under: directory) {
-                    let projectPath = Preparer.join(sourceRoot, relative)
-                    guard includes.contains(where: { $0.matches(projectPath) }), !excludes.contains(where: { $0.matches(projectPath) }) else { continue }
+                // A SwiftPM target's `sources:` may name single files.
+                let relatives = isDirectory.boolValue ? swiftFiles(under: location) : sourceRoot.hasSuffix(".swift") ? [""] : []
+                for relative in relatives {
+                    let projectPath = relative.isEmpty ? sourceRoot : Preparer.join(sourceRoot, relative)
+                    guard !isManifest(projectPath), includes.contains(where: { $0.matches(projectPath) }),
+                          !excludes.contains(where: { $0.matches(projectPath) }), claimed.insert(projectPath).inserted else { continue }
                     paths.append(projectPath)
                 }
             }
@@ -61,7 +88,14 @@ public enum ProjectSources {
             for (path, content) in zip(paths, contents) { files.append(SourceFile(path: path, bytes: try content.get())) }
             result.append(PrepareTarget(name: target.name, sourceRoots: target.sourceRoots, files: files))
         }
-        return result
+        return (result, missing)
+    }
+
+    /// A package manifest (`Package.swift`, `Package@swift-5.9.swift`): never a target's source, even
+    /// when a target's path is its package's folder.
+    static func isManifest(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent
+        return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
     }
 
     /// Reads a file, or nil when it does not exist.

@@ -96,9 +96,10 @@ enum ThunkEmitter {
     static let functionImports = ["import PatchSDK"]
 
     /// A whole generated file for one target.
-    static func file(target: String, imports: [String], thunks: [String]) -> String {
+    static func file(targets: [String], imports: [String], thunks: [String]) -> String {
         var text = PreparedNames.generatedHeader + "\n"
-        text += "// Routes the patchable views and functions of target \(target) through Patch (docs/prepare.md).\n\n"
+        let owners = targets.count == 1 ? "target \(targets[0])" : "targets " + targets.joined(separator: ", ")
+        text += "// Routes the patchable views and functions of \(owners) in this source folder through Patch (docs/prepare.md).\n\n"
         text += imports.joined(separator: "\n") + "\n"
         appendThunks(thunks, to: &text)
         return text

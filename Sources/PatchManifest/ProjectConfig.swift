@@ -28,11 +28,19 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         public var sourceRoots: [String]
         /// The target's Info.plist, when it has one (Xcode app targets).
         public var infoPlist: String?
+        /// The Package.swift declaring the target, relative to the config file, when that is not
+        /// `project.path` (a target of a local package); `init` adds the SDK products there.
+        public var manifest: String?
 
-        public init(name: String, sourceRoots: [String], infoPlist: String? = nil) {
+        enum CodingKeys: String, CodingKey {
+            case name, sourceRoots, infoPlist, manifest
+        }
+
+        public init(name: String, sourceRoots: [String], infoPlist: String? = nil, manifest: String? = nil) {
             self.name = name
             self.sourceRoots = sourceRoots
             self.infoPlist = infoPlist
+            self.manifest = manifest
         }
     }
 
@@ -168,6 +176,10 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         guard !config.targets.isEmpty else { throw .invalid(path: path, field: "targets", reason: "is empty; list at least one target") }
         for (index, target) in config.targets.enumerated() where target.sourceRoots.isEmpty {
             throw .invalid(path: path, field: "targets[\(index)].sourceRoots", reason: "is empty; list the folders of target \(target.name)'s sources")
+        }
+        // Target names prefix the baseline's declaration ids: two targets of one name would share ids.
+        for (index, target) in config.targets.enumerated() where config.targets[..<index].contains(where: { $0.name == target.name }) {
+            throw .invalid(path: path, field: "targets[\(index)].name", reason: "repeats \"\(target.name)\"; give each target its own name (a package's as \"<package>/<target>\")")
         }
         guard config.targets.contains(where: { $0.name == config.appTarget }) else {
             throw .invalid(path: path, field: "appTarget", reason: "names \"\(config.appTarget)\", which is not in \"targets\"")

@@ -86,6 +86,8 @@ struct Build: AsyncParsableCommand {
         var coverage: Double?
         var unpatchable: [GuestUnpatchable]
         var probes: [ProbeResult]
+        /// Recorded source roots a commit moved or removed (build reports their code as removed).
+        var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
     }
 
     func run() async throws {
@@ -110,6 +112,7 @@ struct Build: AsyncParsableCommand {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("comparing \(project) with its baseline…")
         let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory, toolchain: discoverToolchain)
+        for missing in build.missingSourceRoots { console.line("warning: \(missing)") }
         guard !build.changes.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
                                  exitStatus: .noChanges, hint: nil)
@@ -117,7 +120,7 @@ struct Build: AsyncParsableCommand {
         for change in build.changes {
             let reason = change.reason.map { " (\($0))" } ?? ""
             let detail = change.detail.map { ": \($0)" } ?? ""
-            console.line("\(change.status.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
+            console.line("\(change.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
         }
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
         let manifest = build.module?.manifest
@@ -130,7 +133,7 @@ struct Build: AsyncParsableCommand {
         let report = Report(
             output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
             exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
-            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes)
+            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",

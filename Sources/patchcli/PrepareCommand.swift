@@ -102,8 +102,10 @@ struct PrepareCommand: AsyncParsableCommand {
     }
 
     private func revertProject(_ console: Console) throws -> PrepareResult {
-        let updates = try PrepareSession.revert(root: project)
+        let revert = try PrepareSession.revert(root: project)
+        let updates = revert.updates
         try Self.apply(updates, root: project)
+        try Self.removeEmptyDirectories(revert.directoriesToRemove, root: project)
         let restored = updates.filter { !$0.path.hasPrefix(".patch/") }.map(\.path)
         console.line(updates.isEmpty ? "nothing to revert: no prepare state in \(project)/.patch" : "reverted \(restored.count) file(s)")
         for path in restored { console.line("  \(path)") }
@@ -113,7 +115,7 @@ struct PrepareCommand: AsyncParsableCommand {
     /// Writes or deletes each file, in the given order; paths are relative to `root`. Every new
     /// content is staged (written and flushed to a temporary file) before the first file changes, so
     /// a failure while writing leaves the project exactly as it was; only renames and deletions
-    /// follow, in order.
+    /// follow, in order. A rewritten file keeps its permissions (an executable script stays one).
     static func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
         func fullPath(_ update: PreparePlan.FileUpdate) -> String { root == "." ? update.path : root + "/" + update.path }
         var staged: [String: AtomicFileWriter] = [:]
@@ -126,7 +128,8 @@ struct PrepareCommand: AsyncParsableCommand {
             } catch {
                 throw FileAccessError.unwritable(path: directory, reason: FileAccess.reason(error))
             }
-            staged[path] = try FileAccess.stage(bytes, at: path)
+            let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int
+            staged[path] = try FileAccess.stage(bytes, at: path, permissions: mode)
         }
         for update in updates {
             let path = fullPath(update)
@@ -138,6 +141,20 @@ struct PrepareCommand: AsyncParsableCommand {
                 } catch {
                     throw FileAccessError.unwritable(path: path, reason: FileAccess.reason(error))
                 }
+            }
+        }
+    }
+
+    /// Removes each folder (relative to `root`, deepest first) that is empty; one still holding files
+    /// (the user's, added since) stays.
+    static func removeEmptyDirectories(_ directories: [String], root: String) throws {
+        for directory in directories {
+            let path = root == "." ? directory : root + "/" + directory
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path), entries.isEmpty else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw FileAccessError.unwritable(path: path, reason: FileAccess.reason(error))
             }
         }
     }

@@ -87,17 +87,12 @@ import Testing
         let set = ChangeSet(
             baselineFingerprint: "f", changes: [DeclarationChange(id: "App:f(x:Int)", kind: .function, change: .modified, status: .patched,
                                                                    reason: nil, detail: nil, location: GuestSourceLocation(file: "Sources/App/A.swift", line: 3))],
-            candidates: [PatchCandidate(declarationID: "App:f(x:Int)", functionKey: "f(x:)")], sourcesDirectory: "Sources/App", buildSettings: .init())
+            candidates: [PatchCandidate(declarationID: "App:f(x:Int)", functionKey: "f(x:)")], sourceRoots: ["Sources/App"], missingSourceRoots: [],
+            buildSettings: .init())
         let folded = set.applying(unpatchable: [GuestUnpatchable(declarationID: "f(x:)", reason: .osFrameworkAPI, detail: "uses Date",
-                                                                location: GuestSourceLocation(file: "A.swift", line: 4))])
+                                                                location: GuestSourceLocation(file: "Sources/App/A.swift", line: 4))])
         #expect(folded.first?.status == .nativeOnly)
         #expect(folded.first?.reason == "os_framework_api")
         #expect(folded.first?.location == GuestSourceLocation(file: "Sources/App/A.swift", line: 4))
-    }
-
-    @Test func commonDirectoryOfSourceRoots() {
-        #expect(ChangeDetector.commonDirectory(["Sources/ShopCore"]) == "Sources/ShopCore")
-        #expect(ChangeDetector.commonDirectory(["Sources/ShopCore", "Sources/PatchShop"]) == "Sources")
-        #expect(ChangeDetector.commonDirectory(["A", "B"]) == ".")
     }
 }

@@ -92,7 +92,7 @@ import Testing
 
         let plan = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
         #expect(plan.writes.map(\.path) == [
-            "patch.json", home + "/.config/patch/keys/demo.ed25519", "Sources/Demo/PatchPublicKey.generated.swift", ".gitignore",
+            "patch.json", home + "/.config/patch/keys/demo.ed25519", "Sources/Demo/Patch/PatchPublicKey.generated.swift", ".gitignore",
         ])
         #expect(plan.writes[1].permissions == 0o600)
         #expect(plan.createdKeyPair)

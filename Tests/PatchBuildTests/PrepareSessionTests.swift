@@ -55,18 +55,18 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let session = try PrepareSession.run(root: root)
         #expect(Set(session.updates.map(\.path)) == [
-            "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
-            "Sources/App/PatchFingerprint.generated.swift", ".patch/baseline.json",
+            "Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift",
+            "Sources/App/Patch/PatchFingerprint.generated.swift", ".patch/baseline.json",
         ])
         try apply(session.updatesInWriteOrder, root: root)
-        for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/PatchThunks.generated.swift",
-                     "Sources/App/PatchFingerprint.generated.swift"] {
+        for path in ["Sources/App/Home.swift", "Sources/App/Tax.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift",
+                     "Sources/App/Patch/PatchFingerprint.generated.swift"] {
             assertParses(read(root, path) ?? "", path)
         }
         #expect(read(root, ".patch/originals/Sources/App/Home.swift") == viewSource)
         let baseline = try Baseline(json: JSONDecoder().decode(JSONValue.self, from: Data((read(root, ".patch/baseline.json") ?? "").utf8)))
         #expect(BuildFingerprint.compute(baseline: baseline) == session.plan.fingerprint)
-        #expect(read(root, "Sources/App/PatchFingerprint.generated.swift")?.contains(session.plan.fingerprint) == true)
+        #expect(read(root, "Sources/App/Patch/PatchFingerprint.generated.swift")?.contains(session.plan.fingerprint) == true)
 
         let again = try PrepareSession.run(root: root)
         #expect(again.updates.isEmpty)
@@ -85,7 +85,7 @@ import Testing
             preparedSHA256: String(repeating: "ab", count: 32),
             insertions: PreparedInsertions(viewBuilderOwners: ["Home", "Home.Row"], mainActorOwners: ["Home"], dynamicFunctions: ["Tax.rate(of:)"]))
         state.files["Sources/App/\"Odd\" name.swift"] = .init(preparedSHA256: "00", insertions: PreparedInsertions())
-        state.generatedFiles = ["Sources/App/PatchFingerprint.generated.swift", "Sources/App/PatchThunks.generated.swift"]
+        state.generatedFiles = ["Sources/App/Patch/PatchFingerprint.generated.swift", "Sources/App/Patch/PatchThunks-Sources_App.generated.swift"]
         let bytes = state.encoded()
         #expect(try PrepareState.decode(bytes, path: PrepareState.path) == state)
         #expect(state.encoded() == bytes)
@@ -98,11 +98,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let session = try PrepareSession.run(root: root)
         try apply(session.updatesInWriteOrder, root: root)
-        try apply(try PrepareSession.revert(root: root), root: root)
+        try apply(try PrepareSession.revert(root: root).updates, root: root)
         #expect(read(root, "Sources/App/Home.swift") == viewSource)
         #expect(read(root, "Sources/App/Tax.swift") == logicSource)
-        #expect(read(root, "Sources/App/PatchThunks.generated.swift") == nil)
-        #expect(read(root, "Sources/App/PatchFingerprint.generated.swift") == nil)
+        #expect(read(root, "Sources/App/Patch/PatchThunks-Sources_App.generated.swift") == nil)
+        #expect(read(root, "Sources/App/Patch/PatchFingerprint.generated.swift") == nil)
         #expect(read(root, PrepareState.path) == nil)
         #expect(read(root, ".patch/originals/Sources/App/Home.swift") == nil)
     }
@@ -116,7 +116,7 @@ import Testing
         let prepared = read(root, "Sources/App/Home.swift") ?? ""
         let edited = prepared.replacingOccurrences(of: "Text(\"home\")", with: "Text(\"home\")\n        Text(\"new\")")
         try Data(edited.utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Home.swift"))
-        try apply(try PrepareSession.revert(root: root), root: root)
+        try apply(try PrepareSession.revert(root: root).updates, root: root)
         #expect(read(root, "Sources/App/Home.swift") == viewSource.replacingOccurrences(of: "Text(\"home\")", with: "Text(\"home\")\n        Text(\"new\")"))
         #expect(read(root, "Sources/App/Tax.swift") == logicSource)
     }
@@ -128,7 +128,7 @@ import Testing
         let prepared = read(root, "Sources/App/Tax.swift") ?? ""
         try Data(prepared.replacingOccurrences(of: "{ 20 }", with: "{ 21 }").utf8).write(to: URL(fileURLWithPath: root + "/Sources/App/Tax.swift"))
         try apply({ let s = try PrepareSession.run(root: root); return s.updatesInWriteOrder }(), root: root)
-        try apply(try PrepareSession.revert(root: root), root: root)
+        try apply(try PrepareSession.revert(root: root).updates, root: root)
         #expect(read(root, "Sources/App/Tax.swift") == logicSource.replacingOccurrences(of: "{ 20 }", with: "{ 21 }"))
         #expect(read(root, "Sources/App/Home.swift") == viewSource)
     }

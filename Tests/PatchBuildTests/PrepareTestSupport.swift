@@ -36,7 +36,7 @@ struct PreparedProject {
     }
 
     var userFile: String { files["Sources/App/View.swift"] ?? "" }
-    var routingFile: String? { files["Sources/App/\(Preparer.routingFileName)"] }
+    var routingFile: String? { files[Preparer.routingFilePath(sourceRoot: "Sources/App")] }
 
     /// The routing file without its header and imports: just the thunks, for golden comparisons.
     var routingThunks: String {
@@ -52,7 +52,7 @@ struct PreparedProject {
         for (path, text) in files {
             let parts = path.split(separator: "/", maxSplits: 2).map(String.init)
             guard parts.count == 3, targets.contains(parts[1]) else { existing[path] = text; continue }
-            if parts[2] == Preparer.routingFileName || parts[2] == Preparer.fingerprintFileName { existing[path] = text }
+            if parts[2].hasPrefix(Preparer.generatedFolderName + "/") { existing[path] = text }
             byTarget[parts[1], default: [:]][parts[2]] = text
         }
         return PreparedProject(targets: byTarget, appTarget: appTarget, patchableFunctions: patchableFunctions, existing: existing)

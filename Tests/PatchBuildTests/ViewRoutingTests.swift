@@ -201,10 +201,10 @@ import Testing
             "App": ["Home.swift": "struct Home: View { var body: some View { Text(\"home\") } }"],
             "Feature": ["Panel.swift": "public struct Panel: View { public var body: some View { Text(\"p\") } }"],
         ], appTarget: "App")
-        #expect(project.files["Sources/App/\(Preparer.routingFileName)"]?.contains("extension Home {") == true)
-        #expect(project.files["Sources/Feature/\(Preparer.routingFileName)"]?.contains("public var body") == true)
-        #expect(project.files["Sources/App/\(Preparer.fingerprintFileName)"]?.contains(project.plan.fingerprint) == true)
-        #expect(project.files["Sources/Feature/\(Preparer.fingerprintFileName)"] == nil)
+        #expect(project.files[Preparer.routingFilePath(sourceRoot: "Sources/App")]?.contains("extension Home {") == true)
+        #expect(project.files[Preparer.routingFilePath(sourceRoot: "Sources/Feature")]?.contains("public var body") == true)
+        #expect(project.files["Sources/App/Patch/\(Preparer.fingerprintFileName)"]?.contains(project.plan.fingerprint) == true)
+        #expect(project.files["Sources/Feature/Patch/\(Preparer.fingerprintFileName)"] == nil)
     }
 
     @Test func unsupportedBodiesAreSkippedWithReasonsAndLeftUntouched() {

@@ -117,7 +117,7 @@ import Testing
         #expect(smoke.result?["passed"] as? Int == 1)
 
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: built.first.appendingPathComponent(".patch/build/manifest.json"))) as? [String: Any])
-        let fingerprint = try String(contentsOf: built.first.appendingPathComponent("Sources/PatchShop/PatchFingerprint.generated.swift"), encoding: .utf8)
+        let fingerprint = try String(contentsOf: built.first.appendingPathComponent("Sources/PatchShop/Patch/PatchFingerprint.generated.swift"), encoding: .utf8)
         let baselineFingerprint = try #require(manifest["baselineFingerprint"] as? String)
         #expect(fingerprint.contains(baselineFingerprint))
     }
@@ -193,7 +193,7 @@ import Testing
 
             let human = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50"])
             #expect(human.status == 36)
-            #expect(human.stdout.contains("native_only  Sources/ShopCore/Models.swift:1  ShopCore:Product"))
+            #expect(human.stdout.contains("native_only   Sources/ShopCore/Models.swift:1  ShopCore:Product"))
             let belowMinimum = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--min-coverage", "50", "--json"])
             #expect(belowMinimum.status == 36)
             #expect(belowMinimum.error?["kind"] as? String == "coverage_below_minimum")

@@ -126,10 +126,34 @@ import Testing
             #expect(revert.status == 0)
             var restored = try snapshot(project)
             // init's own files stay: they are configuration, not preparation.
-            for path in ["patch.json", ".gitignore", "Sources/PatchShop/PatchPublicKey.generated.swift"] {
+            for path in ["patch.json", ".gitignore", "Sources/PatchShop/Patch/PatchPublicKey.generated.swift"] {
                 #expect(restored.removeValue(forKey: path) != nil)
             }
             #expect(restored == original)
+        }
+    }
+
+    /// A rewritten file keeps its mode, and `--revert` both restores it and removes the `Patch/`
+    /// folder prepare created (here init's key file is moved out first, so prepare creates the folder).
+    @Test func modesAreKeptAndRevertRemovesCreatedFolders() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            let keys = directory.appendingPathComponent("keys").path
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", keys]).status == 0)
+            #expect(try CLI.run(["prepare", "--project", project.path, "--revert"]).status == 0)
+            let patchFolder = project.appendingPathComponent("Sources/PatchShop/Patch").path
+            try FileManager.default.removeItem(atPath: patchFolder)
+            let source = project.appendingPathComponent("Sources/PatchShop/CartScreen.swift").path
+            try FileManager.default.setAttributes([.posixPermissions: 0o750], ofItemAtPath: source)
+            func mode() throws -> Int? { (try FileManager.default.attributesOfItem(atPath: source)[.posixPermissions] as? NSNumber)?.intValue }
+
+            #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
+            #expect(FileManager.default.fileExists(atPath: patchFolder + "/PatchThunks-Sources_PatchShop.generated.swift"))
+            #expect(try mode() == 0o750)
+            let revert = try CLI.run(["prepare", "--project", project.path, "--revert"])
+            #expect(revert.status == 0, "\(revert.stderr)")
+            #expect(try mode() == 0o750)
+            #expect(!FileManager.default.fileExists(atPath: patchFolder))
         }
     }
 

@@ -5,6 +5,9 @@ import PatchManifest
 public struct GuestBuildRequest: Sendable {
     /// Directory of the project's Swift sources.
     public var sourcesDirectory: String
+    /// The folders (or single files) inside `sourcesDirectory` to read, in lookup order: a project's
+    /// targets and packages. Empty reads all of `sourcesDirectory`.
+    public var sourceFolders: [String]
     /// Declaration ids to export, e.g. `PriceCalculator.total(items:discount:)`.
     public var exports: [String]
     public var outputDirectory: String
@@ -14,9 +17,10 @@ public struct GuestBuildRequest: Sendable {
     /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
     public var baselineFingerprint: String?
 
-    public init(sourcesDirectory: String, exports: [String], outputDirectory: String, toolchain: Toolchain, templatesDirectory: String? = nil,
-                baselineFingerprint: String? = nil) {
+    public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], outputDirectory: String, toolchain: Toolchain,
+                templatesDirectory: String? = nil, baselineFingerprint: String? = nil) {
         self.sourcesDirectory = sourcesDirectory
+        self.sourceFolders = sourceFolders
         self.exports = exports
         self.outputDirectory = outputDirectory
         self.toolchain = toolchain
@@ -122,7 +126,7 @@ public enum GuestModuleBuilder {
             if !names.contains(name) { names.append(name) }
         }
         let templates = try GuestTemplates.locate(explicit: request.templatesDirectory)
-        let index = try GuestSourceIndex.load(root: request.sourcesDirectory)
+        let index = try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders)
         let generator = GuestSourceGenerator(index: index)
         let work = try WorkDirectory()
         defer { work.remove() }

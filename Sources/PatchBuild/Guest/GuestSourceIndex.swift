@@ -87,28 +87,43 @@ struct GuestSourceIndex {
     private(set) var types: [GuestTypeEntry] = []
     private(set) var globals: [GuestGlobalEntry] = []
 
-    /// Parses every `.swift` file under `root` (sorted by relative path, so the generated guest is
-    /// the same whatever order the file system lists them in).
-    static func load(root: String) throws(GuestBuildError) -> GuestSourceIndex {
+    /// Parses every `.swift` file under `root`, or under each of `folders` (relative to `root`, in
+    /// the given order; a folder may be a single file) when given. Within a folder files are sorted
+    /// by relative path, so the generated guest is the same whatever order the file system lists
+    /// them in; a file reached through two folders is read once.
+    static func load(root: String, folders: [String] = []) throws(GuestBuildError) -> GuestSourceIndex {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .sourcesUnreadable(path: root, reason: "not a directory")
         }
-        guard let enumerator = FileManager.default.enumerator(at: rootURL, includingPropertiesForKeys: nil) else {
-            throw .sourcesUnreadable(path: root, reason: "cannot list the directory")
-        }
-        var relativePaths: [String] = []
         let rootComponents = rootURL.resolvingSymlinksInPath().pathComponents
-        for case let url as URL in enumerator where url.pathExtension == "swift" {
-            let components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents
-            guard components.starts(with: rootComponents) else { continue }
-            let relative = components.dropFirst(rootComponents.count)
-            // Build products and package checkouts are not project code.
-            if relative.contains(where: { $0.hasPrefix(".") }) { continue }
-            relativePaths.append(relative.joined(separator: "/"))
+        var relativePaths: [String] = []
+        var seen = Set<String>()
+        for folder in folders.isEmpty ? ["."] : folders {
+            let folderURL = folder == "." ? rootURL : rootURL.appendingPathComponent(folder)
+            var folderIsDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folderURL.path, isDirectory: &folderIsDirectory) else {
+                throw .sourcesUnreadable(path: folderURL.path, reason: "no such folder")
+            }
+            var urls: [URL] = [folderURL]
+            if folderIsDirectory.boolValue {
+                guard let enumerator = FileManager.default.enumerator(at: folderURL, includingPropertiesForKeys: nil) else {
+                    throw .sourcesUnreadable(path: folderURL.path, reason: "cannot list the directory")
+                }
+                urls = enumerator.compactMap { $0 as? URL }
+            }
+            var found: [String] = []
+            for url in urls where url.pathExtension == "swift" {
+                let components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents
+                guard components.starts(with: rootComponents) else { continue }
+                let relative = components.dropFirst(rootComponents.count)
+                // Build products and package checkouts are not project code; manifests are not sources.
+                if relative.contains(where: { $0.hasPrefix(".") }) || ProjectSources.isManifest(relative.joined(separator: "/")) { continue }
+                found.append(relative.joined(separator: "/"))
+            }
+            for relative in found.sorted() where seen.insert(relative).inserted { relativePaths.append(relative) }
         }
-        relativePaths.sort()
         var sources: [(String, String)] = []
         for relative in relativePaths {
             let path = rootURL.appendingPathComponent(relative).path
