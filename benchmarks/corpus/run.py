@@ -148,7 +148,8 @@ def count_views(original: Path, prepared: Path, targets: list[dict]) -> dict:
     routed_names = [name for path in swift_files(prepared)
                     for name in checks.routed_type_names((prepared / path).read_text(errors="replace"))]
     routed = set(routed_names)
-    rows, present, found_routed = [], {}, set()
+    rows: list[dict] = []
+    present: dict[tuple[str, int], swift_views.View] = {}
     for target in targets:
         views = swift_views.views_in({path: scans[path] for path in groups[target["name"]]})
         missing = [view for view in views if view.local or swift_views.sanitized_name(view.name) not in routed]
@@ -262,8 +263,10 @@ def bench_app(patchcli: Path, app: Path, trials: int, modules: Path | None) -> d
         logic: dict[str, list[str]] = {target["name"]: [] for target in targets}
         for path in generated:
             if checks.is_logic_code((prepared / path).read_text(errors="replace")):
-                for owner in owning_targets(path, targets)[:1]:
-                    logic[owner].append(path)
+                owners = owning_targets(path, targets)
+                # A file under roots several targets share is checked once, with the app target when it is one.
+                if owners:
+                    logic[config.get("appTarget") if config.get("appTarget") in owners else owners[0]].append(path)
         record["typecheck"] = checks.typecheck_logic(prepared, logic, result.get("launch_snippet"),
                                                      config.get("appTarget"), modules)
     config_files = [in_app("patch.json"), in_app(config["signing"]["publicKeyFile"])]
@@ -313,6 +316,10 @@ def table(records: list[dict], with_typecheck: bool) -> list[str]:
         cells += [f"{record['init']['seconds']:.2f}", f"{prepare['first_seconds']:.2f}", f"{prepare['rerun_seconds']:.2f}",
                   mib(max(record["init"]["peak_rss"], prepare["peak_rss"])), "yes" if meets_bar(record) else "**no**"]
         lines.append("| " + " | ".join(cells) + " |")
+    measured = [record["views"] for record in records if "views" in record]
+    present, routed = sum(views["views_present"] for views in measured), sum(views["views_routed"] for views in measured)
+    lines.append(f"| **all {len(records)} apps** ({len(records) - len(measured)} failed before counting) | | {present} | {routed} | "
+                 f"{ratio(routed, present)} |" + " |" * (len(head) - 5))
     return lines
 
 
@@ -379,11 +386,11 @@ def main() -> None:
     parser.add_argument("--no-doc", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args()
     patchcli = Path(os.path.abspath(args.patchcli))
-    if not os.access(patchcli, os.X_OK):
-        sys.exit(f"error: {patchcli} is not an executable patchcli\nhint: pass --patchcli PATH (e.g. .build/debug/patchcli)")
+    if not os.access(patchcli, os.X_OK) or patchcli.is_dir():
+        parser.error(f"{patchcli} is not an executable patchcli; pass --patchcli PATH (e.g. .build/debug/patchcli)")
     for app in args.apps:
         if not app.is_dir():
-            sys.exit(f"error: {app} is not a folder\nhint: pass app folders, e.g. /work/corpus/owner+name")
+            parser.error(f"{app} is not a folder; pass app folders, e.g. /work/corpus/owner+name")
     checks.require_python_readers()
     stand_in = args.stand_in or REPO_ROOT / "Tests" / "SDKStandIn"
     modules = checks.build_stand_in(stand_in, WORK / "stand-in modules") if (stand_in / "PatchSDK.swift").exists() else None
