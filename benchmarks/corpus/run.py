@@ -358,6 +358,11 @@ def notes(records: list[dict]) -> list[str]:
         skipped = record["prepare_report"]["skipped_reasons"]
         if skipped:
             lines.append(f"- {app}: prepare skipped " + ", ".join(f"{count} × “{reason}”" for reason, count in sorted(skipped.items())))
+        if record["prepare_report"]["rerun_changed_files"]:
+            lines.append(f"- {app}: `prepare` right after init changed {len(record['prepare_report']['rerun_changed_files'])} "
+                         "files again (it should change nothing)")
+        if record["prepare"]["rerun_changed_files"]:
+            lines.append(f"- {app}: an unchanged `prepare` re-run on a fresh copy changed {record['prepare']['rerun_changed_files']} files")
         if record["prepare_report"]["collisions"]:
             lines.append(f"- {app}: {record['prepare_report']['collisions']} name collisions (those views are not routed)")
         parse = record["parse"]
