@@ -50,6 +50,15 @@ bench-run: setup
 bench-prepare: setup
 	python3 benchmarks/prepare/run.py $(BENCH_ARGS)
 
+# `patchcli init`/`prepare` on copies of real apps: views present (counted independently) vs routed,
+# per target; every rewritten/generated file parses; the pbxproj through the PyPI readers; generated
+# logic code against the SDK stand-in; prepare time and RSS. Never fetches or builds the apps: pass
+# them, e.g. `make bench-corpus BENCH_ARGS="--patchcli .build/debug/patchcli /work/corpus/*"`
+# (benchmarks/corpus/README.md); writes its section of docs/benchmarks.md.
+.PHONY: bench-corpus
+bench-corpus: setup
+	python3 benchmarks/corpus/run.py $(BENCH_ARGS)
+
 # `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
 # writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.
 .PHONY: bench-serve
