@@ -200,7 +200,15 @@ struct PrepareCompileTests {
 
         """
 
-    /// The sources of `target` after prepare: user files and generated files, by file name.
+    /// A generated file's path in a target's sources: in the root's `Patch/` folder.
+    private func generated(_ fileName: String) -> String { Preparer.generatedFolderName + "/" + fileName }
+
+    /// The routing file of the fixture target `Sources/<target>`, relative to that root.
+    private func routingFile(of target: String) -> String {
+        String(Preparer.routingFilePath(sourceRoot: "Sources/\(target)").dropFirst("Sources/\(target)/".count))
+    }
+
+    /// The sources of `target` after prepare: user files and generated files, by path in the target.
     private func files(of project: PreparedProject, target: String) -> [String: String] {
         var files: [String: String] = [:]
         for (path, text) in project.files where path.hasPrefix("Sources/\(target)/") {
@@ -218,7 +226,7 @@ struct PrepareCompileTests {
             "releaseOnly(_:)",
         ])
         let files = files(of: project, target: "Logic")
-        #expect(Set(files.keys) == [Preparer.fingerprintFileName, "Pricing.swift", Preparer.routingFileName])
+        #expect(Set(files.keys) == [generated(Preparer.fingerprintFileName), "Pricing.swift", routingFile(of: "Logic")])
         // Only PatchSDK is visible: function-only code must not need SwiftUI or PatchSwiftUI.
         let diagnostics = try SDKStandIn.typecheck(files, moduleName: "Logic", modules: ["PatchSDK"])
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
@@ -295,7 +303,7 @@ struct PrepareCompileTests {
         let key = Curve25519.Signing.PrivateKey().publicKey
         project.files["Sources/App/PatchPublicKey.generated.swift"] = ProjectInitializer.publicKeyFile(key)
         let files = files(of: project, target: "App")
-        #expect(files.keys.sorted() == ["PatchFingerprint.generated.swift", "PatchPublicKey.generated.swift", Preparer.routingFileName, "Views.swift"])
+        #expect(files.keys.sorted() == [generated(Preparer.fingerprintFileName), routingFile(of: "App"), "PatchPublicKey.generated.swift", "Views.swift"].sorted())
         let diagnostics = try SDKStandIn.typecheck(files)
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
@@ -304,10 +312,10 @@ struct PrepareCompileTests {
     @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
         let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")
         var files = files(of: project, target: "App")
-        let routing = try #require(files[Preparer.routingFileName])
-        files[Preparer.routingFileName] = routing.replacingOccurrences(of: ", returning: __PatchResult.self)", with: ")")
+        let routing = try #require(files[routingFile(of: "App")])
+        files[routingFile(of: "App")] = routing.replacingOccurrences(of: ", returning: __PatchResult.self)", with: ")")
             .replacingOccurrences(of: "let __result = try?", with: "let __result: __PatchResult = try?")
-        #expect(files[Preparer.routingFileName] != routing)
+        #expect(files[routingFile(of: "App")] != routing)
         let diagnostics = try #require(try SDKStandIn.typecheck(files, modules: ["PatchSDK"]))
         #expect(diagnostics.contains("missing argument for parameter 'returning'"))
     }

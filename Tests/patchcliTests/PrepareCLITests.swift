@@ -49,18 +49,18 @@ import Testing
             let project = try copyExample(into: directory)
             #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
             // The baseline still matches (no declaration changed), but a generated file is gone.
-            let fingerprint = project.appendingPathComponent("Sources/PatchShop/PatchFingerprint.generated.swift")
+            let fingerprint = project.appendingPathComponent("Sources/PatchShop/Patch/PatchFingerprint.generated.swift")
             try FileManager.default.removeItem(at: fingerprint)
             let before = try snapshot(project)
 
             let check = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
             #expect(check.status == 30)
             #expect(check.error?["kind"] as? String == "prepare_needed")
-            #expect((check.error?["message"] as? String)?.contains("Sources/PatchShop/PatchFingerprint.generated.swift") == true)
+            #expect((check.error?["message"] as? String)?.contains("Sources/PatchShop/Patch/PatchFingerprint.generated.swift") == true)
 
             let dryRun = try CLI.run(["prepare", "--project", project.path, "--dry-run"])
             #expect(dryRun.status == 0)
-            #expect(dryRun.stdout.contains("+++ b/Sources/PatchShop/PatchFingerprint.generated.swift"))
+            #expect(dryRun.stdout.contains("+++ b/Sources/PatchShop/Patch/PatchFingerprint.generated.swift"))
             #expect(try snapshot(project) == before)
         }
     }
@@ -86,7 +86,7 @@ import Testing
             #expect(hint.contains("patchcli build") && !hint.contains("run `patchcli prepare`"))
             try prepared.write(to: file)
 
-            let routing = project.appendingPathComponent("Sources/PatchShop/PatchThunks.generated.swift")
+            let routing = project.appendingPathComponent("Sources/PatchShop/Patch/PatchThunks-Sources_PatchShop.generated.swift")
             let routingBytes = try Data(contentsOf: routing)
             var broken = String(decoding: routingBytes, as: UTF8.self).components(separatedBy: "\n")
             let brokenLine = try #require(broken.firstIndex { $0.contains("if let __p = Patch.shared.thunkBody") })
@@ -95,7 +95,7 @@ import Testing
             let unparsable = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
             #expect(unparsable.status == 53)
             #expect(unparsable.error?["kind"] as? String == "generated_unparsable")
-            #expect((unparsable.error?["message"] as? String)?.hasPrefix("Sources/PatchShop/PatchThunks.generated.swift:\(brokenLine + 1): ") == true,
+            #expect((unparsable.error?["message"] as? String)?.hasPrefix("Sources/PatchShop/Patch/PatchThunks-Sources_PatchShop.generated.swift:\(brokenLine + 1): ") == true,
                     "\(unparsable.error ?? [:])")
             try routingBytes.write(to: routing)
 
