@@ -22,6 +22,11 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
     public var detail: String
     public var location: GuestSourceLocation?
 
+    /// `declarationId` in manifest.json, like `exports[]` (`declaration_id` in `--json` reports).
+    enum CodingKeys: String, CodingKey {
+        case declarationID = "declarationId", reason, detail, location
+    }
+
     public init(declarationID: String, reason: Reason, detail: String, location: GuestSourceLocation?) {
         self.declarationID = declarationID
         self.reason = reason

@@ -44,7 +44,7 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         }
     }
     public struct Export: Sendable, Codable, Equatable {
-        public var declarationId: String
+        public var declarationID: String
         /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
         public var symbol: String
         public var signature: String
@@ -53,6 +53,11 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         public var contentHash: String
         public var location: GuestSourceLocation
         public var scalar: ScalarExport?
+
+        /// manifest.json spells every key in lower camel case (`declarationId`, as in `unpatchable[]`).
+        enum CodingKeys: String, CodingKey {
+            case declarationID = "declarationId", symbol, signature, contentHash, location, scalar
+        }
     }
     /// Version of the function-patching call convention the glue implements.
     public static let currentABIVersion = 1
@@ -169,7 +174,7 @@ public enum GuestModuleBuilder {
             let (decl, file, _) = generator.declaration(of: plan.unit)
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
-                declarationId: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
+                declarationID: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
                 contentHash: ContentHash.of(decl), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
