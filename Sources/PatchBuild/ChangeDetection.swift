@@ -43,6 +43,9 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
     public var detail: String?
     /// Where it is now (where it was, for a removed declaration: line 0).
     public var location: GuestSourceLocation
+    /// Where the guest compiler found the problem that keeps it native, when elsewhere than the
+    /// declaration (a helper it uses, an API call inside it); `location` stays the changed declaration.
+    public var problemLocation: GuestSourceLocation?
 
     public init(id: String, kind: Baseline.Declaration.Kind, change: Change, status: Status, reason: String?, detail: String?,
                 location: GuestSourceLocation) {
@@ -91,7 +94,8 @@ public struct ChangeSet: Sendable {
             changes[index].detail = item.detail
             if let location = item.location {
                 // Guest locations are relative to the indexed folder; the report's to the project root.
-                changes[index].location = GuestSourceLocation(file: Preparer.join(sourcesDirectory, location.file), line: location.line)
+                let problem = GuestSourceLocation(file: Preparer.join(sourcesDirectory, location.file), line: location.line)
+                if problem != changes[index].location { changes[index].problemLocation = problem }
             }
         }
         return changes

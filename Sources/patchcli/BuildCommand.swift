@@ -116,7 +116,7 @@ struct Build: AsyncParsableCommand {
         }
         for change in build.changes {
             let reason = change.reason.map { " (\($0))" } ?? ""
-            let detail = change.detail.map { ": \($0)" } ?? ""
+            let detail = (change.detail.map { ": \($0)" } ?? "") + (change.problemLocation.map { " (at \($0))" } ?? "")
             console.line("\(change.status.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
         }
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
