@@ -21,6 +21,35 @@ test: setup
 demo: build
 	@scripts/demo.sh $(SCRATCH)/debug/patchcli
 
+# `make install` (PREFIX, DESTDIR): a release build, then bin/patchcli and share/patchcli (the guest
+# templates `build` compiles against, found relative to the executable, and build-info with the commit
+# `patchcli --version` prints). CONFIGURATION=debug installs the existing debug build without building.
+# Needs no setup: the system libraries are the build's, the toolchain the user's.
+PREFIX ?= /usr/local
+CONFIGURATION ?= release
+SWIFT_BUILD_FLAGS ?=
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The Swift runtime linked in on Linux when the toolchain ships it, so the binary runs without it.
+STATIC_STDLIB := $(shell [ "$$(uname -s)" = Linux ] && [ -e "$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/../lib/swift_static/linux/static-stdlib-args.lnk" ] && echo --static-swift-stdlib)
+INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
+INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/patchcli
+
+.PHONY: install uninstall install-build
+install-build:
+ifeq ($(CONFIGURATION),release)
+	$(SWIFT) build -c release --product patchcli --scratch-path $(SCRATCH) $(STATIC_STDLIB) $(SWIFT_BUILD_FLAGS)
+endif
+
+install: install-build
+	install -d "$(INSTALL_BIN)" "$(INSTALL_SHARE)/templates/guest"
+	install -m 0755 "$(SCRATCH)/$(CONFIGURATION)/patchcli" "$(INSTALL_BIN)/patchcli"
+	install -m 0644 templates/guest/* "$(INSTALL_SHARE)/templates/guest/"
+	printf 'commit=%s\n' "$(COMMIT)" > "$(INSTALL_SHARE)/build-info"
+
+uninstall:
+	rm -f "$(INSTALL_BIN)/patchcli"
+	rm -rf "$(INSTALL_SHARE)"
+
 clean:
 	rm -rf $(SCRATCH) demo-work bench-work
 

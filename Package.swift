@@ -67,6 +67,8 @@ let package = Package(
             name: "PatchBuild",
             dependencies: [
                 "PatchManifest",
+                // `doctor` round-trips the system codecs.
+                "PatchDiff",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),

@@ -43,6 +43,9 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
     public var detail: String?
     /// Where it is now (where it was, for a removed declaration: line 0).
     public var location: GuestSourceLocation
+    /// Where the guest compiler found the problem that keeps it native, when elsewhere than the
+    /// declaration (a helper it uses, an API call inside it); `location` stays the changed declaration.
+    public var problemLocation: GuestSourceLocation?
 
     public init(id: String, kind: Baseline.Declaration.Kind, change: Change, status: Status, reason: String?, detail: String?,
                 location: GuestSourceLocation) {
@@ -92,8 +95,9 @@ public struct ChangeSet: Sendable {
             changes[index].status = .nativeOnly
             changes[index].reason = item.reason.rawValue
             changes[index].detail = item.detail
-            // The guest pipeline indexes the project root: its locations are the report's.
-            if let location = item.location { changes[index].location = location }
+            // The guest pipeline indexes the project root: its locations are the report's. Where the
+            // guest compiler found the problem is reported beside the changed declaration.
+            if let problem = item.location, problem != changes[index].location { changes[index].problemLocation = problem }
         }
         return changes
     }

@@ -53,6 +53,15 @@ public enum InitError: Error, CustomStringConvertible {
         if case .noInfoPlist = self { return true }
         return false
     }
+
+    /// Whether an input is missing or unreadable (no project in the folder, a file that cannot be
+    /// read) rather than malformed.
+    public var isMissingInput: Bool {
+        switch self {
+        case .noProject, .unreadable: return true
+        default: return false
+        }
+    }
 }
 
 /// What `patchcli init` is asked to do.
@@ -148,10 +157,7 @@ public enum ProjectInitializer {
         let privateKeyPath = expandHome(config.signing.privateKeyPath, home: homeDirectory)
         let privateKey: Curve25519.Signing.PrivateKey
         var createdKeyPair = false
-        if let data = FileManager.default.contents(atPath: privateKeyPath) {
-            guard let raw = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-                  let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-            else { throw .malformedPrivateKey(path: privateKeyPath) }
+        if let key = try readPrivateKey(at: privateKeyPath) {
             privateKey = key
         } else {
             privateKey = Curve25519.Signing.PrivateKey()
@@ -180,6 +186,15 @@ public enum ProjectInitializer {
         }
         return InitPlan(writes: writes, config: config, detected: detected, createdKeyPair: createdKeyPair,
                         launchSnippet: launchSnippet(config))
+    }
+
+    /// The private key file `init` writes (base64 of the raw 32 bytes); nil when there is none.
+    package static func readPrivateKey(at path: String) throws(InitError) -> Curve25519.Signing.PrivateKey? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let raw = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        else { throw .malformedPrivateKey(path: path) }
+        return key
     }
 
     /// The Swift the app embeds to verify signed releases.

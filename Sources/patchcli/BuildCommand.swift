@@ -71,7 +71,7 @@ struct Build: AsyncParsableCommand {
     /// The `--json` result; also the failure envelope's `result` for exits 35 and 36.
     struct Report: Encodable, Sendable {
         struct Export: Encodable, Sendable {
-            var declarationId: String
+            var declarationID: String
             var symbol: String
             var scalarSymbol: String?
         }
@@ -119,7 +119,7 @@ struct Build: AsyncParsableCommand {
         }
         for change in build.changes {
             let reason = change.reason.map { " (\($0))" } ?? ""
-            let detail = change.detail.map { ": \($0)" } ?? ""
+            let detail = (change.detail.map { ": \($0)" } ?? "") + (change.problemLocation.map { " (at \($0))" } ?? "")
             console.line("\(change.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
         }
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
@@ -157,7 +157,7 @@ struct Build: AsyncParsableCommand {
             sourcesDirectory: sources, exports: exports, outputDirectory: outputDirectory, toolchain: try discoverToolchain(.init())))
         let manifest = result.manifest
         for export in manifest.exports {
-            console.line("patched  \(export.declarationId)  → \(export.symbol)\(export.scalar.map { " (+ \($0.symbol) \($0.wasmSignature))" } ?? "")")
+            console.line("patched  \(export.declarationID)  → \(export.symbol)\(export.scalar.map { " (+ \($0.symbol) \($0.wasmSignature))" } ?? "")")
         }
         for item in manifest.unpatchable {
             console.line("native   \(item)")
@@ -171,7 +171,7 @@ struct Build: AsyncParsableCommand {
     }
 
     private static func exports(_ manifest: GuestManifest) -> [Report.Export] {
-        manifest.exports.map { .init(declarationId: $0.declarationId, symbol: $0.symbol, scalarSymbol: $0.scalar?.symbol) }
+        manifest.exports.map { .init(declarationID: $0.declarationID, symbol: $0.symbol, scalarSymbol: $0.scalar?.symbol) }
     }
 
     /// Runs the manifest's probes against the module as `patchcli run --smoke` does; a failure fails

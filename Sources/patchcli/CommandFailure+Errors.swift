@@ -33,7 +33,7 @@ extension CommandFailure {
                 self.init(kind: "input_unavailable", message: error.description, exitStatus: .inputUnavailable, hint: nil)
             }
         case let error as InitError:
-            self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : .malformedInput, hint: error.hint)
+            self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : error.isMissingInput ? .inputUnavailable : .malformedInput, hint: error.hint)
         case let error as ToolchainError:
             self.init(kind: "toolchain_missing", message: error.description, exitStatus: .toolchainMissing,
                       hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")

@@ -59,6 +59,8 @@ enum ExitStatus: Int32, Codable {
     /// `run --view`: the view or event asked for is not there (no manifest, unknown or unrouted view,
     /// read-only view, no such event in the tree).
     case viewUnavailable = 38
+    /// `doctor`: at least one check failed (warnings alone exit 0).
+    case doctorFailed = 39
     /// The release store does not verify: a signature, hash, length, version or reference is wrong,
     /// or the store serves older metadata than was trusted (rollback).
     case storeInvalid = 40

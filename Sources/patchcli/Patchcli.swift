@@ -1,10 +1,9 @@
 import ArgumentParser
 import Foundation
+import PatchBuild
 
 @main
 struct Patchcli: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "patchcli",
         abstract: "Over-the-air code updates for native Swift apps: diff, run and ship Patch modules.",
@@ -12,9 +11,9 @@ struct Patchcli: AsyncParsableCommand {
             Every command accepts --json and then prints exactly one JSON envelope on stdout.
             Exit codes are listed in docs/cli.md.
             """,
-        version: version,
+        version: Installation.version,
         subcommands: [
-            InitCommand.self, PrepareCommand.self, Build.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self, Serve.self, Status.self,
+            InitCommand.self, PrepareCommand.self, Build.self, DoctorCommand.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self, Serve.self, Status.self,
         ]
     )
 
@@ -22,6 +21,11 @@ struct Patchcli: AsyncParsableCommand {
     /// (ArgumentParser's own usage failures included, which it would otherwise exit with 64).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The commit is looked up only when asked for (in a checkout that runs git).
+        if arguments == ["--version"] {
+            print(Installation.current.versionLine)
+            return
+        }
         let command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)

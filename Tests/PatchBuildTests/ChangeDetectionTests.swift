@@ -93,6 +93,8 @@ import Testing
                                                                 location: GuestSourceLocation(file: "Sources/App/A.swift", line: 4))])
         #expect(folded.first?.status == .nativeOnly)
         #expect(folded.first?.reason == "os_framework_api")
-        #expect(folded.first?.location == GuestSourceLocation(file: "Sources/App/A.swift", line: 4))
+        // The change is reported where the changed declaration is; the problem's place comes beside it.
+        #expect(folded.first?.location == GuestSourceLocation(file: "Sources/App/A.swift", line: 3))
+        #expect(folded.first?.problemLocation == GuestSourceLocation(file: "Sources/App/A.swift", line: 4))
     }
 }

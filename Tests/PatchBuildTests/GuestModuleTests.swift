@@ -156,7 +156,7 @@ import Testing
 
     @Test func scalarFastPaths() throws {
         let (result, output) = try built()
-        let scalars = Dictionary(uniqueKeysWithValues: result.manifest.exports.compactMap { export in export.scalar.map { (export.declarationId, $0) } })
+        let scalars = Dictionary(uniqueKeysWithValues: result.manifest.exports.compactMap { export in export.scalar.map { (export.declarationID, $0) } })
         #expect(scalars["add(_:_:)"] == .init(symbol: "patch_fns__add__", wasmSignature: "(i64,i64)->i64"))
         #expect(scalars["clamp(_:lower:upper:)"]?.wasmSignature == "(f64,f64,f64)->f64")
         #expect(scalars["isEven(_:)"]?.wasmSignature == "(i64)->i32")
@@ -183,7 +183,7 @@ import Testing
         #expect(byID["reset(_:)"]?.reason == .unsupportedLanguageFeature)
         #expect(byID["nowhere(_:)"]?.reason == .notFound)
         // The patchable ones are all exported, and the Foundation-only member of LineItem was left out.
-        #expect(result.manifest.exports.map(\.declarationId) == Self.patchableExports)
+        #expect(result.manifest.exports.map(\.declarationID) == Self.patchableExports)
         let guest = try String(contentsOfFile: (try built().1 as NSString).appendingPathComponent("PatchGuest.swift"), encoding: .utf8)
         #expect(!guest.contains("NumberFormatter"))
     }

@@ -34,13 +34,20 @@ enum CLI {
         return URL(fileURLWithPath: "patchcli")
     }()
 
+    /// Runs `executable` (the built patchcli unless given) with `environment` added to this process's,
+    /// or with exactly `replacingEnvironment` when that is given.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: [UInt8]? = nil) throws -> CLIResult {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], replacingEnvironment: [String: String]? = nil,
+        stdin: [UInt8]? = nil, executable: URL = binary
+    ) throws -> CLIResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        if !environment.isEmpty {
+        if let replacingEnvironment {
+            process.environment = replacingEnvironment
+        } else if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
         let stdout = Pipe()

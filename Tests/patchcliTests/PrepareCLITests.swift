@@ -180,6 +180,15 @@ import Testing
         }
     }
 
+    @Test func initWithoutAProjectExitsWith3() throws {
+        try withScratchDirectory { directory in
+            let result = try CLI.run(["init", "--project", directory.path, "--key-dir", directory.appendingPathComponent("keys").path, "--json"])
+            #expect(result.status == 3, "\(result.stdout)")
+            #expect(result.error?["kind"] as? String == "no_project")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("patch.json").path))
+        }
+    }
+
     @Test func prepareWithoutConfigExitsWith3AndPointsToInit() throws {
         try withScratchDirectory { directory in
             let result = try CLI.run(["prepare", "--project", directory.path, "--json"])

@@ -87,6 +87,25 @@ struct RunCommandTests {
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("expected 5, got 4"))
     }
 
+    /// What `build` writes when no patched function states a probe: zero probes pass, after the
+    /// module activated (a module that cannot activate still fails).
+    @Test func smokeWithNoProbesSucceedsOnceTheModuleActivates() throws {
+        let directory = try fixture.directory("smoke-none")
+        let module = directory.appendingPathComponent("module.wasm").path
+        try FileManager.default.copyItem(atPath: fixture.guest, toPath: module)
+        try Data(#"{"probes":[]}"#.utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        let passing = try fixture.patchcli(["run", module, "--smoke"])
+        #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
+        #expect(passing.stdout.contains("no probes"))
+
+        let broken = directory.appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        try Data([0, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 0xFF]).write(to: broken.appendingPathComponent("module.wasm"))
+        try Data(#"{"probes":[]}"#.utf8).write(to: broken.appendingPathComponent("manifest.json"))
+        let failing = try fixture.patchcli(["run", broken.appendingPathComponent("module.wasm").path, "--smoke"])
+        #expect(failing.status != 0)
+    }
+
     @Test func fallbackLadderNamesTheWinnerAndWhyEarlierRungsLost() throws {
         let directory = try fixture.directory("ladder")
         let broken = directory.appendingPathComponent("current.wasm")

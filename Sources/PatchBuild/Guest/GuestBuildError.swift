@@ -22,6 +22,11 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
     public var detail: String
     public var location: GuestSourceLocation?
 
+    /// `declarationId` in manifest.json, like `exports[]` (`declaration_id` in `--json` reports).
+    enum CodingKeys: String, CodingKey {
+        case declarationID = "declarationId", reason, detail, location
+    }
+
     public init(declarationID: String, reason: Reason, detail: String, location: GuestSourceLocation?) {
         self.declarationID = declarationID
         self.reason = reason
@@ -39,7 +44,7 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
 public enum GuestBuildError: Error, CustomStringConvertible, Equatable {
     case sourcesUnreadable(path: String, reason: String)
     case invalidDeclarationID(String)
-    case templatesMissing(searched: [String])
+    case templatesMissing(searched: [String], executable: String)
     case toolchain(ToolchainError)
     /// Every requested export is unpatchable: there is nothing to put in a module.
     case nothingToPatch(unpatchable: [GuestUnpatchable])
@@ -54,9 +59,11 @@ public enum GuestBuildError: Error, CustomStringConvertible, Equatable {
             return "\(path): cannot read the project sources (\(reason)); pass the directory holding the app's Swift files with --sources"
         case let .invalidDeclarationID(text):
             return "'\(text)' is not a declaration id; write it as Type.name(label:_:) or name(label:) — e.g. PriceCalculator.total(items:discount:)"
-        case let .templatesMissing(searched):
-            return "the guest templates (templates/guest/Prelude.swift, support.c) were not found (looked in: \(searched.joined(separator: ", "))); "
-                + "set PATCHCLI_TEMPLATES to the templates directory of the patchcli checkout"
+        case let .templatesMissing(searched, executable):
+            let looked = searched.isEmpty ? "" : " (looked in: \(searched.joined(separator: ", ")))"
+            return "the guest templates (templates/guest/Prelude.swift, support.c) were not found beside \(executable)\(looked); "
+                + "reinstall patchcli (`make install` puts them in <prefix>/share/patchcli/templates) "
+                + "or set PATCHCLI_TEMPLATES to a templates directory"
         case let .toolchain(error):
             return error.description
         case let .nothingToPatch(unpatchable):

@@ -48,7 +48,7 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         }
     }
     public struct Export: Sendable, Codable, Equatable {
-        public var declarationId: String
+        public var declarationID: String
         /// The packed-JSON export `(i32 ptr, i32 len) -> i64`.
         public var symbol: String
         public var signature: String
@@ -57,6 +57,11 @@ public struct GuestManifest: Sendable, Codable, Equatable {
         public var contentHash: String
         public var location: GuestSourceLocation
         public var scalar: ScalarExport?
+
+        /// manifest.json spells every key in lower camel case (`declarationId`, as in `unpatchable[]`).
+        enum CodingKeys: String, CodingKey {
+            case declarationID = "declarationId", symbol, signature, contentHash, location, scalar
+        }
     }
     /// Version of the function-patching call convention the glue implements.
     public static let currentABIVersion = 1
@@ -84,29 +89,29 @@ public struct GuestBuildResult: Sendable {
 public enum GuestTemplates {
     static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
 
-    /// `explicit`, else `$PATCHCLI_TEMPLATES`, else a `templates/` found walking up from the running
-    /// executable (a checkout's `.build*/debug/patchcli`), else the package this file was built from.
-    public static func locate(explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws(GuestBuildError) -> String {
+    /// `explicit`, else `$PATCHCLI_TEMPLATES`, else the running executable's installation
+    /// (`<prefix>/share/patchcli/templates`, or the checkout it was built in); see `Installation`.
+    public static func locate(
+        explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(GuestBuildError) -> String {
+        try locate(explicit: explicit, environment: environment, installation: .current)
+    }
+
+    package static func locate(explicit: String?, environment: [String: String], installation: Installation) throws(GuestBuildError) -> String {
         var candidates: [String] = []
         if let explicit { candidates.append(explicit) }
         if let variable = environment["PATCHCLI_TEMPLATES"], !variable.isEmpty { candidates.append(variable) }
-        else {
-            var directory = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<6 {
-                candidates.append(directory.appendingPathComponent("templates").path)
-                directory.deleteLastPathComponent()
-            }
-            let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent()
-            candidates.append(package.appendingPathComponent("templates").path)
+        else if let installed = installation.templatesDirectory { candidates.append(installed) }
+        for candidate in candidates where holdsTemplates(candidate) {
+            return (candidate as NSString).appendingPathComponent("guest")
         }
-        for candidate in candidates {
-            let guest = (candidate as NSString).appendingPathComponent("guest")
-            if requiredFiles.allSatisfy({ FileManager.default.fileExists(atPath: (guest as NSString).appendingPathComponent($0)) }) {
-                return guest
-            }
-        }
-        throw .templatesMissing(searched: candidates)
+        throw .templatesMissing(searched: candidates, executable: installation.executable)
+    }
+
+    /// Whether `directory/guest` holds every template file.
+    static func holdsTemplates(_ directory: String) -> Bool {
+        let guest = (directory as NSString).appendingPathComponent("guest")
+        return requiredFiles.allSatisfy { FileManager.default.fileExists(atPath: (guest as NSString).appendingPathComponent($0)) }
     }
 }
 
@@ -173,7 +178,7 @@ public enum GuestModuleBuilder {
             let (decl, file, _) = generator.declaration(of: plan.unit)
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
-                declarationId: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
+                declarationID: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
                 contentHash: ContentHash.of(decl), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
@@ -313,7 +318,7 @@ private struct WorkDirectory {
         for name in GuestTemplates.requiredFiles {
             let source = (templates as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: source) else {
-                throw .templatesMissing(searched: [templates])
+                throw .templatesMissing(searched: [templates], executable: Installation.current.executable)
             }
             try write(data, to: name)
         }

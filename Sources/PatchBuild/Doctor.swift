@@ -1,0 +1,224 @@
+import Crypto
+import Foundation
+import PatchDiff
+import PatchManifest
+
+/// One finding of `patchcli doctor`: what was checked, how it went, what was found and what to do.
+package struct DoctorCheck: Sendable, Equatable, Encodable {
+    package enum Status: String, Sendable, Encodable {
+        case ok, warning, failure
+    }
+
+    package var name: String
+    package var status: Status
+    /// What was found (a path, a version, the problem).
+    package var detail: String
+    /// What to do about it; nil when the check passed.
+    package var fix: String?
+
+    package init(_ name: String, _ status: Status, _ detail: String, fix: String? = nil) {
+        self.name = name
+        self.status = status
+        self.detail = detail
+        self.fix = fix
+    }
+}
+
+package struct DoctorReport: Sendable, Encodable {
+    /// The project folder checked, nil when there was none (machine checks only).
+    package var project: String?
+    package var checks: [DoctorCheck]
+    package var failures: Int { checks.filter { $0.status == .failure }.count }
+    package var warnings: Int { checks.filter { $0.status == .warning }.count }
+
+    enum CodingKeys: String, CodingKey { case project, checks, failures, warnings }
+
+    package func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(project, forKey: .project)
+        try container.encode(checks, forKey: .checks)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// `patchcli doctor`: whether this machine can build patches (toolchain, wasm-opt, guest templates,
+/// codecs) and, in a project, whether `init` left it able to ship them (patch.json, signing key, SDK
+/// wiring, fingerprint). Reads only; every check reports instead of throwing.
+package enum Doctor {
+    package struct Options: Sendable {
+        /// The project folder; nil checks the machine only.
+        package var project: String?
+        /// `--toolchain`, as `build` takes it.
+        package var toolchain: String?
+        package var environment: [String: String]
+        package var homeDirectory: String
+        package var installation: Installation
+
+        package init(project: String?, toolchain: String?, environment: [String: String], homeDirectory: String, installation: Installation) {
+            self.project = project
+            self.toolchain = toolchain
+            self.environment = environment
+            self.homeDirectory = homeDirectory
+            self.installation = installation
+        }
+    }
+
+    /// The SDK's products and launch call as sdk-contract §9 and §11 name them.
+    static let sdkProduct = "PatchSDK"
+    static let launchCall = "Patch.configure("
+
+    package static func run(_ options: Options) -> DoctorReport {
+        var config: ProjectConfig?
+        var projectChecks: [DoctorCheck] = []
+        if let project = options.project {
+            do {
+                config = try ProjectSources.loadConfig(root: project)
+                projectChecks.append(DoctorCheck("patch_json", .ok, Preparer.join(project, ProjectConfig.fileName)))
+            } catch {
+                let fix = if case .configMissing = error { "run `patchcli init` in the project folder, or pass --project" }
+                    else { "correct patch.json (schema: docs/patch-config.schema.json), or run `patchcli init --force`" }
+                projectChecks.append(DoctorCheck("patch_json", .failure, error.description, fix: fix))
+            }
+        }
+        var checks = machineChecks(options, settings: config?.build ?? .init())
+        checks += projectChecks
+        if let project = options.project, let config {
+            checks += signingChecks(config, root: project, home: options.homeDirectory)
+            checks += wiringChecks(config, root: project)
+        }
+        return DoctorReport(project: options.project, checks: checks)
+    }
+
+    // MARK: The machine
+
+    static func machineChecks(_ options: Options, settings: ProjectConfig.BuildSettings) -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        // wasm-opt is reported on its own below, so the toolchain check never fails for it.
+        var toolchainSettings = settings
+        toolchainSettings.wasmOpt = .auto
+        do {
+            let toolchain = try Toolchain.discover(explicitPath: options.toolchain, environment: options.environment, settings: toolchainSettings)
+            checks.append(DoctorCheck("toolchain", .ok, "swiftc, clang and wasm-ld in \(toolchain.binDirectory); Embedded Swift for \(toolchain.guestTarget) in \(toolchain.swiftSDK?.embeddedLibrary ?? toolchain.embeddedWasmLibrary)"))
+            if let wasmOpt = toolchain.wasmOpt {
+                checks.append(DoctorCheck("wasm_opt", settings.wasmOpt == .never ? .warning : .ok, wasmOpt + (settings.wasmOpt == .never ? " (unused: build.wasmOpt is \"never\")" : ""),
+                                          fix: settings.wasmOpt == .never ? "remove build.wasmOpt from patch.json for smaller modules" : nil))
+            } else {
+                checks.append(DoctorCheck(
+                    "wasm_opt", settings.wasmOpt == .always ? .failure : .warning,
+                    "binaryen's wasm-opt is not beside swiftc or on PATH" + (settings.wasmOpt == .always ? " and patch.json sets build.wasmOpt to \"always\"" : ": modules are built larger"),
+                    fix: "install binaryen (apt-get install binaryen, brew install binaryen)"))
+            }
+        } catch {
+            checks.append(DoctorCheck("toolchain", .failure, error.description,
+                                      fix: "install a Swift 6.3+ toolchain from swift.org and put its usr/bin on PATH, or pass --toolchain"))
+            checks.append(DoctorCheck("wasm_opt", .warning, "not checked: no usable toolchain", fix: "fix the toolchain first"))
+        }
+        do {
+            let templates = try GuestTemplates.locate(explicit: nil, environment: options.environment, installation: options.installation)
+            checks.append(DoctorCheck("templates", .ok, templates))
+        } catch {
+            checks.append(DoctorCheck("templates", .failure, error.description,
+                                      fix: "reinstall patchcli (`make install`), or set PATCHCLI_TEMPLATES to a templates directory"))
+        }
+        checks += CodecKind.allCases.map(codecCheck)
+        return checks
+    }
+
+    /// A round trip through the system library behind the codec: a missing or broken library shows
+    /// here rather than in the middle of a release.
+    static func codecCheck(_ codec: CodecKind) -> DoctorCheck {
+        let sample = Array("patchcli doctor \(codec.rawValue) round trip ".utf8) + [UInt8](repeating: 0x2A, count: 256)
+        do {
+            let compressed = try codec.compress(sample)
+            let restored = try codec.decompress(compressed, maxOutputBytes: sample.count)
+            guard restored == sample else {
+                return DoctorCheck("codec_\(codec.rawValue)", .failure, "\(codec.rawValue) round trip returned other bytes",
+                                   fix: "reinstall the system \(codec.rawValue) library and rebuild patchcli")
+            }
+            return DoctorCheck("codec_\(codec.rawValue)", .ok, "\(codec.rawValue) round trip (\(sample.count) -> \(compressed.count) bytes)")
+        } catch {
+            return DoctorCheck("codec_\(codec.rawValue)", .failure, "\(codec.rawValue): \(error)",
+                               fix: "reinstall the system \(codec.rawValue) library and rebuild patchcli")
+        }
+    }
+
+    // MARK: The project
+
+    /// The private key `release` signs with: present, private to its owner, and the half of the
+    /// public key the app embeds.
+    static func signingChecks(_ config: ProjectConfig, root: String, home: String) -> [DoctorCheck] {
+        let keyPath = ProjectInitializer.expandHome(config.signing.privateKeyPath, home: home)
+        let privateKey: Curve25519.Signing.PrivateKey
+        do {
+            guard let key = try ProjectInitializer.readPrivateKey(at: keyPath) else {
+                return [DoctorCheck("signing_key", .warning, "\(keyPath) (signing.privateKeyPath) is not on this machine: releases cannot be signed here",
+                                    fix: "copy the key from the release machine (mode 0600), or run `patchcli init` to create one if the app has not shipped yet")]
+            }
+            privateKey = key
+        } catch {
+            return [DoctorCheck("signing_key", .failure, error.description, fix: "restore the key file from its backup")]
+        }
+        var checks: [DoctorCheck] = []
+        let mode = ((try? FileManager.default.attributesOfItem(atPath: keyPath))?[.posixPermissions] as? Int).map { $0 & 0o777 }
+        if let mode, mode & 0o077 != 0 {
+            checks.append(DoctorCheck("signing_key", .failure, "\(keyPath) is readable by others (mode \(String(mode, radix: 8)))", fix: "chmod 600 \(keyPath)"))
+        } else {
+            checks.append(DoctorCheck("signing_key", .ok, "\(keyPath) (mode 600)"))
+        }
+        let publicPath = Preparer.join(root, config.signing.publicKeyFile)
+        let expected = Array(ProjectInitializer.publicKeyFile(privateKey.publicKey).utf8)
+        switch (try? ProjectSources.readIfPresent(publicPath)) ?? nil {
+        case expected?:
+            checks.append(DoctorCheck("public_key", .ok, "\(config.signing.publicKeyFile) matches the signing key"))
+        case nil:
+            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) is missing: the app cannot verify releases",
+                                      fix: "run `patchcli init` (it writes the file from the key)"))
+        case _?:
+            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) holds another key than \(keyPath): devices would refuse every release",
+                                      fix: "if the app has not shipped with this file, run `patchcli init`; otherwise sign with the key that matches the shipped file"))
+        }
+        return checks
+    }
+
+    /// What the app needs to compile against the SDK and start it: the package dependency, the launch
+    /// call and a fingerprint file that matches the recorded baseline.
+    static func wiringChecks(_ config: ProjectConfig, root: String) -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        let projectFile = config.project.kind == .swiftPackage ? config.project.path : Preparer.join(config.project.path, "project.pbxproj")
+        let projectText = ((try? ProjectSources.readIfPresent(Preparer.join(root, projectFile))) ?? nil).map { String(decoding: $0, as: UTF8.self) }
+        if projectText?.contains(sdkProduct) == true {
+            checks.append(DoctorCheck("sdk_package", .ok, "\(projectFile) depends on \(sdkProduct)"))
+        } else {
+            checks.append(DoctorCheck("sdk_package", .failure, "\(projectFile) does not mention the \(sdkProduct) product: the generated code cannot compile",
+                                      fix: "add the PatchSDK package (https://github.com/patch-release/patch-swift, from: \"1.4.0\") and its \(sdkProduct) product to \(config.appTarget)"))
+        }
+
+        let targets = (try? ProjectSources.targets(config: config, root: root)) ?? []
+        let appFiles = (targets.first { $0.name == config.appTarget } ?? targets.first)?.files ?? []
+        if let file = appFiles.first(where: { String(decoding: $0.bytes, as: UTF8.self).contains(launchCall) }) {
+            checks.append(DoctorCheck("launch_code", .ok, "\(launchCall)…) in \(file.path)"))
+        } else {
+            checks.append(DoctorCheck("launch_code", .failure, "no \(launchCall)…) in the sources of \(config.appTarget): Patch never starts",
+                                      fix: "add the launch snippet `patchcli init` prints to the App's init or application(_:didFinishLaunchingWithOptions:)"))
+        }
+
+        let appRoot = config.targets.first { $0.name == config.appTarget }?.sourceRoots.first ?? config.targets.first?.sourceRoots.first ?? ""
+        let fingerprintPath = Preparer.join(appRoot, Preparer.fingerprintFileName)
+        let baseline = (try? ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))) ?? nil
+        let fingerprintFile = (try? ProjectSources.readIfPresent(Preparer.join(root, fingerprintPath))) ?? nil
+        if let baseline, let fingerprintFile {
+            let fingerprint = BuildFingerprint.compute(canonicalBaseline: baseline)
+            if fingerprintFile == Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8) {
+                checks.append(DoctorCheck("fingerprint", .ok, "\(fingerprintPath) is the baseline's (\(fingerprint))"))
+            } else {
+                checks.append(DoctorCheck("fingerprint", .failure, "\(fingerprintPath) does not hold the fingerprint of \(PrepareState.baselinePath): devices would report a build no patch targets",
+                                          fix: "run `patchcli prepare` before building the app you ship"))
+            }
+        } else {
+            checks.append(DoctorCheck("fingerprint", .failure, "\(baseline == nil ? PrepareState.baselinePath : fingerprintPath) is missing: the project is not prepared",
+                                      fix: "run `patchcli prepare`"))
+        }
+        return checks
+    }
+}
