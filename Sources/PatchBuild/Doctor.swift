@@ -204,7 +204,7 @@ package enum Doctor {
         }
 
         let appRoot = config.targets.first { $0.name == config.appTarget }?.sourceRoots.first ?? config.targets.first?.sourceRoots.first ?? ""
-        let fingerprintPath = Preparer.join(appRoot, Preparer.fingerprintFileName)
+        let fingerprintPath = Preparer.fingerprintFilePath(appSourceRoot: appRoot)
         let baseline = (try? ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))) ?? nil
         let fingerprintFile = (try? ProjectSources.readIfPresent(Preparer.join(root, fingerprintPath))) ?? nil
         if let baseline, let fingerprintFile {

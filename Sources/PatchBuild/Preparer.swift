@@ -243,6 +243,11 @@ public enum Preparer {
         return join(folder, name)
     }
 
+    /// The app target's fingerprint constant (`PatchBuildFingerprint.value`), in its first root's `Patch/` folder.
+    public static func fingerprintFilePath(appSourceRoot: String) -> String {
+        join(generatedFolder(forSourceRoot: appSourceRoot), fingerprintFileName)
+    }
+
     /// Where releases before the `Patch/` folder wrote a root's generated file: a re-run deletes it.
     static func legacyGeneratedPath(sourceRoot: String, fileName: String) -> String {
         join(sourceRoot, fileName)
@@ -287,7 +292,7 @@ public enum Preparer {
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let appRoot = app.sourceRoots.first ?? ""
             generated[legacyGeneratedPath(sourceRoot: appRoot, fileName: fingerprintFileName)] = .some(nil)
-            generated[join(generatedFolder(forSourceRoot: appRoot), fingerprintFileName)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+            generated[fingerprintFilePath(appSourceRoot: appRoot)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
         }
         for (path, bytes) in generated {
             let existing = existingFile(path)

@@ -60,7 +60,7 @@ import Testing
             let text = try String(contentsOf: manifest, encoding: .utf8)
             try text.replacingOccurrences(of: "PatchSDK", with: "Other").write(to: manifest, atomically: true, encoding: .utf8)
             try "import Foundation\n".write(to: project.appendingPathComponent("Sources/Tally/main.swift"), atomically: true, encoding: .utf8)
-            let publicKey = project.appendingPathComponent("Sources/Tally/PatchPublicKey.generated.swift")
+            let publicKey = project.appendingPathComponent("Sources/Tally/Patch/PatchPublicKey.generated.swift")
             try String(contentsOf: publicKey, encoding: .utf8).replacingOccurrences(of: "publicKeyBase64 = \"", with: "publicKeyBase64 = \"AAAA")
                 .write(to: publicKey, atomically: true, encoding: .utf8)
             try FileManager.default.removeItem(at: project.appendingPathComponent(".patch/baseline.json"))
