@@ -106,6 +106,7 @@ let package = Package(
                 "PatchBuild",
                 "PatchStore",
                 "PatchServer",
+                "ProjectWiring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
