@@ -139,8 +139,12 @@ public enum PackageManifestEditor {
                                        reason: "Package(...) has no name: argument")
         }
         let item = ListItem(previous)
-        let text = item.indent.map { "dependencies: [\n\($0)    \(element),\n\($0)]" } ?? "dependencies: [\(element)]"
-        return item.insertingAfter(text)
+        guard let indent = item.indent else { return item.insertingAfter("dependencies: [\(element)]") }
+        // One level deeper in the file's own unit: the arguments' indent past the line `Package(` is on.
+        let callLine = tree.description.utf8.prefix(package.positionAfterSkippingLeadingTrivia.utf8Offset)
+        let callIndent = String(decoding: callLine.reversed().prefix { $0 != UInt8(ascii: "\n") }.reversed(), as: UTF8.self).prefix { $0 == " " || $0 == "\t" }
+        let unit = indent.count > callIndent.count ? String(indent.dropFirst(callIndent.count)) : "    "
+        return item.insertingAfter("dependencies: [\n\(indent)\(unit)\(element),\n\(indent)]")
     }
 
     private static func appending(_ elements: [String], to argument: LabeledExprSyntax, path: String,

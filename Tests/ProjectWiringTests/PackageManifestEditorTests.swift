@@ -92,6 +92,15 @@ struct PackageManifestEditorTests {
             """, targets: app + [.init(target: "Tool", products: ["PatchSDK"])])
     }
 
+    @Test func aCreatedListIndentsInTheFilesOwnUnit() throws {
+        try check("let package = Package(\n\tname: \"App\",\n\ttargets: [.target(name: \"App\", dependencies: [\"Core\"])]\n)\n",
+                  becomes: "let package = Package(\n\tname: \"App\",\n\tdependencies: [\n\t\t.package(url: \"https://github.com/patch-release/patch-swift\", from: \"1.4.0\"),\n\t],\n\ttargets: [.target(name: \"App\", dependencies: [\"Core\", .product(name: \"PatchSDK\", package: \"patch-swift\")])]\n)\n",
+                  targets: [.init(target: "App", products: ["PatchSDK"])])
+        try check("let package = Package(\n  name: \"App\",\n  targets: [.target(name: \"App\")]\n)\n",
+                  becomes: "let package = Package(\n  name: \"App\",\n  dependencies: [\n    .package(url: \"https://github.com/patch-release/patch-swift\", from: \"1.4.0\"),\n  ],\n  targets: [.target(name: \"App\", dependencies: [.product(name: \"PatchSDK\", package: \"patch-swift\")])]\n)\n",
+                  targets: [.init(target: "App", products: ["PatchSDK"])])
+    }
+
     @Test func emptyListsAndConditionalCompilation() throws {
         try check("""
             let package = Package(name: "App", dependencies: [], targets: [
