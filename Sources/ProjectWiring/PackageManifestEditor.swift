@@ -54,7 +54,9 @@ public enum PackageManifestEditor {
         }
 
         for target in targets {
-            guard let call = targetCall(target.target, in: calls) else { throw .targetNotDeclared(target: target.target, path: path) }
+            guard let call = targetDeclaration(target.target, in: calls) else { throw .targetNotDeclared(target: target.target, path: path) }
+            // System libraries, binaries, plugins, macros and tests do not link into the app.
+            guard linkedTargetKinds.contains(SyntaxValue.calleeName(call) ?? "") else { continue }
             let argument = SyntaxValue.argument("dependencies", of: call)
             let present = argument.map { dependencyNames($0) } ?? []
             let missing = target.products.filter { !present.contains($0) }
@@ -98,7 +100,7 @@ public enum PackageManifestEditor {
     private static func nextRemoval(in bytes: [UInt8], sdk: ProjectConfig.SDKPackage, markers: Set<String>) -> [SourceEdit]? {
         let tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
         let calls = tree.descendants(FunctionCallExprSyntax.self)
-        for call in calls where ["target", "executableTarget"].contains(SyntaxValue.calleeName(call)) {
+        for call in calls where linkedTargetKinds.contains(SyntaxValue.calleeName(call) ?? "") && !isDependencyReference(call) {
             guard let target = SyntaxValue.string(SyntaxValue.argument("name", of: call)?.expression),
                   let argument = SyntaxValue.argument("dependencies", of: call),
                   let array = argument.expression.as(ArrayExprSyntax.self) else { continue }
@@ -160,11 +162,23 @@ public enum PackageManifestEditor {
         return item.insertingAfter(elements.joined(separator: "," + (item.indent.map { "\n" + $0 } ?? " ")))
     }
 
-    private static func targetCall(_ name: String, in calls: [FunctionCallExprSyntax]) -> FunctionCallExprSyntax? {
+    /// The target kinds that link into the app and so get the SDK products.
+    private static let linkedTargetKinds: Set<String> = ["target", "executableTarget"]
+    private static let targetKinds: Set<String> = linkedTargetKinds.union(["systemLibrary", "binaryTarget", "plugin", "macro", "testTarget"])
+
+    /// The call declaring target `name`: not a `.target(name:)` naming it in another target's `dependencies:`.
+    private static func targetDeclaration(_ name: String, in calls: [FunctionCallExprSyntax]) -> FunctionCallExprSyntax? {
         calls.first { call in
-            ["target", "executableTarget"].contains(SyntaxValue.calleeName(call))
+            targetKinds.contains(SyntaxValue.calleeName(call) ?? "")
                 && SyntaxValue.string(SyntaxValue.argument("name", of: call)?.expression) == name
+                && !isDependencyReference(call)
         }
+    }
+
+    private static func isDependencyReference(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let element = call.parent?.as(ArrayElementSyntax.self),
+              let argument = element.parent?.parent?.parent?.as(LabeledExprSyntax.self) else { return false }
+        return argument.label?.text == "dependencies"
     }
 
     /// The product names a target's `dependencies:` lists: `.product(name:)`, `.byName(name:)` and plain strings.

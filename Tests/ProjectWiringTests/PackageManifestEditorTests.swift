@@ -101,6 +101,20 @@ struct PackageManifestEditorTests {
                   targets: [.init(target: "App", products: ["PatchSDK"])])
     }
 
+    @Test func targetReferencesAndUnlinkedKindsAreLeftAlone() throws {
+        try check("""
+            let package = Package(name: "App", dependencies: [], targets: [
+                .systemLibrary(name: "Csqlite3", pkgConfig: "sqlite3"),
+                .target(name: "Sqlite", dependencies: [.target(name: "Csqlite3")]),
+            ])
+            """, becomes: """
+            let package = Package(name: "App", dependencies: [.package(url: "https://github.com/patch-release/patch-swift", from: "1.4.0")], targets: [
+                .systemLibrary(name: "Csqlite3", pkgConfig: "sqlite3"),
+                .target(name: "Sqlite", dependencies: [.target(name: "Csqlite3"), .product(name: "PatchSDK", package: "patch-swift")]),
+            ])
+            """, targets: [.init(target: "Csqlite3", products: ["PatchSDK"]), .init(target: "Sqlite", products: ["PatchSDK"])])
+    }
+
     @Test func emptyListsAndConditionalCompilation() throws {
         try check("""
             let package = Package(name: "App", dependencies: [], targets: [
