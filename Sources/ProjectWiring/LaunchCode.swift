@@ -85,7 +85,8 @@ public enum LaunchCodeEditor {
 
         let imported = Set(tree.descendants(ImportDeclSyntax.self).map { $0.path.trimmedDescription })
         var missing = code.imports.filter { !imported.contains($0) }
-        if !imported.isDisjoint(with: ["Foundation", "SwiftUI", "UIKit"]) {
+        // These re-export Foundation.
+        if !imported.isDisjoint(with: ["Foundation", "SwiftUI", "UIKit", "AppKit", "Cocoa"]) {
             missing.removeAll { $0 == "Foundation" }
         }
         if !missing.isEmpty {
@@ -161,22 +162,28 @@ public enum LaunchCodeEditor {
             guard attributeNames.contains("main") || attributeNames.contains("UIApplicationMain") || attributeNames.contains("NSApplicationMain") else { continue }
             let inherited = inheritance?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
             let isDelegate = inherited.contains { $0.hasSuffix("ApplicationDelegate") } || !attributeNames.contains("main")
+            // An `@main` widget bundle, command-line tool or test host is not where an app launches.
+            guard isDelegate || inherited.contains("App") || inherited.contains("SwiftUI.App") else { continue }
             return EntryPoint(node: Syntax(declaration), name: name.text, isDelegate: isDelegate,
                               members: memberBlock.members, leftBrace: memberBlock.leftBrace)
         }
         return nil
     }
 
-    /// The App's `init()`, or the delegate's `application(_:didFinishLaunchingWithOptions:)`.
+    /// The App's `init()`, or the delegate's `application(_:didFinishLaunchingWithOptions:)` (`applicationDidFinishLaunching(_:)` on macOS).
     private static func launchFunction(of entry: EntryPoint) -> (any WithLaunchBody)? {
         for member in entry.members {
             if !entry.isDelegate, let initializer = member.decl.as(InitializerDeclSyntax.self),
                initializer.signature.parameterClause.parameters.isEmpty, initializer.optionalMark == nil {
                 return initializer
             }
-            if entry.isDelegate, let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "application",
-               function.signature.parameterClause.parameters.map(\.firstName.text) == ["_", "didFinishLaunchingWithOptions"] {
-                return function
+            if entry.isDelegate, let function = member.decl.as(FunctionDeclSyntax.self) {
+                let labels = function.signature.parameterClause.parameters.map(\.firstName.text)
+                // UIKit's, and AppKit's `applicationDidFinishLaunching(_:)`.
+                if (function.name.text == "application" && labels == ["_", "didFinishLaunchingWithOptions"])
+                    || (function.name.text == "applicationDidFinishLaunching" && labels == ["_"]) {
+                    return function
+                }
             }
         }
         return nil

@@ -148,5 +148,32 @@ struct LaunchCodeEditorTests {
 
     @Test func filesWithoutAnEntryPointAreLeftAlone() throws {
         #expect(try LaunchCodeEditor.wiring(Array("struct Home: View { var body: some View { Text(\"x\") } }\n".utf8), path: "Home.swift", code: code) == nil)
+        let widgets = "import WidgetKit\n\n@main\nstruct Widgets: WidgetBundle {\n    var body: some Widget { Clock() }\n}\n"
+        #expect(try LaunchCodeEditor.wiring(Array(widgets.utf8), path: "Widgets.swift", code: code) == nil)
+    }
+
+    @Test func anAppKitDelegateStartsInApplicationDidFinishLaunching() throws {
+        try check("""
+            import AppKit
+
+            @NSApplicationMain
+            final class AppDelegate: NSObject, NSApplicationDelegate {
+                func applicationDidFinishLaunching(_ note: Notification) {
+                    setUp()
+                }
+            }
+            """, becomes: """
+            import AppKit
+            import PatchSDK
+
+            @NSApplicationMain
+            final class AppDelegate: NSObject, NSApplicationDelegate {
+                func applicationDidFinishLaunching(_ note: Notification) {
+                    Patch.configure(PatchConfiguration(appKey: "shop", fingerprint: PatchBuildFingerprint.value))
+                    Task { await Patch.shared.start() }
+                    setUp()
+                }
+            }
+            """)
     }
 }
