@@ -60,6 +60,15 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
+        // `init`'s wiring of an app: byte edits of Package.swift and the app's entry point (swift-syntax).
+        .target(
+            name: "ProjectWiring",
+            dependencies: [
+                "PatchManifest",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]),
+
         // `patchcli prepare` and `patchcli build`: Swift sources in, guest wasm modules out.
         // swift-syntax stays in this target (and the executable). Guest templates live in templates/
         // at the package root and are located at run time.
@@ -69,6 +78,7 @@ let package = Package(
                 "PatchManifest",
                 // `doctor` round-trips the system codecs.
                 "PatchDiff",
+                "ProjectWiring",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
@@ -99,6 +109,7 @@ let package = Package(
                 "PatchBuild",
                 "PatchStore",
                 "PatchServer",
+                "ProjectWiring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -124,6 +135,9 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],
             exclude: ["Fixtures", "GuestFixtures"]),
+        .testTarget(
+            name: "ProjectWiringTests",
+            dependencies: ["ProjectWiring", "PatchManifest"]),
         .testTarget(
             name: "PatchManifestTests",
             dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),

@@ -1,5 +1,6 @@
 import Foundation
 import PatchManifest
+import ProjectWiring
 import SwiftParser
 import SwiftSyntax
 

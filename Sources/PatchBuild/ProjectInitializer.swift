@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PatchManifest
+import ProjectWiring
 
 /// Why `init` could not set a project up.
 public enum InitError: Error, CustomStringConvertible {
@@ -79,12 +80,12 @@ public struct InitOptions: Sendable {
     public var infoPlist: String?
     public var force: Bool
 
-    public static let defaultAPIBaseURL = "https://api.patchrelease.com/api/v1"
+    public static let defaultAPIBaseURL = ProjectConfig.defaultAPIBaseURL
     public static let defaultKeyDirectory = "~/.config/patch/keys"
     public static let defaultBackgroundTaskIdentifier = "com.patchrelease.background-check"
 
     public init(root: String, appKey: String? = nil, appID: String? = nil, apiBaseURL: String = defaultAPIBaseURL,
-                channel: String = "production", keyDirectory: String = defaultKeyDirectory, backgroundUpdates: Bool = false,
+                channel: String = ProjectConfig.defaultChannel, keyDirectory: String = defaultKeyDirectory, backgroundUpdates: Bool = false,
                 silentPush: Bool = false, backgroundTaskIdentifier: String = defaultBackgroundTaskIdentifier,
                 infoPlist: String? = nil, force: Bool = false) {
         self.root = root
@@ -115,15 +116,17 @@ public struct InitPlan: Sendable {
     public var config: ProjectConfig
     public var detected: DetectedProject
     public var createdKeyPair: Bool
-    /// The code to add at app launch (sdk-contract §9: `Patch.configure` + `start()` in a `Task`).
-    public var launchSnippet: String
+    /// The code that starts Patch at launch (sdk-contract §11), inserted by wiring or added by hand.
+    public var launchCode: LaunchCode
 }
 
 /// `patchcli init`: detects the project, writes `patch.json`, the signing key pair, `.gitignore`
 /// entries and (optionally) background-update Info.plist keys. Pure apart from reading: the caller
-/// writes `InitPlan.writes`, then runs `prepare`. Running it again plans no writes.
+/// writes `InitPlan.writes`, then wires the app (`AppWiring`) and runs `prepare`. Running it again
+/// plans no writes.
 public enum ProjectInitializer {
-    public static let gitignoreEntries = [".patch/originals/", ".patch/prepare-state.json", ".patch/cache/"]
+    public static let gitignoreEntries = [".patch/originals/", ".patch/prepare-state.json", ".patch/cache/",
+                                          WiringState.originalsDirectory + "/", WiringState.path]
     public static let publicKeyFileName = "PatchPublicKey.generated.swift"
 
     public static func plan(_ options: InitOptions, homeDirectory: String) throws(InitError) -> InitPlan {
@@ -185,7 +188,7 @@ public enum ProjectInitializer {
             if updated != [UInt8](current) { writes.append(.init(path: plistPath, bytes: updated, permissions: nil)) }
         }
         return InitPlan(writes: writes, config: config, detected: detected, createdKeyPair: createdKeyPair,
-                        launchSnippet: launchSnippet(config))
+                        launchCode: LaunchCode(config))
     }
 
     /// The private key file `init` writes (base64 of the raw 32 bytes); nil when there is none.
@@ -205,28 +208,10 @@ public enum ProjectInitializer {
         /// The Ed25519 public key (raw 32 bytes, base64) that verifies this app's signed Patch releases.
         /// Its private half stays on the release machine (`signing.privateKeyPath` in patch.json).
         enum PatchSigningKey {
-            static let publicKeyBase64 = \(ThunkEmitter.stringLiteral(key.rawRepresentation.base64EncodedString()))
+            static let publicKeyBase64 = \(SwiftLiteral.string(key.rawRepresentation.base64EncodedString()))
         }
 
         """
-    }
-
-    /// The launch code as the SDK README shows it, with non-default settings spelled out.
-    static func launchSnippet(_ config: ProjectConfig) -> String {
-        var arguments = ["appKey: \(ThunkEmitter.stringLiteral(config.appKey))"]
-        if let appID = config.appID { arguments.append("appID: \(ThunkEmitter.stringLiteral(appID))") }
-        if config.apiBaseURL != InitOptions.defaultAPIBaseURL {
-            arguments.append("apiBaseURL: URL(string: \(ThunkEmitter.stringLiteral(config.apiBaseURL)))")
-        }
-        arguments.append("fingerprint: PatchBuildFingerprint.value")
-        if config.channel != "production" { arguments.append("channel: \(ThunkEmitter.stringLiteral(config.channel))") }
-        return """
-            import PatchSDK
-
-            // At launch (your App's init, or application(_:didFinishLaunchingWithOptions:)):
-            Patch.configure(PatchConfiguration(\(arguments.joined(separator: ", "))))
-            Task { await Patch.shared.start() }
-            """
     }
 
     /// `.gitignore` with the missing entries appended (nil when none is missing).
@@ -237,7 +222,7 @@ public enum ProjectInitializer {
         guard !missing.isEmpty else { return nil }
         var updated = text
         if !updated.isEmpty, !updated.hasSuffix("\n") { updated += "\n" }
-        updated += "# Patch: prepare's saved originals, state and cache (patchcli init)\n" + missing.joined(separator: "\n") + "\n"
+        updated += "# Patch: prepare's and init's saved originals, state and cache (patchcli init)\n" + missing.joined(separator: "\n") + "\n"
         return Array(updated.utf8)
     }
 

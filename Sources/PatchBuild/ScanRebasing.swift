@@ -1,3 +1,8 @@
+import ProjectWiring
+
+/// The byte edit prepare makes (ProjectWiring's; SwiftSyntax declares another `SourceEdit`).
+typealias SourceEdit = ProjectWiring.SourceEdit
+
 /// The scan of a file after `prepare`'s edits, derived from the scan before them, so the scan cache
 /// holds the prepared file too and a re-run parses nothing (a prepared file is what the next run
 /// reads). `prepare`'s edits never add lines and never touch declarations' hashed tokens, so only

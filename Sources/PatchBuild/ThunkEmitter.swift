@@ -1,4 +1,5 @@
 import PatchManifest
+import ProjectWiring
 
 /// Writes the Swift that routes views and opted-in functions through the SDK (docs/prepare.md).
 enum ThunkEmitter {
@@ -32,7 +33,7 @@ enum ThunkEmitter {
         lines.append("extension \(thunk.extendedType)\(thunk.whereClause.map { " " + $0 } ?? "") {")
         lines.append("    // patch-body-sha256: \(thunk.contentHash)")
         lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
-        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(stringLiteral(thunk.typeName)), instance: self) {")
+        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(SwiftLiteral.string(thunk.typeName)), instance: self) {")
         lines.append("            __p")
         lines.append("        } else {")
         lines.append("            \(PreparedNames.nativeBody)")
@@ -62,7 +63,7 @@ enum ThunkEmitter {
         let fields = function.parameters.map { "let \(identifier($0.internalName)): \($0.type)" }.joined(separator: "; ")
         let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(identifier($0.internalName))" }
             .joined(separator: ", ")
-        let export = stringLiteral(thunk.exportName)
+        let export = SwiftLiteral.string(thunk.exportName)
 
         var body: [String] = []
         body.append("// patch-function-sha256: \(function.contentHash)")
@@ -131,7 +132,7 @@ enum ThunkEmitter {
         /// view IR versions (docs/prepare.md). Pass it as `PatchConfiguration(fingerprint:)` so the
         /// backend only offers modules built against this binary.
         enum PatchBuildFingerprint {
-            static let value = \(stringLiteral(fingerprint))
+            static let value = \(SwiftLiteral.string(fingerprint))
         }
 
         """
@@ -155,18 +156,5 @@ enum ThunkEmitter {
     private static func wrap(_ lines: [String], in conditions: [String]) -> String {
         guard !conditions.isEmpty else { return lines.joined(separator: "\n") }
         return (["#if " + conditions.joined(separator: " && ")] + lines + ["#endif"]).joined(separator: "\n")
-    }
-
-    static func stringLiteral(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
     }
 }

@@ -1,3 +1,4 @@
+import ProjectWiring
 import SwiftParser
 import SwiftSyntax
 

@@ -5,6 +5,9 @@ import Foundation
 public struct ProjectConfig: Codable, Sendable, Equatable {
     public static let fileName = "patch.json"
     public static let currentVersion = 1
+    /// The update server and channel the SDK uses when `PatchConfiguration` does not name them.
+    public static let defaultAPIBaseURL = "https://api.patchrelease.com/api/v1"
+    public static let defaultChannel = "production"
 
     public enum ProjectKind: String, Codable, Sendable {
         case swiftPackage = "swiftpm"
@@ -41,6 +44,29 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
             self.sourceRoots = sourceRoots
             self.infoPlist = infoPlist
             self.manifest = manifest
+        }
+    }
+
+    /// `sdk`: the PatchSDK package `init` adds to the app. Absent means the public package at the
+    /// version this patchcli's generated code is written against.
+    public struct SDKPackage: Codable, Sendable, Equatable {
+        public static let defaultURL = "https://github.com/patch-release/patch-swift"
+        public static let defaultVersion = "1.4.0"
+
+        /// The package's repository.
+        public var url: String
+        /// The lowest version accepted (`.package(url:from:)`).
+        public var version: String
+
+        public init(url: String = defaultURL, version: String = defaultVersion) {
+            self.url = url
+            self.version = version
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decodeIfPresent(String.self, forKey: .url) ?? Self.defaultURL
+            version = try container.decodeIfPresent(String.self, forKey: .version) ?? Self.defaultVersion
         }
     }
 
@@ -99,11 +125,15 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var patchableFunctions: [String]
     public var signing: Signing
     public var build: BuildSettings?
+    public var sdk: SDKPackage?
+
+    /// The SDK package to depend on: `sdk`, or the defaults.
+    public var sdkPackage: SDKPackage { sdk ?? SDKPackage() }
 
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
-             patchableFunctions, signing, build
+             patchableFunctions, signing, build, sdk
     }
 
     public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
@@ -140,6 +170,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         patchableFunctions = try container.decodeIfPresent([String].self, forKey: .patchableFunctions) ?? []
         signing = try container.decode(Signing.self, forKey: .signing)
         build = try container.decodeIfPresent(BuildSettings.self, forKey: .build)
+        sdk = try container.decodeIfPresent(SDKPackage.self, forKey: .sdk)
     }
 
     public enum LoadError: Error, CustomStringConvertible {

@@ -4,6 +4,7 @@ import PatchBuild
 import PatchManifest
 import PatchServer
 import PatchStore
+import ProjectWiring
 
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
@@ -34,6 +35,8 @@ extension CommandFailure {
             }
         case let error as InitError:
             self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : error.isMissingInput ? .inputUnavailable : .malformedInput, hint: error.hint)
+        case let error as WiringError:
+            self.init(kind: error.kind, message: error.description, exitStatus: .malformedInput, hint: error.hint)
         case let error as ToolchainError:
             self.init(kind: "toolchain_missing", message: error.description, exitStatus: .toolchainMissing,
                       hint: "pass --toolchain /path/to/swift-toolchain (the directory holding usr/bin/swiftc)")

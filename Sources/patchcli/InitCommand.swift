@@ -6,12 +6,15 @@ import PatchManifest
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
-        abstract: "Set a SwiftPM package or Xcode project up for Patch, then prepare it.",
+        abstract: "Set a SwiftPM package or Xcode project up for Patch, wire the app, then prepare it.",
         discussion: """
             Detects the project, writes patch.json (schema: docs/patch-config.schema.json), an Ed25519
             signing key pair (private key outside the repository, mode 0600; public key as a generated
-            Swift file), .gitignore entries, optionally background-update Info.plist keys, runs
-            `prepare` and prints the launch snippet. A second run changes nothing.
+            Swift file), .gitignore entries, optionally background-update Info.plist keys, wires the app
+            (the PatchSDK package and products in Package.swift, the launch code in the @main App's
+            init() or the app delegate's application(_:didFinishLaunchingWithOptions:)) and runs
+            `prepare`. A second run changes nothing. --no-wire prints the wiring instead of doing it;
+            --revert undoes the wiring and the preparation.
             """)
 
     @Option(name: .long, help: "The project folder (holding Package.swift or the .xcodeproj).")
@@ -44,14 +47,25 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "Write patch.json again from the detected project even if it exists (the key pair is kept).")
     var force = false
 
+    @Flag(name: .customLong("no-wire"), help: "Change no Package.swift or app source: print the SDK dependency, products and launch code to add by hand.")
+    var noWire = false
+
+    @Flag(help: "Undo the wiring and the preparation (`prepare --revert`); patch.json and the keys stay.")
+    var revert = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if silentPush && !backgroundUpdates { throw ValidationError("--silent-push requires --background-updates") }
+        if revert && noWire { throw ValidationError("--revert and --no-wire cannot be combined") }
     }
 
     func run() async throws {
         let console = Console(output)
+        if revert {
+            try await console.perform("init") { try revertWiring(console) }
+            return
+        }
         try await console.perform("init") {
             let options = InitOptions(
                 root: project, appKey: appKey, appID: appID, apiBaseURL: apiBaseURL, channel: channel,
@@ -70,10 +84,20 @@ struct InitCommand: AsyncParsableCommand {
                 }
                 try FileAccess.writeAtomically(write.bytes, to: path, permissions: write.permissions)
             }
-            let session = try PrepareSession.run(root: project)
+            var session = try PrepareSession.run(root: project)
+            let viewTargets = Set(session.plan.views.map(\.target))
+            var wiring: WiringPlan?
+            if !noWire {
+                let wiringPlan = try AppWiring.plan(config: plan.config, root: project, viewTargets: viewTargets)
+                try PrepareCommand.apply(wiringPlan.updates, root: project)
+                // Prepare reads the sources as wired: the entry point's file may hold views too.
+                if wiringPlan.wired.contains(where: { $0.kind == .launchCode }) { session = try PrepareSession.run(root: project) }
+                wiring = wiringPlan
+            }
             try PrepareCommand.apply(session.updatesInWriteOrder, root: project)
 
-            let changed = plan.writes.map(\.path) + session.updates.map(\.path)
+            let wired = wiring?.wired ?? []
+            let changed = plan.writes.map(\.path) + wired.map(\.path) + session.updates.map(\.path)
             if changed.isEmpty {
                 console.line("already set up: nothing changed")
             } else {
@@ -82,14 +106,43 @@ struct InitCommand: AsyncParsableCommand {
             }
             if plan.createdKeyPair { console.line("new signing key: \(plan.config.signing.privateKeyPath) (keep it secret; back it up)") }
             console.line("routed \(session.plan.views.count) view(s) and \(session.plan.functions.count) function(s); fingerprint \(session.plan.fingerprint)")
-            console.line("\nAdd at launch:\n\n\(plan.launchSnippet)\n")
+            var manualSteps = wiring?.manualSteps ?? []
+            if let wiring {
+                for file in wired {
+                    console.line(file.kind == .manifest ? "wired \(file.path): the Patch SDK for \(file.targets.joined(separator: ", "))" : "wired \(file.path): the launch code")
+                }
+                for step in wiring.manualSteps { console.line("to do by hand: \(step)") }
+                if wiring.launchFile == nil { console.line("\nAdd at launch:\n\n\(plan.launchCode.snippet)\n") }
+            } else {
+                let instructions = AppWiring.manualInstructions(config: plan.config, viewTargets: viewTargets)
+                manualSteps = [instructions]
+                console.line("\nNot wired (--no-wire). \(instructions)\n")
+            }
             return InitResult(
                 project: plan.detected.project.path, kind: plan.detected.project.kind.rawValue,
                 targets: plan.config.targets.map(\.name), appTarget: plan.config.appTarget, changedFiles: changed,
                 createdKeyPair: plan.createdKeyPair, privateKeyPath: plan.config.signing.privateKeyPath,
                 views: session.plan.views.count, functions: session.plan.functions.count,
-                fingerprint: session.plan.fingerprint, launchSnippet: plan.launchSnippet)
+                fingerprint: session.plan.fingerprint, launchCode: plan.launchCode.snippet, wired: wired, manualSteps: manualSteps)
         }
+    }
+
+    /// `init --revert`: prepare's changes out first (they were made on the wired files, so this gives
+    /// the wired files back exactly), then the wiring's.
+    private func revertWiring(_ console: Console) throws -> InitRevertResult {
+        let prepareUpdates = try PrepareSession.revert(root: project)
+        try PrepareCommand.apply(prepareUpdates, root: project)
+        let wiringUpdates = try AppWiring.revert(root: project)
+        try PrepareCommand.apply(wiringUpdates, root: project)
+        let restored = (prepareUpdates + wiringUpdates).filter { $0.before != nil && $0.after != nil }.map(\.path)
+        let removed = (prepareUpdates + wiringUpdates).filter { $0.after == nil }.map(\.path)
+        if restored.isEmpty && removed.isEmpty {
+            console.line("nothing to revert")
+        } else {
+            for path in restored { console.line("restored \(path)") }
+            console.line("removed \(removed.count) generated or bookkeeping file(s); patch.json and the keys stay")
+        }
+        return InitRevertResult(restoredFiles: restored, removedFiles: removed)
     }
 
     /// patch.json is read from the project folder, so a key directory given relative to where the
@@ -112,6 +165,17 @@ struct InitResult: Encodable {
     var views: Int
     var functions: Int
     var fingerprint: String
-    var launchSnippet: String
+    /// The launch code (what wiring inserts, or what to add by hand).
+    var launchCode: String
+    /// The files this run wired.
+    var wired: [WiringPlan.WiredFile]
+    /// What is left to add by hand (everything with --no-wire).
+    var manualSteps: [String]
+}
+
+/// The `--json` result of `init --revert`.
+struct InitRevertResult: Encodable {
+    var restoredFiles: [String]
+    var removedFiles: [String]
 }
 

@@ -96,8 +96,8 @@ import Testing
         ])
         #expect(plan.writes[1].permissions == 0o600)
         #expect(plan.createdKeyPair)
-        #expect(plan.launchSnippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
-        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n")
+        #expect(plan.launchCode.snippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
+        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's and init's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n.patch/wiring-originals/\n.patch/wiring-state.json\n")
         for write in plan.writes {
             let path = write.path.hasPrefix("/") ? write.path : root + "/" + write.path
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -121,14 +121,25 @@ import Testing
         let properties = try #require(schema["properties"] as? [String: Any])
         var config = ProjectConfig(
             appKey: "k", appID: "id", apiBaseURL: "u", channel: "c", project: .init(kind: .xcodeProject, path: "A.xcodeproj"),
-            targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist")], appTarget: "A", include: [], exclude: [],
-            patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
+            targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist", manifest: "Packages/A/Package.swift")], appTarget: "A",
+            include: [], exclude: [], patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
         config.build = .init(swiftSDK: "swift-6.2-RELEASE_wasm-embedded", swiftSDKsPath: "/sdks", wasmOpt: .always)
+        config.sdk = .init(url: "https://example.com/patch-swift", version: "1.5.0")
         let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
         #expect(Set(encoded.keys) == Set(properties.keys))
         let buildSchema = try #require((properties["build"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(Set(try #require(encoded["build"] as? [String: Any]).keys) == Set(buildSchema.keys))
         #expect(try ProjectConfig.decode(config.encoded(), path: "patch.json").build == config.build)
+        let sdkSchema = try #require((properties["sdk"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(try #require(encoded["sdk"] as? [String: Any]).keys) == Set(sdkSchema.keys))
+        let targetSchema = try #require(((properties["targets"] as? [String: Any])?["items"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(try #require((encoded["targets"] as? [[String: Any]])?.first).keys) == Set(targetSchema.keys))
+        #expect(try ProjectConfig.decode(config.encoded(), path: "patch.json") == config)
+        // An sdk object without a field takes that field's default.
+        var partial = encoded
+        partial["sdk"] = ["version": "2.0.0"]
+        let partialConfig = try ProjectConfig.decode(Array(try JSONSerialization.data(withJSONObject: partial)), path: "patch.json")
+        #expect(partialConfig.sdkPackage == .init(url: ProjectConfig.SDKPackage.defaultURL, version: "2.0.0"))
         let required = try #require(schema["required"] as? [String])
         var minimal = encoded
         for key in encoded.keys where !required.contains(key) { minimal[key] = nil }

@@ -125,11 +125,78 @@ import Testing
             let revert = try CLI.run(["prepare", "--project", project.path, "--revert", "--json"])
             #expect(revert.status == 0)
             var restored = try snapshot(project)
-            // init's own files stay: they are configuration, not preparation.
+            // init's own files stay: they are configuration, not preparation; so does its wiring.
+            for path in ["patch.json", ".gitignore", "Sources/PatchShop/Patch/PatchPublicKey.generated.swift"] {
+                #expect(restored.removeValue(forKey: path) != nil)
+            }
+            // `prepare --revert` leaves the launch code; `init --revert` takes it out (below).
+            let app = "Sources/PatchShop/PatchShopApp.swift"
+            #expect(restored.removeValue(forKey: app) != original[app])
+            #expect(restored == original.filter { $0.key != app })
+        }
+    }
+
+    /// `init` wires the package (the SDK dependency and ShopCore's product added, PatchShop's reused; the
+    /// launch code goes into the App's new init()); `init --revert` gives every source back byte for byte.
+    @Test func initWiresTheAppAndInitRevertRestoresIt() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            let manifest = project.appendingPathComponent("Package.swift")
+            // The SDK dependency and ShopCore's product removed, so init has them to add.
+            let exampleManifest = String(decoding: try Data(contentsOf: manifest), as: UTF8.self)
+            let unwired = exampleManifest
+                .replacingOccurrences(of: "    dependencies: [\n        .package(url: \"https://github.com/patch-release/patch-swift\", from: \"1.4.0\"),\n    ],\n", with: "")
+                .replacingOccurrences(of: "            name: \"ShopCore\",\n            dependencies: [.product(name: \"PatchSDK\", package: \"patch-swift\")]),", with: "            name: \"ShopCore\"),")
+            try Data(unwired.utf8).write(to: manifest)
+            let original = try snapshot(project)
+
+            let first = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path, "--channel", "beta", "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let wired = (first.result?["wired"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+            #expect(wired == ["Package.swift", "Sources/PatchShop/PatchShopApp.swift"])
+            let wiredManifest = String(decoding: try Data(contentsOf: manifest), as: UTF8.self)
+            // Wiring lays the package and the product out as the example's authors did.
+            #expect(wiredManifest == exampleManifest)
+            let app = String(decoding: try Data(contentsOf: project.appendingPathComponent("Sources/PatchShop/PatchShopApp.swift")), as: UTF8.self)
+            #expect(app.contains("""
+                    @State private var cart = CartViewModel()
+
+                    init() {
+                        Patch.configure(PatchConfiguration(appKey: "patchshop", fingerprint: PatchBuildFingerprint.value, channel: PatchChannel("beta")))
+                        Task { await Patch.shared.start() }
+                    }
+                """))
+
+            let second = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path])
+            #expect(second.stdout.contains("already set up: nothing changed"), "\(second.stdout)")
+
+            let revert = try CLI.run(["init", "--project", project.path, "--revert", "--json"])
+            #expect(revert.status == 0, "\(revert.stderr)")
+            var restored = try snapshot(project)
             for path in ["patch.json", ".gitignore", "Sources/PatchShop/Patch/PatchPublicKey.generated.swift"] {
                 #expect(restored.removeValue(forKey: path) != nil)
             }
             #expect(restored == original)
+            #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent(".patch/wiring-state.json").path))
+        }
+    }
+
+    @Test func noWireChangesNoSourceAndPrintsTheWiring() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            let manifest = project.appendingPathComponent("Package.swift")
+            let before = try Data(contentsOf: manifest)
+            let result = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path,
+                                      "--no-wire", "--api-base-url", "https://patch.example.com/v1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try Data(contentsOf: manifest) == before)
+            let app = String(decoding: try Data(contentsOf: project.appendingPathComponent("Sources/PatchShop/PatchShopApp.swift")), as: UTF8.self)
+            #expect(!app.contains("Patch.configure"))
+            #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent(".patch/wiring-state.json").path))
+            #expect(result.stdout.contains(".package(url: \"https://github.com/patch-release/patch-swift\", from: \"1.4.0\")"))
+            #expect(result.stdout.contains("PatchShop: .product(name: \"PatchSDK\", package: \"patch-swift\"), .product(name: \"PatchSwiftUI\", package: \"patch-swift\")"))
+            #expect(result.stdout.contains("import Foundation\nimport PatchSDK\n"))
+            #expect(result.stdout.contains("apiBaseURL: URL(string: \"https://patch.example.com/v1\")!"))
         }
     }
 
