@@ -130,8 +130,10 @@ struct InitCommand: AsyncParsableCommand {
     /// `init --revert`: prepare's changes out first (they were made on the wired files, so this gives
     /// the wired files back exactly), then the wiring's.
     private func revertWiring(_ console: Console) throws -> InitRevertResult {
-        let prepareUpdates = try PrepareSession.revert(root: project)
+        let prepareRevert = try PrepareSession.revert(root: project)
+        let prepareUpdates = prepareRevert.updates
         try PrepareCommand.apply(prepareUpdates, root: project)
+        try PrepareCommand.removeEmptyDirectories(prepareRevert.directoriesToRemove, root: project)
         let wiringUpdates = try AppWiring.revert(root: project)
         try PrepareCommand.apply(wiringUpdates, root: project)
         let restored = (prepareUpdates + wiringUpdates).filter { $0.before != nil && $0.after != nil }.map(\.path)
