@@ -21,10 +21,17 @@ def routed_type_names(text: str) -> list[str]:
 
 def parse_files(root: Path, paths: list[str]) -> dict:
     """`swiftc -parse` on the files; returns the ones with an error and their first message. One
-    compiler run per batch of files with distinct base names (swiftc refuses two files of one name)."""
+    compiler run per batch of files with distinct base names (swiftc refuses two files of one name).
+    A manifest is a script (top-level statements), which swiftc accepts only in a file parsed alone."""
     batches: list[dict[str, str]] = []
     for path in paths:
-        batch = next((batch for batch in batches if Path(path).name not in {Path(other).name for other in batch.values()}), None)
+        name = Path(path).name
+
+        def fits(batch: dict[str, str]) -> bool:
+            names = {Path(other).name for other in batch.values()}
+            return name != "Package.swift" and name not in names and "Package.swift" not in names
+
+        batch = next((batch for batch in batches if fits(batch)), None)
         if batch is None:
             batch = {}
             batches.append(batch)
