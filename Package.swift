@@ -85,6 +85,15 @@ let package = Package(
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ]),
 
+        // project.pbxproj as data: the OpenStep property-list parser and the byte-splicing editor.
+        // Depends on nothing, so any target (and the lead's detector) can read Xcode projects.
+        .target(name: "PBXProj"),
+
+        // `init`'s wiring of an app to PatchSDK: the Xcode side (Xcode*.swift) edits project.pbxproj.
+        .target(
+            name: "ProjectWiring",
+            dependencies: ["PBXProj", "PatchManifest"]),
+
         // The signed release store: plain files any static host can serve (docs/release.md).
         .target(
             name: "PatchStore",
@@ -150,6 +159,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
+        .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
+        .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

@@ -1,7 +1,7 @@
 import Foundation
 
-// Same file in PatchManifestTests and PatchStoreTests (test targets cannot share sources without a
-// test-support target); PatchDiffTests/PeerTools.swift has the general tool runner.
+// Same file in PatchManifestTests, PatchStoreTests and ProjectWiringTests (test targets cannot share
+// sources without a test-support target); PatchDiffTests/PeerTools.swift has the general tool runner.
 
 /// Team rule: a test that needs a peer tool FAILS under CI=true when it is missing; elsewhere it
 /// skips with a message.
