@@ -60,10 +60,16 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
-        // `init`'s wiring of an app: byte edits of Package.swift and the app's entry point (swift-syntax).
+        // project.pbxproj as data: the OpenStep property-list parser and the byte-splicing editor.
+        // Depends on nothing, so any target can read Xcode projects.
+        .target(name: "PBXProj"),
+
+        // `init`'s wiring of an app to PatchSDK: byte edits of Package.swift and the app's entry point
+        // (swift-syntax) and of project.pbxproj (PBXProj).
         .target(
             name: "ProjectWiring",
             dependencies: [
+                "PBXProj",
                 "PatchManifest",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
@@ -84,15 +90,6 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
             ]),
-
-        // project.pbxproj as data: the OpenStep property-list parser and the byte-splicing editor.
-        // Depends on nothing, so any target (and the lead's detector) can read Xcode projects.
-        .target(name: "PBXProj"),
-
-        // `init`'s wiring of an app to PatchSDK: the Xcode side (Xcode*.swift) edits project.pbxproj.
-        .target(
-            name: "ProjectWiring",
-            dependencies: ["PBXProj", "PatchManifest"]),
 
         // The signed release store: plain files any static host can serve (docs/release.md).
         .target(
@@ -145,9 +142,6 @@ let package = Package(
             ],
             exclude: ["Fixtures", "GuestFixtures"]),
         .testTarget(
-            name: "ProjectWiringTests",
-            dependencies: ["ProjectWiring", "PatchManifest"]),
-        .testTarget(
             name: "PatchManifestTests",
             dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
@@ -160,7 +154,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
-        .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj"]),
+        .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

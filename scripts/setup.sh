@@ -5,7 +5,7 @@ set -euo pipefail
 
 apt_packages=(pkg-config libbz2-dev libzstd-dev liblzma-dev libbrotli-dev libsqlite3-dev bsdiff wabt binaryen)
 brew_packages=(pkg-config bzip2 zstd xz brotli sqlite bsdiff wabt binaryen)
-python_modules=(bsdiff4:bsdiff4 wasmtime:wasmtime msgpack:msgpack tuf:tuf brotli:brotli)
+python_modules=(bsdiff4:bsdiff4 wasmtime:wasmtime msgpack:msgpack tuf:tuf brotli:brotli pbxproj:pbxproj kin:kin)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
