@@ -13,6 +13,8 @@ public struct WiringState: Codable, Sendable, Equatable {
         case manifest
         /// The app's entry point: the launch code.
         case launchCode
+        /// A project.pbxproj: the SDK package and products of each Xcode target, and the generated files.
+        case xcodeProject
     }
 
     public struct FileRecord: Codable, Sendable, Equatable {
@@ -49,6 +51,7 @@ public struct WiringState: Codable, Sendable, Equatable {
         switch record.kind {
         case .manifest: return PackageManifestEditor.unwiring(bytes, sdk: sdk, markers: record.markers)
         case .launchCode: return LaunchCodeEditor.unwiring(bytes, markers: record.markers)
+        case .xcodeProject: return XcodeWiring.unwiring(bytes, sdk: sdk, markers: record.markers)
         }
     }
 }
@@ -68,7 +71,7 @@ public struct WiringPlan: Sendable {
     public var wired: [WiredFile]
     /// The file holding the launch code, nil when the app target declares no entry point.
     public var launchFile: String?
-    /// What `init` could not wire and the user adds by hand (Xcode targets, launch code without an entry point).
+    /// What `init` could not wire and the user adds by hand (launch code without an entry point).
     public var manualSteps: [String]
 }
 
@@ -110,13 +113,27 @@ public enum AppWiring {
         }
 
         var targetsByManifest: [String: [ProjectConfig.Target]] = [:]
+        var xcodeTargets: [ProjectConfig.Target] = []
         for target in config.targets {
             if let manifest = manifest(of: target, in: config) {
                 targetsByManifest[manifest, default: []].append(target)
             } else {
-                manualSteps.append("add \(PackageManifestEditor.packageDependency(config.sdkPackage)) to the Xcode project and the products "
-                                   + products(for: target.name, viewTargets: viewTargets).joined(separator: ", ") + " to target \(target.name)")
+                xcodeTargets.append(target)
             }
+        }
+        if !xcodeTargets.isEmpty {
+            let pbxproj = Preparer.join(config.project.path, "project.pbxproj")
+            let current = try ProjectSources.read(Preparer.join(root, pbxproj))
+            let requirements = xcodeTargets.map { target in
+                let generated = XcodeWiring.generatedFiles(under: target.sourceRoots, root: root)
+                // A target compiling view thunks routed in another target (a file both compile) needs
+                // PatchSwiftUI as much as the target the views were counted in.
+                let compilesViews = viewTargets.contains(target.name) || generated.contains { $0.importsSwiftUIRouting }
+                return XcodeWiring.TargetWiring(target: target.name, products: products(for: target.name, viewTargets: compilesViews ? [target.name] : []),
+                                                generatedFiles: generated.map(\.path))
+            }
+            let result = try XcodeWiring.wiring(current, projectPath: config.project.path, sdk: config.sdkPackage, targets: requirements)
+            record(pbxproj, kind: .xcodeProject, current: current, wired: result.bytes, markers: result.markers, targets: xcodeTargets.map(\.name))
         }
         for (manifest, targets) in targetsByManifest.sorted(by: { $0.key < $1.key }) {
             let current = try ProjectSources.read(Preparer.join(root, manifest))

@@ -95,6 +95,14 @@ struct InitCommand: AsyncParsableCommand {
                 wiring = wiringPlan
             }
             try PrepareCommand.apply(session.updatesInWriteOrder, root: project)
+            if var wiringPlan = wiring, plan.config.project.kind == .xcodeProject {
+                // An Xcode target compiles only the files its project lists: the generated files exist
+                // now, so wiring runs once more to register them (the rest is already wired).
+                let registration = try AppWiring.plan(config: plan.config, root: project, viewTargets: viewTargets)
+                try PrepareCommand.apply(registration.updates, root: project)
+                wiringPlan.wired += registration.wired.filter { !wiringPlan.wired.contains($0) }
+                wiring = wiringPlan
+            }
 
             let wired = wiring?.wired ?? []
             let changed = plan.writes.map(\.path) + wired.map(\.path) + session.updates.map(\.path)
@@ -109,7 +117,11 @@ struct InitCommand: AsyncParsableCommand {
             var manualSteps = wiring?.manualSteps ?? []
             if let wiring {
                 for file in wired {
-                    console.line(file.kind == .manifest ? "wired \(file.path): the Patch SDK for \(file.targets.joined(separator: ", "))" : "wired \(file.path): the launch code")
+                    switch file.kind {
+                    case .manifest: console.line("wired \(file.path): the Patch SDK for \(file.targets.joined(separator: ", "))")
+                    case .xcodeProject: console.line("wired \(file.path): the Patch SDK and the generated files for \(file.targets.joined(separator: ", "))")
+                    case .launchCode: console.line("wired \(file.path): the launch code")
+                    }
                 }
                 for step in wiring.manualSteps { console.line("to do by hand: \(step)") }
                 if wiring.launchFile == nil { console.line("\nAdd at launch:\n\n\(plan.launchCode.snippet)\n") }

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// `init` on a classic Xcode project (groups, explicit Compile Sources), in a folder whose name has a
+/// space: the SDK package and products land in project.pbxproj, every generated file is compiled by
+/// the target, a second run changes nothing and `init --revert` gives the project file back exactly.
+@Suite struct InitXcodeCLITests {
+    static let pbxproj = """
+// !$*UTF8*$!
+{
+\tarchiveVersion = 1;
+\tclasses = {
+\t};
+\tobjectVersion = 56;
+\tobjects = {
+
+/* Begin PBXBuildFile section */
+\t\tB10000000000000000000001 /* ShopApp.swift in Sources */ = {isa = PBXBuildFile; fileRef = B20000000000000000000001 /* ShopApp.swift */; };
+\t\tB10000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = B20000000000000000000002 /* ContentView.swift */; };
+/* End PBXBuildFile section */
+
+/* Begin PBXFileReference section */
+\t\tB20000000000000000000001 /* ShopApp.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = ShopApp.swift; sourceTree = "<group>"; };
+\t\tB20000000000000000000002 /* ContentView.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = ContentView.swift; sourceTree = "<group>"; };
+\t\tB20000000000000000000003 /* Shop.app */ = {isa = PBXFileReference; explicitFileType = wrapper.application; includeInIndex = 0; path = Shop.app; sourceTree = BUILT_PRODUCTS_DIR; };
+/* End PBXFileReference section */
+
+/* Begin PBXGroup section */
+\t\tB40000000000000000000001 = {
+\t\t\tisa = PBXGroup;
+\t\t\tchildren = (
+\t\t\t\tB40000000000000000000002 /* Shop */,
+\t\t\t\tB40000000000000000000003 /* Products */,
+\t\t\t);
+\t\t\tsourceTree = "<group>";
+\t\t};
+\t\tB40000000000000000000002 /* Shop */ = {
+\t\t\tisa = PBXGroup;
+\t\t\tchildren = (
+\t\t\t\tB20000000000000000000001 /* ShopApp.swift */,
+\t\t\t\tB20000000000000000000002 /* ContentView.swift */,
+\t\t\t);
+\t\t\tpath = Shop;
+\t\t\tsourceTree = "<group>";
+\t\t};
+\t\tB40000000000000000000003 /* Products */ = {
+\t\t\tisa = PBXGroup;
+\t\t\tchildren = (
+\t\t\t\tB20000000000000000000003 /* Shop.app */,
+\t\t\t);
+\t\t\tname = Products;
+\t\t\tsourceTree = "<group>";
+\t\t};
+/* End PBXGroup section */
+
+/* Begin PBXNativeTarget section */
+\t\tB50000000000000000000001 /* Shop */ = {
+\t\t\tisa = PBXNativeTarget;
+\t\t\tbuildPhases = (
+\t\t\t\tB30000000000000000000001 /* Sources */,
+\t\t\t);
+\t\t\tbuildRules = (
+\t\t\t);
+\t\t\tdependencies = (
+\t\t\t);
+\t\t\tname = Shop;
+\t\t\tproductName = Shop;
+\t\t\tproductReference = B20000000000000000000003 /* Shop.app */;
+\t\t\tproductType = "com.apple.product-type.application";
+\t\t};
+/* End PBXNativeTarget section */
+
+/* Begin PBXProject section */
+\t\tB60000000000000000000001 /* Project object */ = {
+\t\t\tisa = PBXProject;
+\t\t\tcompatibilityVersion = "Xcode 14.0";
+\t\t\tmainGroup = B40000000000000000000001;
+\t\t\tproductRefGroup = B40000000000000000000003 /* Products */;
+\t\t\tprojectDirPath = "";
+\t\t\tprojectRoot = "";
+\t\t\ttargets = (
+\t\t\t\tB50000000000000000000001 /* Shop */,
+\t\t\t);
+\t\t};
+/* End PBXProject section */
+
+/* Begin PBXSourcesBuildPhase section */
+\t\tB30000000000000000000001 /* Sources */ = {
+\t\t\tisa = PBXSourcesBuildPhase;
+\t\t\tbuildActionMask = 2147483647;
+\t\t\tfiles = (
+\t\t\t\tB10000000000000000000001 /* ShopApp.swift in Sources */,
+\t\t\t\tB10000000000000000000002 /* ContentView.swift in Sources */,
+\t\t\t);
+\t\t\trunOnlyForDeploymentPostprocessing = 0;
+\t\t};
+/* End PBXSourcesBuildPhase section */
+\t};
+\trootObject = B60000000000000000000001 /* Project object */;
+}
+
+"""
+
+    private func write(_ text: String, _ path: String, in project: URL) throws {
+        let url = project.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test func initWiresTheXcodeProjectAndRevertRestoresIt() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("My Shop")
+            try write(Self.pbxproj, "Shop.xcodeproj/project.pbxproj", in: project)
+            try write("import SwiftUI\n\n@main\nstruct ShopApp: App {\n    var body: some Scene {\n        WindowGroup { ContentView() }\n    }\n}\n",
+                      "Shop/ShopApp.swift", in: project)
+            try write("import SwiftUI\n\nstruct ContentView: View {\n    var body: some View {\n        Text(\"Hello\")\n    }\n}\n",
+                      "Shop/ContentView.swift", in: project)
+            let keys = directory.appendingPathComponent("keys").path
+
+            let first = try CLI.run(["init", "--project", project.path, "--key-dir", keys, "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let wired = (first.result?["wired"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+            #expect(wired.contains("Shop.xcodeproj/project.pbxproj") && wired.contains("Shop/ShopApp.swift"), "\(wired)")
+            let manualSteps = first.result?["manual_steps"] as? [String] ?? first.result?["manualSteps"] as? [String] ?? []
+            #expect(manualSteps.isEmpty, "\(manualSteps)")
+
+            let pbxproj = try String(contentsOf: project.appendingPathComponent("Shop.xcodeproj/project.pbxproj"), encoding: .utf8)
+            #expect(pbxproj.contains("repositoryURL = \"https://github.com/patch-release/patch-swift\";"))
+            #expect(pbxproj.contains("minimumVersion = 1.4.0;"))
+            #expect(pbxproj.contains("/* PatchSDK in Frameworks */") && pbxproj.contains("/* PatchSwiftUI in Frameworks */"))
+            // Every file prepare generated is compiled by the target.
+            for file in ["PatchThunks-Shop.generated.swift", "PatchFingerprint.generated.swift", "PatchPublicKey.generated.swift"] {
+                #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent("Shop/Patch/\(file)").path))
+                #expect(pbxproj.contains("/* \(file) in Sources */ = {isa = PBXBuildFile;"), "\(file) not in Compile Sources")
+            }
+            // Everything outside the edit is as it was: the original's lines are all still there, in order.
+            let originalLines = Self.pbxproj.split(separator: "\n", omittingEmptySubsequences: false)
+            var remaining = pbxproj.split(separator: "\n", omittingEmptySubsequences: false)[...]
+            for line in originalLines {
+                guard let index = remaining.firstIndex(of: line) else { Issue.record("line lost: \(line)"); break }
+                remaining = remaining[(index + 1)...]
+            }
+
+            let second = try CLI.run(["init", "--project", project.path, "--key-dir", keys])
+            #expect(second.stdout.contains("already set up: nothing changed"), "\(second.stdout)")
+
+            let revert = try CLI.run(["init", "--project", project.path, "--revert"])
+            #expect(revert.status == 0, "\(revert.stderr)")
+            let reverted = try Data(contentsOf: project.appendingPathComponent("Shop.xcodeproj/project.pbxproj"))
+            #expect(reverted == Data(Self.pbxproj.utf8))
+        }
+    }
+}
