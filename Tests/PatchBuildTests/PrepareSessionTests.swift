@@ -34,22 +34,6 @@ import Testing
         return root
     }
 
-    private func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
-        for update in updates {
-            let path = root + "/" + update.path
-            if let bytes = update.after {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: path))
-            } else {
-                try FileManager.default.removeItem(atPath: path)
-            }
-        }
-    }
-
-    private func read(_ root: String, _ path: String) -> String? {
-        FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
     @Test func prepareWritesSourcesGeneratedFilesBaselineAndState() throws {
         let root = try makeProject()
         defer { try? FileManager.default.removeItem(atPath: root) }

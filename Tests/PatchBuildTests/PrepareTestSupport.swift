@@ -89,3 +89,22 @@ func assertParses(_ text: String, _ label: String, sourceLocation: Testing.Sourc
     let tree = Parser.parse(source: text)
     #expect(!tree.hasError, "\(label) does not parse:\n\(text)", sourceLocation: sourceLocation)
 }
+
+/// Writes `updates` under `root` as the CLI would (folders created, `nil` content deleted), without
+/// the CLI's staging: tests check what the updates are, not how they are written.
+func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
+    for update in updates {
+        let path = root + "/" + update.path
+        if let bytes = update.after {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } else {
+            try FileManager.default.removeItem(atPath: path)
+        }
+    }
+}
+
+/// The text of `root/path`, nil when absent.
+func read(_ root: String, _ path: String) -> String? {
+    FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
+}

@@ -12,26 +12,10 @@ import Testing
         try Data(text.utf8).write(to: url)
     }
 
-    private func read(_ root: String, _ path: String) -> String? {
-        FileManager.default.contents(atPath: root + "/" + path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
     private func scratch() throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("targets-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         return root
-    }
-
-    private func apply(_ updates: [PreparePlan.FileUpdate], root: String) throws {
-        for update in updates {
-            let path = root + "/" + update.path
-            if let bytes = update.after {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: path))
-            } else {
-                try FileManager.default.removeItem(atPath: path)
-            }
-        }
     }
 
     private func writeConfig(targets: [ProjectConfig.Target], appTarget: String, in root: String) throws {
