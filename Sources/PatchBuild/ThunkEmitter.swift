@@ -54,14 +54,14 @@ enum ThunkEmitter {
             return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
         }.joined(separator: ", ")
         let originalCall = "\(function.baseName)(" + function.parameters.map { parameter in
-            (parameter.label.map { "\($0): " } ?? "") + identifier(parameter.internalName)
+            (parameter.label.map { "\($0): " } ?? "") + SwiftIdentifier.escaped(parameter.internalName)
         }.joined(separator: ", ") + ")"
         // Backticks belong to declarations and calls; a selector names `default(for:)` bare.
         let selector = "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
         let returnType = function.returnType ?? "Void"
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
-        let fields = function.parameters.map { "let \(identifier($0.internalName)): \($0.type)" }.joined(separator: "; ")
-        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(identifier($0.internalName))" }
+        let fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }.joined(separator: "; ")
+        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
             .joined(separator: ", ")
         let export = SwiftLiteral.string(thunk.exportName)
 
@@ -136,21 +136,6 @@ enum ThunkEmitter {
         }
 
         """
-    }
-
-    /// Keywords a parameter may be named after (`func move(to: Int, in: Region)`) that must be
-    /// escaped where the name is used as an identifier.
-    private static let keywords: Set<String> = [
-        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal",
-        "let", "operator", "precedencegroup", "private", "protocol", "public", "rethrows", "static", "struct", "subscript",
-        "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
-        "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false", "is", "nil", "super",
-        "throws", "true", "try",
-    ]
-
-    /// A parameter name as an identifier: backticked when it is a keyword written bare.
-    private static func identifier(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
     }
 
     private static func wrap(_ lines: [String], in conditions: [String]) -> String {

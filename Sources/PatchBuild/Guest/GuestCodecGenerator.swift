@@ -76,13 +76,13 @@ struct GuestCodecGenerator {
         for enumCase in shape.cases {
             writer.line("        if _patchBytesEqual(entry.key, \(literal(enumCase.name))) {")
             if enumCase.payload.isEmpty {
-                writer.line("            self = .\(escaped(enumCase.name))")
+                writer.line("            self = .\(SwiftIdentifier.escaped(enumCase.name))")
             } else {
                 let arguments = enumCase.payload.map { field in
                     let decode = "try payload.decode(\(literal(field.key)), as: \(field.type.spelling(index)).self)"
                     return field.label.map { "\($0): \(decode)" } ?? decode
                 }
-                writer.line("            self = .\(escaped(enumCase.name))(\(arguments.joined(separator: ", ")))")
+                writer.line("            self = .\(SwiftIdentifier.escaped(enumCase.name))(\(arguments.joined(separator: ", ")))")
             }
             writer.line("            return")
             writer.line("        }")
@@ -94,7 +94,7 @@ struct GuestCodecGenerator {
         for enumCase in shape.cases {
             let bindings = enumCase.payload.indices.map { "let value\($0)" }
             let pattern = enumCase.payload.isEmpty ? "" : "(" + bindings.joined(separator: ", ") + ")"
-            writer.line("        case .\(escaped(enumCase.name))\(pattern):")
+            writer.line("        case .\(SwiftIdentifier.escaped(enumCase.name))\(pattern):")
             writer.line("            writer.append(UInt8(ascii: \"{\")); writer.writeKey(\(literal(enumCase.name))); writer.append(UInt8(ascii: \"{\"))")
             for (position, field) in enumCase.payload.enumerated() {
                 if position > 0 { writer.line("            writer.append(UInt8(ascii: \",\"))") }
@@ -115,7 +115,7 @@ struct GuestCodecGenerator {
         var receiver = callee(plan)
         if plan.isInstanceMethod, let owner = plan.owner {
             writer.line("        let receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
-            receiver = "receiver." + escaped(plan.name.baseName)
+            receiver = "receiver." + SwiftIdentifier.escaped(plan.name.baseName)
         }
         for (position, parameter) in plan.parameters.enumerated() {
             writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
@@ -143,8 +143,8 @@ struct GuestCodecGenerator {
     }
 
     private func callee(_ plan: GuestExportPlan) -> String {
-        guard let owner = plan.owner else { return escaped(plan.name.baseName) }
-        return index.types[owner].qualifiedName + "." + escaped(plan.name.baseName)
+        guard let owner = plan.owner else { return SwiftIdentifier.escaped(plan.name.baseName) }
+        return index.types[owner].qualifiedName + "." + SwiftIdentifier.escaped(plan.name.baseName)
     }
 
     private func callArguments(_ plan: GuestExportPlan, values: [String]) -> String {
@@ -157,12 +157,6 @@ struct GuestCodecGenerator {
     private func literal(_ text: String) -> String {
         "\"" + text.replacingBackticks() + "\""
     }
-
-    private func escaped(_ name: String) -> String {
-        GuestCodecGenerator.keywords.contains(name) ? "`\(name)`" : name
-    }
-
-    static let keywords: Set<String> = ["default", "case", "class", "struct", "enum", "func", "let", "var", "return", "in", "is", "as", "self", "Self", "init", "repeat", "where", "switch", "if", "else", "for", "while", "do", "try", "throw", "static", "import", "operator", "extension", "protocol", "subscript", "internal", "public", "private", "fileprivate", "inout", "nil", "true", "false", "super", "guard", "defer", "break", "continue", "fallthrough", "catch", "throws", "rethrows", "associatedtype", "typealias", "deinit", "any", "some"]
 }
 
 private extension String {
