@@ -22,6 +22,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case existingFileDiffers(path: String)
     /// The store serves older metadata than a client already trusted (a replay or rollback).
     case rollbackDetected(path: String, trusted: Int, found: Int)
+    /// The store's metadata is older than what this machine already trusted for it (`record` is
+    /// the `TrustedVersionsFile` record): a rolled-back store, refused across restarts.
+    case rollbackBelowTrusted(path: String, role: TUFRole, trusted: Int, found: Int, record: String)
     case lockHeld(path: String)
     case concurrentCommit(path: String)
     case missingSigner(role: TUFRole)
@@ -56,6 +59,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): already exists with different bytes; published files are never overwritten (the store may have been tampered with; run `patchcli verify`)"
         case let .rollbackDetected(path, trusted, found):
             return "\(path): version \(found) is older than the trusted version \(trusted) (rollback or replay of old metadata)"
+        case let .rollbackBelowTrusted(path, role, trusted, found, record):
+            return "\(path): \(role.rawValue) version \(found) is older than version \(trusted), which this machine already trusted for this store (recorded in \(record)): the store was rolled back or an old copy restored. Put the newest metadata back; if serving the older store is deliberate, delete \(record)"
         case let .lockHeld(path):
             return "\(path): another publisher holds the store lock; wait for it to finish and retry"
         case let .concurrentCommit(path):

@@ -14,6 +14,10 @@ public struct VerifyReport: Codable, Sendable {
     public var modulesChecked: Int
     public var diffsChecked: Int
     public var moduleVerifier: String?
+    /// Files no metadata needs (left by killed publishes); `verify --repair` removes them.
+    public var leftovers: StoreLeftovers
+    /// Files `--repair` removed (nil without `--repair`).
+    public var removed: StoreLeftovers?
     public var warnings: [String]
 }
 
@@ -23,9 +27,14 @@ extension ReleaseStore {
     /// and channel head (counters, and every path resolvable in the same targets metadata); every
     /// module decompressing to its recorded SHA-256 and passing `moduleVerifier`; every diff
     /// reproducing its module. `previousTimestamp` (a `timestamp.json` seen earlier) turns an older
-    /// store into a rollback error. The first failure is thrown, naming its file.
-    public func verify(now: Date, trustedRoot: [UInt8]? = nil, previousTimestamp: [UInt8]? = nil, moduleVerifier: (any ModuleVerifier)?) throws(StoreError) -> VerifyReport {
+    /// store into a rollback error, and so does `trusted` (the versions this machine trusted before,
+    /// raised to this store's once it verifies). The first failure is thrown, naming its file.
+    public func verify(
+        now: Date, trustedRoot: [UInt8]? = nil, previousTimestamp: [UInt8]? = nil, trusted: TrustedVersionsFile? = nil,
+        moduleVerifier: (any ModuleVerifier)?
+    ) throws(StoreError) -> VerifyReport {
         let state = try loadState(now: now, trustedRoot: trustedRoot)
+        try trusted?.check(state, of: self)
         let timestampPath = StorePath.metadataFile("timestamp.json")
         if let previousTimestamp {
             let previous: TimestampMetadata
@@ -94,14 +103,16 @@ extension ReleaseStore {
             }
         }
 
+        try trusted?.checkAndRecord(state, of: self)
+        let leftovers = try leftovers()
         return VerifyReport(
             rootVersion: state.root.version, timestampVersion: state.timestamp.version, snapshotVersion: state.snapshot.version,
             targetsVersion: state.targets.version, targets: state.targets.targets.count, channels: channels,
             modulesChecked: modules.count, diffsChecked: diffs.count, moduleVerifier: moduleVerifier?.name,
-            warnings: warnings(state, now: now))
+            leftovers: leftovers, removed: nil, warnings: warnings(state, leftovers: leftovers, now: now))
     }
 
-    private func warnings(_ state: StoreState, now: Date) -> [String] {
+    private func warnings(_ state: StoreState, leftovers: StoreLeftovers, now: Date) -> [String] {
         var warnings: [String] = []
         let margins: [(TUFRole, String, TimeInterval)] = [
             (.timestamp, state.timestamp.expires, 86_400), (.snapshot, state.snapshot.expires, 14 * 86_400),
@@ -113,7 +124,13 @@ extension ReleaseStore {
             }
         }
         for orphan in state.orphans {
-            warnings.append("\(orphan): left by an interrupted publish; no timestamp references it (harmless)")
+            warnings.append("\(orphan): left by an interrupted publish; no timestamp references it (harmless, kept so its version number is never reused)")
+        }
+        for path in leftovers.unreferencedTargets {
+            warnings.append("\(path): no targets metadata lists it (left by an interrupted publish or copied in); `patchcli verify --repair` removes it")
+        }
+        for path in leftovers.temporaries {
+            warnings.append("\(path): temporary file of an interrupted publish (or one in progress); `patchcli verify --repair` removes it")
         }
         let online = [TUFRole.targets, .snapshot, .timestamp].flatMap { state.root.roles[$0.rawValue]?.keyids ?? [] }
         if Set(online).count < online.count {

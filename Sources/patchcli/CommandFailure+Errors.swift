@@ -99,7 +99,7 @@ extension CommandFailure {
             self.init(kind: "metadata_expired", message: message, exitStatus: .metadataExpired, hint: "publish or re-sign the store before clients reject it")
         case .invalidMetadata, .versionMismatch, .hashMismatch, .missingFile, .invalidRecord, .rootChainBroken, .existingFileDiffers, .artifactCodec:
             self.init(kind: "store_invalid", message: message, exitStatus: .storeInvalid, hint: "the store was modified outside patchcli or is damaged; restore it from a backup")
-        case .rollbackDetected:
+        case .rollbackDetected, .rollbackBelowTrusted:
             self.init(kind: "store_rollback", message: message, exitStatus: .storeInvalid, hint: "the store serves older metadata than was trusted: check the host or CDN serves the latest files")
         case .lockHeld, .concurrentCommit:
             self.init(kind: "publish_conflict", message: message, exitStatus: .publishConflict, hint: "run the command again once the other publish has finished")

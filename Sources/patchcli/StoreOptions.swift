@@ -11,6 +11,19 @@ struct StoreOptions: ParsableArguments {
     var releaseStore: ReleaseStore { ReleaseStore(directory: store) }
 }
 
+/// Where `verify` and `serve` keep the highest metadata versions they trusted per store, so a
+/// rolled-back store is refused after a restart too (docs/release.md, "Rollback protection").
+struct TrustOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "patchcli's state folder; the per-store trusted-versions records go in its trusted/ (default: $PATCHCLI_STATE_DIR, else $XDG_STATE_HOME/patchcli, else ~/.local/state/patchcli).",
+        valueName: "DIR"))
+    var stateDir: String?
+
+    var file: TrustedVersionsFile {
+        TrustedVersionsFile(stateDirectory: stateDir ?? TrustedVersionsFile.defaultStateDirectory(environment: ProcessInfo.processInfo.environment))
+    }
+}
+
 struct PublishFlags: ParsableArguments {
     @Flag(help: "Sign and plan everything, print the files it would write with their sizes, write nothing.")
     var dryRun = false
