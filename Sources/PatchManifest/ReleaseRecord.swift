@@ -131,6 +131,15 @@ public struct ReleaseRecord: Codable, Hashable, Sendable {
         "\(counter)-\(sha256.prefix(12))"
     }
 
+    /// The release counter a version string of `version(counter:sha256:)`'s form carries; nil for
+    /// anything else (a device running its bundled code sends its own version string).
+    public static func releaseCounter(ofVersion version: String) -> Int? {
+        let parts = version.split(separator: "-", maxSplits: 1)
+        guard parts.count == 2, parts[1].count == 12, parts[1].allSatisfy(\.isHexDigit),
+              parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let counter = Int(parts[0]), (1...maximumVersion).contains(counter) else { return nil }
+        return counter
+    }
+
     public static func validate(channel: String) throws(ReleaseFieldError) {
         let bytes = Array(channel.utf8)
         guard (1...64).contains(bytes.count), let first = bytes.first, isLowerAlphanumeric(first),

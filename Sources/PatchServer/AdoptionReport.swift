@@ -21,6 +21,9 @@ public struct ReleaseAdoption: Codable, Sendable, Equatable {
     /// `fallback` events name the version the device fell back *to*.
     public var fallbacks: Int
     public var commonestError: String?
+    /// With a store: why `serve` does not offer this release (its artifact no longer matches the
+    /// store's metadata); devices get the previous good release instead.
+    public var notOffered: String? = nil
 }
 
 public struct AdoptionReport: Codable, Sendable, Equatable {
@@ -29,6 +32,9 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
     /// `error` events without a module version: the update check itself failed.
     public var checkErrors: Int
     public var releases: [ReleaseAdoption]
+    /// With a store: every artifact `serve` would offer but does not, because its file no longer
+    /// matches the metadata (target path → why).
+    public var unservable: [String: String]? = nil
 
     /// Summarises the event database, attaching each version's release record from `records`.
     public static func summarize(_ database: EventDatabase, records: [ReleaseRecord] = []) throws(EventDatabaseError) -> AdoptionReport {

@@ -5,10 +5,25 @@ import PatchStore
 /// What a check can be answered from: every channel's releases, read once from a verified store
 /// state (signatures, hashes and expiry checked by `ReleaseStore.loadState`), indexed for lookups.
 public struct ReleaseCatalog: Sendable {
-    /// channel → fingerprint → the contents a device may be offered, newest first (see `generations`).
-    let offers: [String: [String: [ReleaseRecord]]]
-    /// Every version any record ever had → its module's SHA-256, to recognise what a device runs.
-    let contentByVersion: [String: String]
+    /// What one fingerprint on one channel can be offered.
+    struct Offer: Sendable {
+        /// The channel head's record for the fingerprint: the publisher's latest decision.
+        var current: ReleaseRecord
+        /// The contents a device may be offered, newest first (see `generations`).
+        var candidates: [ReleaseRecord]
+    }
+
+    /// channel → fingerprint → its offer.
+    let offers: [String: [String: Offer]]
+    /// Every version any record ever had → its module's SHA-256 and the channels that gave it, to
+    /// recognise what a device runs.
+    let versions: [String: (content: String, channels: Set<String>)]
+    /// Artifacts (module `.br` and diff target paths) whose file does not match the length and
+    /// SHA-256 targets metadata lists, with why: never offered (`decide` falls back).
+    public private(set) var unservable: [String: String]
+    /// The identity of each offered artifact's file when its bytes were checked: a changed identity
+    /// means the file was rewritten and is checked again before it is offered.
+    var checkedFiles: [String: StoreWatcher.FileIdentity]
     /// The verified metadata the catalog was read from; served files are checked against it.
     public let state: StoreState
     /// Target path → length and hashes of the served file, as targets metadata lists it.
@@ -20,25 +35,59 @@ public struct ReleaseCatalog: Sendable {
     /// How far back a device outside newer rollouts can be offered older content.
     static let maximumGenerations = 8
 
+    /// Reads every channel and checks every artifact it could offer against the length and SHA-256
+    /// the metadata lists (the store's verified `state`); the artifacts that fail are `unservable`.
     public init(store: ReleaseStore, state: StoreState) throws(StoreError) {
-        var offers: [String: [String: [ReleaseRecord]]] = [:]
-        var contentByVersion: [String: String] = [:]
+        var offers: [String: [String: Offer]] = [:]
+        var versions: [String: (content: String, channels: Set<String>)] = [:]
         for channel in store.channelNames(in: state) {
             guard let head = try store.channelHead(channel, in: state) else { continue }
             let history = try store.history(channel, in: state)
-            for record in history { contentByVersion[record.version] = record.module.sha256 }
-            var byFingerprint: [String: [ReleaseRecord]] = [:]
+            for record in history { versions[record.version, default: (record.module.sha256, [])].channels.insert(channel) }
+            var byFingerprint: [String: Offer] = [:]
             for current in head.current {
-                byFingerprint[current.fingerprint] = Self.generations(current: current, history: history)
+                byFingerprint[current.fingerprint] = Offer(current: current, candidates: Self.generations(current: current, history: history))
             }
             offers[channel] = byFingerprint
         }
         self.offers = offers
-        self.contentByVersion = contentByVersion
+        self.versions = versions
         self.state = state
         timestampVersion = state.timestamp.version
         let expiries = [state.root.expires, state.timestamp.expires, state.snapshot.expires, state.targets.expires]
         expires = expiries.compactMap(TUFTime.parse).min() ?? .distantPast
+
+        var unservable: [String: String] = [:]
+        var checkedFiles: [String: StoreWatcher.FileIdentity] = [:]
+        let artifacts = Set(offers.values.flatMap(\.values).flatMap(\.candidates).flatMap { [$0.module.path] + $0.diffs.map(\.path) })
+        for path in artifacts.sorted() {
+            guard let file = state.targets.targets[path]?.hashes["sha256"].map({ StorePath.targetFile(path, sha256: $0) }) else {
+                unservable[path] = "not listed in the targets metadata"
+                continue
+            }
+            let identity = StoreWatcher.identity(of: store.base.appendingPathComponent(file).path)
+            do {
+                _ = try store.targetBytes(path, in: state, limit: StoreLimits.moduleBytes)
+                checkedFiles[path] = identity
+            } catch { unservable[path] = error.description }
+        }
+        self.unservable = unservable
+        self.checkedFiles = checkedFiles
+    }
+
+    /// This catalog with one more artifact found unservable (its file changed after it was checked).
+    func marking(_ path: String, unservable reason: String) -> ReleaseCatalog {
+        var copy = self
+        copy.unservable[path] = reason
+        copy.checkedFiles[path] = nil
+        return copy
+    }
+
+    /// This catalog with an artifact's file identity refreshed after its bytes checked out again.
+    func marking(_ path: String, checkedAs identity: StoreWatcher.FileIdentity?) -> ReleaseCatalog {
+        var copy = self
+        copy.checkedFiles[path] = identity
+        return copy
     }
 
     /// The contents of one fingerprint a device may be offered, newest first: the channel head's
@@ -60,16 +109,29 @@ public struct ReleaseCatalog: Sendable {
     }
 
     /// What a device should get: the newest content its fingerprint, channel, cohort and rollout
-    /// bucket make it eligible for, unless it already runs that content.
+    /// bucket make it eligible for, unless it already runs that content. An eligible content whose
+    /// artifact is unservable is skipped for the next eligible one (the previous good release), and
+    /// a diff that is unservable is left out (the full artifact is offered). Content older than the
+    /// device's own release on this channel is offered only when the channel's record for the
+    /// fingerprint is newer than the device's (a rollback, or a rollout lowered, decided after it):
+    /// a store that went back in time never walks devices back with it.
     public func decide(_ request: UpdateCheckRequest) -> CheckDecision {
-        guard let candidates = offers[request.channel]?[request.fingerprint] else { return .upToDate }
-        guard let chosen = candidates.first(where: { record in
-            (record.cohort == nil || record.cohort == request.cohort) && RolloutBucket.includes(record, deviceID: request.deviceID)
-        }) else { return .upToDate }
-        let runningContent = contentByVersion[request.currentVersion]
-        if request.currentVersion == chosen.version || runningContent == chosen.module.sha256 { return .upToDate }
-        let diff = runningContent.flatMap { content in chosen.diffs.first { $0.fromSHA256 == content } }
-        return .update(chosen, diff: diff)
+        guard let offer = offers[request.channel]?[request.fingerprint] else { return .upToDate }
+        let running = versions[request.currentVersion]
+        // A version another channel gave says nothing about this channel's counters.
+        let runningCounter = running.map { $0.channels.contains(request.channel) } ?? true
+            ? ReleaseRecord.releaseCounter(ofVersion: request.currentVersion) : nil
+        for record in offer.candidates
+        where (record.cohort == nil || record.cohort == request.cohort) && RolloutBucket.includes(record, deviceID: request.deviceID) {
+            if request.currentVersion == record.version || running?.content == record.module.sha256 { return .upToDate }
+            if unservable[record.module.path] != nil { continue }
+            if let runningCounter, record.releaseCounter < runningCounter, offer.current.releaseCounter <= runningCounter { return .upToDate }
+            let diff = running.flatMap { running in
+                record.diffs.first { $0.fromSHA256 == running.content && unservable[$0.path] == nil }
+            }
+            return .update(record, diff: diff)
+        }
+        return .upToDate
     }
 
     /// The served file name (consistent snapshot) of a target the current metadata lists.

@@ -10,13 +10,20 @@ import Glibc
 
 /// Keeps the verified catalog of one store current without restarts: every request stats
 /// `timestamp.json` (the only file a publish replaces, by rename) and the store is re-read and
-/// re-verified only when that file changed or the catalog's metadata expired. Nothing else is
-/// cached between requests, so any number of servers can share one store.
+/// re-verified only when that file changed or the catalog's metadata expired. The new catalog is
+/// built outside the lock while requests keep being answered from the old one, then swapped in.
+/// Nothing else is cached between requests, so any number of servers can share one store.
 ///
 /// Like a TUF client, it never moves backwards: a timestamp that fails verification, or carries an
-/// older version than the one already served, is refused and the previous catalog stays in service.
+/// older version than the one already served (or than `trusted` recorded for this store, across
+/// restarts), is refused and the previous catalog stays in service.
 public final class StoreWatcher: Sendable {
     public let store: ReleaseStore
+    /// The per-store record of the highest versions trusted, kept across restarts; nil keeps
+    /// nothing beyond this process.
+    public let trusted: TrustedVersionsFile?
+    /// Where the watcher says what it refused or found unservable (the server log).
+    let log: @Sendable (String) -> Void
     private let state = Mutex(Watched())
 
     private struct Watched: Sendable {
@@ -24,6 +31,8 @@ public final class StoreWatcher: Sendable {
         var catalog: ReleaseCatalog?
         /// Why the last re-read of a changed store was refused; reported until the store changes again.
         var refusal: StoreError?
+        /// The `timestamp.json` identity a re-read is under way for (outside the lock).
+        var reloading: FileIdentity??
     }
 
     /// What a rename of `timestamp.json` changes: a new inode, usually a new size and mtime.
@@ -35,33 +44,118 @@ public final class StoreWatcher: Sendable {
         var modifiedNanoseconds: Int
     }
 
-    public init(store: ReleaseStore) {
+    public init(store: ReleaseStore, trusted: TrustedVersionsFile? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
+        self.trusted = trusted
+        self.log = log
     }
 
-    /// The catalog to answer from at `now`, re-reading the store if it changed.
+    /// The catalog to answer from at `now`, re-reading the store if it changed. While one request
+    /// re-reads, the others are answered from the catalog in service (if it has not expired).
     public func catalog(now: Date) throws(StoreError) -> ReleaseCatalog {
         let identity = Self.identity(of: store.base.appendingPathComponent(StorePath.timestamp).path)
-        return try state.withLock { (watched: inout Watched) throws(StoreError) -> ReleaseCatalog in
-            if let catalog = watched.catalog, watched.identity == identity, now < catalog.expires { return catalog }
+        let served = try state.withLock { (watched: inout Watched) throws(StoreError) -> ReleaseCatalog? in
+            let usable = watched.catalog.flatMap { now < $0.expires ? $0 : nil }
+            if let usable, watched.identity == identity { return usable }
             if let refusal = watched.refusal, watched.identity == identity {
-                if let catalog = watched.catalog, now < catalog.expires { return catalog }
+                if let usable { return usable }
                 throw refusal
             }
-            watched.identity = identity
-            do throws(StoreError) {
-                let fresh = try ReleaseCatalog(store: store, state: store.loadState(now: now))
-                if let served = watched.catalog, fresh.timestampVersion < served.timestampVersion {
-                    throw .rollbackDetected(path: StorePath.timestamp, trusted: served.timestampVersion, found: fresh.timestampVersion)
-                }
+            if let usable, watched.reloading == .some(identity) { return usable }
+            watched.reloading = .some(identity)
+            return nil
+        }
+        if let served { return served }
+
+        let outcome: Result<ReleaseCatalog, StoreError>
+        do throws(StoreError) {
+            let loaded = try store.loadState(now: now)
+            try trusted?.checkAndRecord(loaded, of: store)
+            outcome = .success(try ReleaseCatalog(store: store, state: loaded))
+        } catch { outcome = .failure(error) }
+
+        return try state.withLock { (watched: inout Watched) throws(StoreError) -> ReleaseCatalog in
+            if watched.reloading == .some(identity) { watched.reloading = nil }
+            var result = outcome
+            if case let .success(fresh) = outcome, let inService = watched.catalog, fresh.timestampVersion < inService.timestampVersion {
+                // A slower re-read of a file a publish has since replaced is no rollback.
+                if Self.identity(of: store.base.appendingPathComponent(StorePath.timestamp).path) != identity, now < inService.expires { return inService }
+                result = .failure(.rollbackDetected(path: StorePath.timestamp, trusted: inService.timestampVersion, found: fresh.timestampVersion))
+            }
+            switch result {
+            case let .success(fresh):
+                watched.identity = identity
                 watched.catalog = fresh
                 watched.refusal = nil
+                for (path, reason) in fresh.unservable.sorted(by: { $0.key < $1.key }) {
+                    log("store timestamp v\(fresh.timestampVersion): not offering \(path): \(reason); devices get the previous good release or the full artifact")
+                }
                 return fresh
-            } catch {
+            case let .failure(error):
+                if watched.identity != identity || watched.refusal == nil {
+                    log("store refused, \(watched.catalog.map { "still serving timestamp v\($0.timestampVersion)" } ?? "nothing to serve"): \(error)")
+                }
+                watched.identity = identity
                 watched.refusal = error
                 if let catalog = watched.catalog, now < catalog.expires { return catalog }
                 throw error
             }
+        }
+    }
+
+    /// The decision for one check, from the catalog in service. Before an artifact is offered its
+    /// file is `stat`ed: if it changed since its bytes were checked, it is checked again, and one
+    /// that no longer matches the metadata is marked unservable and the decision made again, so a
+    /// device is never offered a download that would fail.
+    public func decide(_ request: UpdateCheckRequest, now: Date) throws(StoreError) -> (CheckDecision, ReleaseCatalog) {
+        var catalog = try catalog(now: now)
+        while true {
+            let decision = catalog.decide(request)
+            guard case let .update(record, diff) = decision else { return (decision, catalog) }
+            let paths = [record.module.path] + (diff.map { [$0.path] } ?? [])
+            var changed = false
+            for path in paths {
+                guard let file = catalog.servedPath(ofTarget: path) else { continue }
+                let identity = Self.identity(of: store.base.appendingPathComponent(file).path)
+                guard identity != catalog.checkedFiles[path] else { continue }
+                changed = true
+                do {
+                    _ = try store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes)
+                    catalog = update(catalog) { $0.marking(path, checkedAs: identity) }
+                } catch {
+                    catalog = markUnservable(path, reason: error.description, in: catalog)
+                }
+            }
+            if !changed { return (decision, catalog) }
+        }
+    }
+
+    /// The bytes of a served target, checked against the catalog's metadata; an artifact that no
+    /// longer matches is marked unservable, so later checks stop offering it.
+    public func servedBytes(ofTarget path: String, in catalog: ReleaseCatalog) throws(StoreError) -> [UInt8] {
+        do { return try store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes) } catch {
+            _ = markUnservable(path, reason: error.description, in: catalog)
+            throw error
+        }
+    }
+
+    private func markUnservable(_ path: String, reason: String, in catalog: ReleaseCatalog) -> ReleaseCatalog {
+        let known = catalog.unservable[path] != nil
+        let updated = update(catalog) { $0.marking(path, unservable: reason) }
+        if !known { log("store timestamp v\(catalog.timestampVersion): no longer offering \(path): \(reason); devices get the previous good release or the full artifact") }
+        return updated
+    }
+
+    /// Applies `change` to the catalog in service when it is still the one `catalog` came from, and
+    /// returns the changed catalog either way.
+    private func update(_ catalog: ReleaseCatalog, _ change: (ReleaseCatalog) -> ReleaseCatalog) -> ReleaseCatalog {
+        state.withLock { watched in
+            if let inService = watched.catalog, inService.timestampVersion == catalog.timestampVersion {
+                let changed = change(inService)
+                watched.catalog = changed
+                return changed
+            }
+            return change(catalog)
         }
     }
 

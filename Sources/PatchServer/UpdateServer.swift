@@ -41,7 +41,12 @@ public struct UpdateServer: Sendable {
     public static let eventsPath = "/api/v1/events"
 
     public init(store: ReleaseStore, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
-        watcher = StoreWatcher(store: store)
+        self.init(watcher: StoreWatcher(store: store), events: events, configuration: configuration)
+    }
+
+    /// A server over a watcher set up by the caller (trusted-versions record, log).
+    public init(watcher: StoreWatcher, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
+        self.watcher = watcher
         self.events = events
         self.configuration = configuration
     }
@@ -52,8 +57,8 @@ public struct UpdateServer: Sendable {
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
                 try check.validate()
-                let catalog = try watcher.catalog(now: configuration.clock())
-                return try Self.encoded(.ok, updateResponse(catalog.decide(check), in: catalog, request: request))
+                let (decision, catalog) = try watcher.decide(check, now: configuration.clock())
+                return try Self.encoded(.ok, updateResponse(decision, in: catalog, request: request))
             }
         }
         router.post(RouterPath(Self.eventsPath)) { request, _ in
@@ -126,7 +131,7 @@ public struct UpdateServer: Sendable {
             .contentType: Self.contentType(of: path), .cacheControl: "public, max-age=31536000, immutable", .eTag: etag,
         ]
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-        let bytes = try watcher.store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes)
+        let bytes = try watcher.servedBytes(ofTarget: path, in: catalog)
         headers[.contentLength] = String(bytes.count)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }

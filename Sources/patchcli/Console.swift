@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchManifest
 
 /// Shared by every subcommand: `--json` and the human/JSON split of its output.
 struct OutputOptions: ParsableArguments {
@@ -30,6 +31,12 @@ struct Console {
     func line(_ text: String) {
         guard !json else { return }
         print(text)
+    }
+
+    /// A line of a long-running command's log (`serve`): on stderr in every mode, so `--json`
+    /// keeps stdout to its envelope and a service manager still records it.
+    func log(_ text: String) {
+        FileHandle.standardError.write(Data("\(TUFTime.format(Date())) \(text)\n".utf8))
     }
 
     /// Progress for long work, shown only to a person watching a terminal.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchServer
+import PatchStore
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +17,7 @@ struct Serve: AsyncParsableCommand {
             """)
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var trustOptions: TrustOptions
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one and prints it).") var port = 8080
     @Option(name: .customLong("events-db"), help: "SQLite database device events are appended to (created if missing).")
@@ -37,8 +39,10 @@ struct Serve: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("serve") {
             let events = try EventDatabase(path: eventsDB, create: true)
-            let server = UpdateServer(
-                store: storeOptions.releaseStore, events: events, configuration: ServerConfiguration(publicURL: publicURL))
+            let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
+                console.log(message)
+            }
+            let server = UpdateServer(watcher: watcher, events: events, configuration: ServerConfiguration(publicURL: publicURL))
             let bound = BoundPort()
             try await server.run(host: host, port: port) { port in
                 await bound.set(port)

@@ -23,9 +23,22 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let console = Console(outputOptions)
         try await console.perform("status") {
-            let records = try store.map { try ReleaseStore(directory: $0).list(channel: nil, now: nil).flatMap(\.history) } ?? []
-            let report = try AdoptionReport.summarize(try EventDatabase(path: eventsDB, create: false), records: records)
+            let releaseStore = store.map { ReleaseStore(directory: $0) }
+            let records = try releaseStore.map { try $0.list(channel: nil, now: nil).flatMap(\.history) } ?? []
+            var report = try AdoptionReport.summarize(try EventDatabase(path: eventsDB, create: false), records: records)
+            if let releaseStore {
+                // What `serve` would offer, read the way it reads it: artifacts that fail their check are not offered.
+                let unservable = try ReleaseCatalog(store: releaseStore, state: releaseStore.loadState(now: nil)).unservable
+                report.unservable = unservable
+                let modules = Dictionary(records.map { ($0.version, $0.module.path) }, uniquingKeysWith: { first, _ in first })
+                for index in report.releases.indices {
+                    report.releases[index].notOffered = modules[report.releases[index].version].flatMap { unservable[$0] }
+                }
+            }
             console.line("\(report.events) events from \(report.devices) devices; \(report.checkErrors) failed update checks")
+            for (path, reason) in (report.unservable ?? [:]).sorted(by: { $0.key < $1.key }) {
+                console.line("warning: serve does not offer \(path): \(reason)")
+            }
             for release in report.releases {
                 var placement = ""
                 if let channel = release.channel, let counter = release.releaseCounter {
@@ -34,6 +47,7 @@ struct Status: AsyncParsableCommand {
                 console.line("\(release.version)\(placement)")
                 console.line("  running on \(release.devicesRunning) devices (\(release.adoptionPercent)%), activated by \(release.devicesActivated); \(release.downloads) downloads, \(release.activations) activations, \(release.errors) errors, \(release.fallbacks) fallbacks")
                 if let error = release.commonestError { console.line("  commonest error: \(error)") }
+                if release.notOffered != nil { console.line("  NOT OFFERED: its artifact does not match the store's metadata; devices get the previous good release") }
             }
             return report
         }
