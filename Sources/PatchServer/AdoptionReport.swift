@@ -36,6 +36,16 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
     /// matches the metadata (target path → why).
     public var unservable: [String: String]? = nil
 
+    /// Records what `serve` does not offer (`ReleaseCatalog.unservable`): the list itself, and on
+    /// each release whose module is among it, why.
+    public mutating func markNotOffered(_ unservable: [String: String], records: [ReleaseRecord]) {
+        self.unservable = unservable
+        let modules = Dictionary(records.map { ($0.version, $0.module.path) }, uniquingKeysWith: { first, _ in first })
+        for index in releases.indices {
+            releases[index].notOffered = modules[releases[index].version].flatMap { unservable[$0] }
+        }
+    }
+
     /// Summarises the event database, attaching each version's release record from `records`.
     public static func summarize(_ database: EventDatabase, records: [ReleaseRecord] = []) throws(EventDatabaseError) -> AdoptionReport {
         let totals = try database.rows("SELECT COUNT(*), COUNT(DISTINCT device_id) FROM events").first ?? []

@@ -28,12 +28,7 @@ struct Status: AsyncParsableCommand {
             var report = try AdoptionReport.summarize(try EventDatabase(path: eventsDB, create: false), records: records)
             if let releaseStore {
                 // What `serve` would offer, read the way it reads it: artifacts that fail their check are not offered.
-                let unservable = try ReleaseCatalog(store: releaseStore, state: releaseStore.loadState(now: nil)).unservable
-                report.unservable = unservable
-                let modules = Dictionary(records.map { ($0.version, $0.module.path) }, uniquingKeysWith: { first, _ in first })
-                for index in report.releases.indices {
-                    report.releases[index].notOffered = modules[report.releases[index].version].flatMap { unservable[$0] }
-                }
+                report.markNotOffered(try ReleaseCatalog(store: releaseStore, state: releaseStore.loadState(now: nil)).unservable, records: records)
             }
             console.line("\(report.events) events from \(report.devices) devices; \(report.checkErrors) failed update checks")
             for (path, reason) in (report.unservable ?? [:]).sorted(by: { $0.key < $1.key }) {

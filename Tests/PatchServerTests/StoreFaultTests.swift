@@ -105,6 +105,22 @@ struct StoreFaultTests {
         }
     }
 
+    /// `status --store` says which release serve does not offer and why.
+    @Test func statusReportsWhatIsNotOffered() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let previous = try fixture.publish(answer: 1)
+        let current = try fixture.publish(answer: 2)
+        try Self.flipMiddleByte(of: try Self.file(of: current.module.path, in: fixture))
+        let records = try fixture.store.list(channel: nil, now: nil).flatMap(\.history)
+        var report = try AdoptionReport.summarize(fixture.events, records: records)
+        report.markNotOffered(try ReleaseCatalog(store: fixture.store, state: fixture.store.loadState(now: nil)).unservable, records: records)
+        #expect(report.unservable?.keys.sorted() == [current.module.path])
+        let byVersion = Dictionary(uniqueKeysWithValues: report.releases.map { ($0.version, $0) })
+        #expect(byVersion[current.version]?.notOffered?.contains("sha256") == true)
+        #expect(byVersion[previous.version]?.notOffered == nil)
+    }
+
     /// Defect 3: an older signed timestamp.json put back under a restarted server.
     @Test func aRolledBackStoreIsRefusedAfterARestart() async throws {
         let fixture = try ServerFixture()
