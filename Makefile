@@ -94,6 +94,13 @@ bench-corpus: setup
 bench-serve: setup
 	python3 benchmarks/serve/run.py $(BENCH_ARGS)
 
+# Publishers SIGKILLed at every fault-injection point and at random times, and racing publishers; after
+# each trial verify and python-tuf must accept the store; leftovers counted and removed by verify --repair.
+# Writes its section of docs/benchmarks.md (benchmarks/faults/README.md).
+.PHONY: bench-faults
+bench-faults: setup
+	python3 benchmarks/faults/run.py $(BENCH_ARGS)
+
 # libFuzzer + AddressSanitizer run of the BSDIFF40 applier and the codecs (Sources/PatchDiffFuzz).
 # Seeds are regenerated each run; crashes land in $(FUZZ_WORK)/artifacts and replay with a plain
 # build: `swift build --product PatchDiffFuzz && .build/debug/PatchDiffFuzz FILE`.
