@@ -105,6 +105,60 @@ struct StoreFaultTests {
         }
     }
 
+    /// One byte changed in each kind of store file: what a running server (catalog already read)
+    /// and a restarted one offer a device that has never updated and one on the previous release.
+    @Test(arguments: ["root", "timestamp", "snapshot", "targets", "module", "diff", "channel", "release"])
+    func whatIsOfferedAfterTampering(kind: String) async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let previous = try fixture.publish(answer: 1)
+        let current = try fixture.publish(answer: 2)
+        let state = try fixture.store.loadState(now: nil)
+        let file: URL = switch kind {
+        case "root": fixture.store.base.appendingPathComponent("metadata/1.root.json")
+        case "timestamp": fixture.store.base.appendingPathComponent(StorePath.timestamp)
+        case "snapshot": fixture.store.base.appendingPathComponent("metadata/\(state.snapshot.version).snapshot.json")
+        case "targets": fixture.store.base.appendingPathComponent("metadata/\(state.targets.version).targets.json")
+        case "module": try Self.file(of: current.module.path, in: fixture)
+        case "diff": try Self.file(of: try #require(current.diffs.first).path, in: fixture)
+        case "channel": try Self.file(of: ReleasePaths.channelHead("production"), in: fixture)
+        default: try Self.file(of: ReleasePaths.record(channel: "production", counter: 1), in: fixture)
+        }
+        let metadata = !["module", "diff"].contains(kind)
+
+        try await fixture.application.test(.router) { client async throws in
+            #expect(try await client.check(sdkCheckBody()).version == current.version)
+            try Self.flipMiddleByte(of: file)
+            let fresh = try await client.check(sdkCheckBody())
+            let fromPrevious = try await client.check(sdkCheckBody(currentVersion: previous.version))
+            switch kind {
+            case "module":
+                #expect(fresh.version == previous.version)
+                #expect(fromPrevious == .noUpdate)
+            case "diff":
+                #expect(fresh.version == current.version)
+                #expect(fromPrevious.version == current.version && fromPrevious.diffURL == nil)
+            default:
+                // Metadata and records were read when the catalog loaded; a changed timestamp.json
+                // is re-read, refused, and the verified state stays in service.
+                #expect(fresh.version == current.version)
+                #expect(fromPrevious.diffURL != nil)
+            }
+        }
+
+        let restarted = UpdateServer(store: fixture.store, events: fixture.events)
+        try await restarted.application(host: "127.0.0.1", port: 0).test(.router) { client async throws in
+            if metadata {
+                let answer = try await client.post(UpdateServer.checkPath, sdkCheckBody())
+                #expect(answer.status == .serviceUnavailable, "\(kind)")
+            } else {
+                let fresh = try await client.check(sdkCheckBody())
+                #expect(fresh.version == (kind == "module" ? previous.version : current.version))
+                #expect(fresh.diffURL == nil)
+            }
+        }
+    }
+
     /// `status --store` says which release serve does not offer and why.
     @Test func statusReportsWhatIsNotOffered() throws {
         let fixture = try ServerFixture()

@@ -63,11 +63,31 @@ import Testing
         }
     }
 
+    /// Issue 16 defect 3: a restarted `serve` over a store whose old timestamp.json was put back.
+    @Test func aRestartedServerRefusesARolledBackStore() throws {
+        try withScratchDirectory { directory in
+            try ReleaseCommandTests.prepare(directory)
+            #expect(try ReleaseCommandTests.publish("a.wasm", in: directory).status == 0)
+            let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
+            let old = try Data(contentsOf: timestamp)
+            #expect(try ReleaseCommandTests.publish("b.wasm", in: directory).status == 0)
+            let (server, _) = try Self.startServer(in: directory, extra: ["--state-dir", "state"])
+            server.terminate()
+            server.waitUntilExit()
+            try old.write(to: timestamp)
+
+            let restarted = try CLI.run(["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite", "--state-dir", "state", "--json"], in: directory)
+            #expect(restarted.status == 40, "\(restarted.stdout)")
+            #expect(restarted.error?["kind"] as? String == "store_rollback")
+            #expect((restarted.error?["message"] as? String)?.contains("timestamp version 2 is older than version 3") == true, "\(restarted.stdout)")
+        }
+    }
+
     /// Starts `patchcli serve` on a free port in `directory` and returns it with its base URL.
-    static func startServer(in directory: URL) throws -> (Process, String) {
+    static func startServer(in directory: URL, extra: [String] = []) throws -> (Process, String) {
         let server = Process()
         server.executableURL = CLI.binary
-        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"]
+        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"] + extra
         server.currentDirectoryURL = directory
         let output = Pipe()
         server.standardOutput = output
