@@ -21,8 +21,9 @@ public struct ReleaseCatalog: Sendable {
     /// Artifacts (module `.br` and diff target paths) whose file does not match the length and
     /// SHA-256 targets metadata lists, with why: never offered (`decide` falls back).
     public private(set) var unservable: [String: String]
-    /// The identity of each offered artifact's file when its bytes were checked: a changed identity
-    /// means the file was rewritten and is checked again before it is offered.
+    /// Served file (`targets/<dir>/<sha256>.<name>`) → its identity when its bytes were checked:
+    /// a changed identity means the file was rewritten and is checked again before it is offered.
+    /// The names are content-addressed, so a later catalog reuses what an earlier one checked.
     var checkedFiles: [String: StoreWatcher.FileIdentity]
     /// The verified metadata the catalog was read from; served files are checked against it.
     public let state: StoreState
@@ -37,7 +38,8 @@ public struct ReleaseCatalog: Sendable {
 
     /// Reads every channel and checks every artifact it could offer against the length and SHA-256
     /// the metadata lists (the store's verified `state`); the artifacts that fail are `unservable`.
-    public init(store: ReleaseStore, state: StoreState) throws(StoreError) {
+    /// Files `previous` checked whose identity has not changed since are not read again.
+    public init(store: ReleaseStore, state: StoreState, previous: ReleaseCatalog? = nil) throws(StoreError) {
         var offers: [String: [String: Offer]] = [:]
         var versions: [String: (content: String, channels: Set<String>)] = [:]
         for channel in store.channelNames(in: state) {
@@ -66,9 +68,13 @@ public struct ReleaseCatalog: Sendable {
                 continue
             }
             let identity = StoreWatcher.identity(of: store.base.appendingPathComponent(file).path)
+            if let identity, previous?.checkedFiles[file] == identity {
+                checkedFiles[file] = identity
+                continue
+            }
             do {
                 _ = try store.targetBytes(path, in: state, limit: StoreLimits.moduleBytes)
-                checkedFiles[path] = identity
+                checkedFiles[file] = identity
             } catch { unservable[path] = error.description }
         }
         self.unservable = unservable
@@ -79,14 +85,14 @@ public struct ReleaseCatalog: Sendable {
     func marking(_ path: String, unservable reason: String) -> ReleaseCatalog {
         var copy = self
         copy.unservable[path] = reason
-        copy.checkedFiles[path] = nil
+        if let file = servedPath(ofTarget: path) { copy.checkedFiles[file] = nil }
         return copy
     }
 
-    /// This catalog with an artifact's file identity refreshed after its bytes checked out again.
-    func marking(_ path: String, checkedAs identity: StoreWatcher.FileIdentity?) -> ReleaseCatalog {
+    /// This catalog with a served file's identity refreshed after its bytes checked out again.
+    func marking(file: String, checkedAs identity: StoreWatcher.FileIdentity?) -> ReleaseCatalog {
         var copy = self
-        copy.checkedFiles[path] = identity
+        copy.checkedFiles[file] = identity
         return copy
     }
 

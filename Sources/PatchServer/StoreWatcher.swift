@@ -35,13 +35,16 @@ public final class StoreWatcher: Sendable {
         var reloading: FileIdentity??
     }
 
-    /// What a rename of `timestamp.json` changes: a new inode, usually a new size and mtime.
+    /// What a rename of `timestamp.json` changes (a new inode, usually a new size and mtime), and
+    /// what any write to a file changes: its ctime, which unlike the mtime cannot be set back.
     struct FileIdentity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
         var modifiedSeconds: Int
         var modifiedNanoseconds: Int
+        var changedSeconds: Int
+        var changedNanoseconds: Int
     }
 
     public init(store: ReleaseStore, trusted: TrustedVersionsFile? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -67,11 +70,12 @@ public final class StoreWatcher: Sendable {
         }
         if let served { return served }
 
+        let previous = state.withLock { $0.catalog }
         let outcome: Result<ReleaseCatalog, StoreError>
         do throws(StoreError) {
             let loaded = try store.loadState(now: now)
             try trusted?.checkAndRecord(loaded, of: store)
-            outcome = .success(try ReleaseCatalog(store: store, state: loaded))
+            outcome = .success(try ReleaseCatalog(store: store, state: loaded, previous: previous))
         } catch { outcome = .failure(error) }
 
         return try state.withLock { (watched: inout Watched) throws(StoreError) -> ReleaseCatalog in
@@ -113,29 +117,41 @@ public final class StoreWatcher: Sendable {
             let decision = catalog.decide(request)
             guard case let .update(record, diff) = decision else { return (decision, catalog) }
             let paths = [record.module.path] + (diff.map { [$0.path] } ?? [])
-            var changed = false
+            var decideAgain = false
             for path in paths {
                 guard let file = catalog.servedPath(ofTarget: path) else { continue }
                 let identity = Self.identity(of: store.base.appendingPathComponent(file).path)
-                guard identity != catalog.checkedFiles[path] else { continue }
-                changed = true
-                do {
+                guard identity != catalog.checkedFiles[file] else { continue }
+                do throws(StoreError) {
                     _ = try store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes)
-                    catalog = update(catalog) { $0.marking(path, checkedAs: identity) }
-                } catch {
+                    catalog = update(catalog) { $0.marking(file: file, checkedAs: identity) }
+                } catch let error where Self.isContentMismatch(error) {
                     catalog = markUnservable(path, reason: error.description, in: catalog)
+                    decideAgain = true
+                } catch {
+                    // Could not read it now (descriptors, I/O): not evidence against the file.
                 }
             }
-            if !changed { return (decision, catalog) }
+            // Each round marks at least one more artifact unservable, so this ends.
+            if !decideAgain { return (decision, catalog) }
         }
     }
 
-    /// The bytes of a served target, checked against the catalog's metadata; an artifact that no
-    /// longer matches is marked unservable, so later checks stop offering it.
+    /// The bytes of a served target, checked against the catalog's metadata; an artifact whose
+    /// bytes no longer match is marked unservable, so later checks stop offering it.
     public func servedBytes(ofTarget path: String, in catalog: ReleaseCatalog) throws(StoreError) -> [UInt8] {
         do { return try store.targetBytes(path, in: catalog.state, limit: StoreLimits.moduleBytes) } catch {
-            _ = markUnservable(path, reason: error.description, in: catalog)
+            if Self.isContentMismatch(error) { _ = markUnservable(path, reason: error.description, in: catalog) }
             throw error
+        }
+    }
+
+    /// A file that is missing or whose length or hash differs from the metadata, as opposed to one
+    /// that could not be read at the moment.
+    static func isContentMismatch(_ error: StoreError) -> Bool {
+        switch error {
+        case .hashMismatch, .missingFile, .tooLarge: true
+        default: false
         }
     }
 
@@ -164,11 +180,14 @@ public final class StoreWatcher: Sendable {
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
         let modified = info.st_mtimespec
+        let changed = info.st_ctimespec
         #else
         let modified = info.st_mtim
+        let changed = info.st_ctim
         #endif
         return FileIdentity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec))
+            modifiedSeconds: Int(modified.tv_sec), modifiedNanoseconds: Int(modified.tv_nsec),
+            changedSeconds: Int(changed.tv_sec), changedNanoseconds: Int(changed.tv_nsec))
     }
 }

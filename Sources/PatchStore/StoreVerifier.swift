@@ -104,12 +104,19 @@ extension ReleaseStore {
         }
 
         try trusted?.checkAndRecord(state, of: self)
-        let leftovers = try leftovers()
+        // Leftovers never fail a store that verifies; an uncommitted targets file that does not
+        // parse only means they cannot be told apart (and `--repair` refuses to guess).
+        var leftoverWarnings: [String] = []
+        let leftovers: StoreLeftovers
+        do { leftovers = try self.leftovers() } catch {
+            leftovers = StoreLeftovers(unreferencedTargets: [], temporaries: [])
+            leftoverWarnings.append("leftovers of interrupted publishes cannot be listed: \(error)")
+        }
         return VerifyReport(
             rootVersion: state.root.version, timestampVersion: state.timestamp.version, snapshotVersion: state.snapshot.version,
             targetsVersion: state.targets.version, targets: state.targets.targets.count, channels: channels,
             modulesChecked: modules.count, diffsChecked: diffs.count, moduleVerifier: moduleVerifier?.name,
-            leftovers: leftovers, removed: nil, warnings: warnings(state, leftovers: leftovers, now: now))
+            leftovers: leftovers, removed: nil, warnings: warnings(state, leftovers: leftovers, now: now) + leftoverWarnings)
     }
 
     private func warnings(_ state: StoreState, leftovers: StoreLeftovers, now: Date) -> [String] {

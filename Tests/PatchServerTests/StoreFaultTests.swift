@@ -84,8 +84,8 @@ struct StoreFaultTests {
         }
     }
 
-    /// A served download that fails its check stops the offer even when the file's identity did
-    /// not change (bytes rewritten with the old mtime restored).
+    /// A served download that fails its check stops the offer (here the bytes were rewritten with
+    /// the old mtime restored; the ctime still changes, so the check alone would catch it too).
     @Test func aFailedDownloadStopsTheOffer() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }

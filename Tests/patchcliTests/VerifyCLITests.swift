@@ -40,7 +40,8 @@ import Testing
                 ("root", "metadata/1.root.json"), ("timestamp", "metadata/timestamp.json"), ("snapshot", "metadata/3.snapshot.json"),
                 ("targets", "metadata/3.targets.json"), ("module", targets.first { $0.hasSuffix(".wasm.br") }.map { "targets/\($0)" }),
                 ("diff", targets.first { $0.hasSuffix(".bsdiff") }.map { "targets/\($0)" }),
-                ("release", targets.first { $0.hasSuffix(".release.json") }.map { "targets/\($0)" }),
+                // Record 1 (the current metadata lists every record; an earlier channel head it no longer lists).
+                ("release", targets.first { $0.contains("/releases/") && $0.hasSuffix(".1.json") }.map { "targets/\($0)" }),
             ]
             for (kind, relative) in kinds {
                 let file = store.appendingPathComponent(try #require(relative, "no \(kind) file"))

@@ -110,12 +110,13 @@ class Store:
         return result
 
     def next_module(self) -> str:
-        """Each publish gets new content derived from the last, so it also writes diffs."""
+        """Each publish gets new content: the same base with a few bytes changed, so it also writes diffs."""
         self.modules += 1
         path = self.root / "modules" / f"m{self.modules}.wasm"
         data = bytearray(wasm_module(1))
-        for index in range(self.modules * 4):
-            data[2000 + index * 613] ^= 0xFF
+        flips = random.Random(self.modules)
+        for _ in range(8):
+            data[flips.randrange(2000, len(data) - 2000)] ^= 0xFF
         path.write_bytes(bytes(data))
         return str(path.relative_to(self.root))
 
