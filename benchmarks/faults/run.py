@@ -219,29 +219,40 @@ def rotation_trial(store: Store, tally: Tally) -> None:
     tally.check(kind, store, "publish after root", expect_counter=before + 1)
 
 
+def store_files(store: Store) -> set[str]:
+    root = store.root / "store"
+    return {str(Path(directory, name).relative_to(root)) for directory, _, names in os.walk(root) for name in names}
+
+
 def random_kill_trials(store: Store, tally: Tally, trials: int, rng: random.Random) -> dict:
     kind = "random kills"
+
+    def start_publish() -> subprocess.Popen:
+        return subprocess.Popen([str(store.patchcli)] + store.publish_command(store.next_module()), cwd=store.root,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    # A publish diffs against up to 3 earlier contents: time the last 3 of 6, when it does all that.
     durations = []
-    for _ in range(3):
+    for _ in range(6):
         start = time.monotonic()
-        if store.publish().returncode != 0:
+        if start_publish().wait() != 0:
             raise RuntimeError("a normal publish failed before the random-kill trials")
         durations.append(time.monotonic() - start)
-    window = statistics.median(durations)
-    killed_in_flight = 0
+    window = statistics.median(durations[3:])
+    killed_in_flight = killed_after_writing = 0
     for trial in range(trials):
-        before = counter(store)
-        module = store.next_module()
-        process = subprocess.Popen([str(store.patchcli)] + store.publish_command(module), cwd=store.root,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        before, files_before = counter(store), store_files(store)
+        process = start_publish()
         time.sleep(rng.uniform(0, window * 1.2))
         process.send_signal(signal.SIGKILL)
-        status = process.wait()
-        completed = status == 0
-        killed_in_flight += 0 if completed else 1
+        completed = process.wait() == 0
+        if not completed:
+            killed_in_flight += 1
+            # Anything new beside the lock file means the kill landed after the publish began writing.
+            killed_after_writing += bool(store_files(store) - files_before - {".patchcli/lock"})
         tally.check(kind, store, f"trial {trial} ({'completed' if completed else 'killed'})",
                     expect_counter=before + (1 if completed else 0))
-    return {"window_ms": window * 1000, "killed_in_flight": killed_in_flight}
+    return {"window_ms": window * 1000, "killed_in_flight": killed_in_flight, "killed_after_writing": killed_after_writing}
 
 
 def concurrent_trials(store: Store, tally: Tally, rounds: int, publishers: int) -> dict:
@@ -393,7 +404,8 @@ def main() -> int:
     rows = [
         ("fault points", f"{len(FAULT_POINTS)} points × {args.fault_rounds} + root (key rotation); each kill then a publish", fault_leftovers),
         ("random kills", f"SIGKILL at a uniform time within 1.2 × a {random_stats['window_ms']:.0f} ms publish; "
-                         f"{random_stats['killed_in_flight']} of {args.random_trials} killed in flight", random_leftovers),
+                         f"{random_stats['killed_in_flight']} of {args.random_trials} killed in flight, "
+                         f"{random_stats['killed_after_writing']} of them after writing began", random_leftovers),
         ("concurrent publishers", f"{args.concurrent_rounds} rounds × {args.publishers}: {outcomes['published']} published, "
                                   f"{outcomes['conflicts']} conflicts (exit 42), {outcomes['other']} other exits", concurrent_leftovers),
     ]
