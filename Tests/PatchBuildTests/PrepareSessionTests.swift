@@ -29,7 +29,7 @@ import Testing
             project: .init(kind: .swiftPackage, path: "Package.swift"),
             targets: [.init(name: "App", sourceRoots: ["Sources/App"])], appTarget: "App",
             include: ["**/*.swift"], exclude: [], patchableFunctions: [],
-            signing: .init(privateKeyPath: "/nonexistent", publicKeyFile: "Sources/App/Key.swift"))
+            signing: .init(keyDirectory: "/nonexistent", publicKeyFile: "Sources/App/Key.swift"))
         try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
         return root
     }

@@ -32,8 +32,8 @@ import Testing
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.result?["views"] as? Int == 15)
             #expect(first.result?["functions"] as? Int == 5)
-            #expect(first.result?["created_key_pair"] as? Bool == true)
-            let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/patchshop.ed25519")
+            #expect(first.result?["created_keys"] as? [String] == ["root", "targets", "snapshot", "timestamp"])
+            let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/targets.key")
             #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
             let second = try CLI.run(["init", "--project", project.path, "--key-dir", keys])
