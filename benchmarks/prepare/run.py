@@ -160,7 +160,7 @@ def generate(root: Path, files: int) -> int:
         "project": {"kind": "swiftpm", "path": "Package.swift"},
         "targets": [{"name": "BenchApp", "sourceRoots": ["Sources/BenchApp"]}], "appTarget": "BenchApp",
         "include": ["**/*.swift"], "exclude": [], "patchableFunctions": [],
-        "signing": {"privateKeyPath": str(root / "key"), "publicKeyFile": "Sources/BenchApp/Key.swift"},
+        "signing": {"keyDirectory": str(root / "keys"), "publicKeyFile": "Sources/BenchApp/Key.swift"},
     }
     (root / "patch.json").write_text(json.dumps(config, indent=2))
     return lines
