@@ -61,6 +61,29 @@ import Testing
         #expect(again.plan.views == session.plan.views)
     }
 
+    /// Files parse on several cores at once: the wall-clock parse time counts overlapping parses
+    /// once, the CPU time counts each.
+    @Test func parseWallClockTimeIsTheUnionOfTheParses() {
+        let start = ContinuousClock.now
+        func interval(_ from: Int, _ to: Int) -> Range<ContinuousClock.Instant> {
+            start.advanced(by: .milliseconds(from))..<start.advanced(by: .milliseconds(to))
+        }
+        // Two cores: [0, 10) and [5, 15) overlap, [12, 14) lies inside the second, [20, 25) is alone.
+        #expect(ParseTime.wallClock([interval(20, 25), interval(5, 15), interval(0, 10), interval(12, 14)]) == .milliseconds(20))
+        #expect(ParseTime.wallClock([interval(0, 10), interval(10, 20)]) == .milliseconds(20))
+        #expect(ParseTime.wallClock([Range<ContinuousClock.Instant>]()) == .zero)
+
+        let root = (try? makeProject()) ?? ""
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        guard let plan = try? PrepareSession.run(root: root).plan else {
+            Issue.record("prepare failed")
+            return
+        }
+        #expect(plan.filesParsed == 2)
+        #expect(plan.parseSeconds > 0)
+        #expect(plan.parseSeconds <= plan.parseCPUSeconds)
+    }
+
     /// The state file is written as a JSON tree with the Codable key names and read with
     /// JSONDecoder: every field must survive, and the same state must give the same bytes.
     @Test func stateFileRoundTrips() throws {

@@ -44,6 +44,27 @@ import Testing
         }
     }
 
+    /// The report's times nest: parsing (on the wall clock) within planning within the whole run,
+    /// and parsing on the wall clock within parsing summed over files.
+    @Test func reportedParseTimeIsWallClockAndWithinTheRun() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            // Without the scan cache every file is parsed again.
+            try FileManager.default.removeItem(at: project.appendingPathComponent(".patch/cache"))
+            let result = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(result.status == 0, "\(result.stdout)")
+            let report = try #require(result.result)
+            let parse = try #require(report["parse_seconds"] as? Double)
+            let parseCPU = try #require(report["parse_cpu_seconds"] as? Double)
+            let plan = try #require(report["plan_seconds"] as? Double)
+            let seconds = try #require(report["seconds"] as? Double)
+            #expect(report["files_parsed"] as? Int ?? 0 > 0)
+            #expect(parse > 0 && parse <= parseCPU, "\(report)")
+            #expect(parse <= plan && plan <= seconds, "\(report)")
+        }
+    }
+
     @Test func checkFailsWith30AndDryRunShowsTheDiffWithoutWriting() throws {
         try withScratchDirectory { directory in
             let project = try copyExample(into: directory)
