@@ -26,6 +26,8 @@ struct KeyOptions: ParsableArguments {
                 keys[role] = [key]
                 continue
             }
+            // An explicit --key-dir replaces the project's folder: keys of two folders never mix.
+            guard keyDir == nil else { continue }
             if projectKeys == nil { projectKeys = try ProjectKeyDirectory.find() }
             if let key = try projectKeys?.privateKey(role) { keys[role] = [key] }
         }

@@ -88,6 +88,14 @@ import Testing
                                       in: project, environment: environment)
             #expect(foreign.status == 43, "\(foreign.stdout)")
             #expect(foreign.error?["kind"] as? String == "key_problem")
+            // A --key-dir without some role's key does not borrow it from the project's folder.
+            #expect(try CLI.run(["keys", "generate", "--out", "partial", "--role", "timestamp", "--json"], in: directory).status == 0)
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("partial/timestamp.key"))
+            try FileManager.default.copyItem(at: keys.appendingPathComponent("timestamp.key"), to: directory.appendingPathComponent("partial/timestamp.key"))
+            let partial = try CLI.run(["release", "rollout", "60%", "--store", store.path, "--key-dir", directory.appendingPathComponent("partial").path, "--json"],
+                                      in: project, environment: environment)
+            #expect(partial.status == 43, "\(partial.stdout)")
+            #expect((partial.error?["message"] as? String)?.contains("no targets key") == true, "\(partial.stdout)")
 
             // doctor agrees: every key is there, private, and the embedded key is root's.
             let doctor = try CLI.run(["doctor", "--json"], in: project, environment: environment)
