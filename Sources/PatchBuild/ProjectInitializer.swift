@@ -43,7 +43,6 @@ public enum InitError: Error, CustomStringConvertible {
         switch self {
         case .noProject: return "run init in the folder holding Package.swift or the .xcodeproj, or pass --project"
         case .noInfoPlist: return "pass --info-plist PATH"
-        case .keys: return "restore the key file from its backup; a project that never published can delete it and run init again for a new one"
         case .existingConfig: return "fix patch.json, or run `patchcli init --force` to write a new one"
         default: return nil
         }

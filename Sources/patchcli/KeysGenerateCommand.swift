@@ -22,7 +22,7 @@ struct KeysGenerate: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("keys generate") {
             let directory = KeyDirectory(path: out)
-            let keys = (roles.isEmpty ? TUFRole.allCases : roles).map { (role: $0, key: SigningKey.generate()) }
+            let keys = TUFRole.allCases.filter { roles.isEmpty || roles.contains($0) }.map { (role: $0, key: SigningKey.generate()) }
             try directory.write(keys)
             for (role, key) in keys { console.line("\(role.rawValue)  keyid \(key.keyid)  \(directory.privateKeyPath(role))") }
             return Report(directory: out, keys: keys.map { PublicKeyReport(role: $0.role, key: $0.key.publicKey) })
