@@ -103,6 +103,21 @@ import Testing
             for name in ["key_directory", "signing_key_root", "signing_key_targets", "signing_key_snapshot", "signing_key_timestamp", "public_key"] {
                 #expect(checks.first { $0["name"] as? String == name }?["status"] as? String == "ok", "\(name): \(doctor.stdout)")
             }
+
+            // The root key taken offline: publishing goes on, doctor still checks the embedded key
+            // against root.pub.json, and init never makes another root key.
+            try FileManager.default.moveItem(at: keys.appendingPathComponent("root.key"), to: directory.appendingPathComponent("offline-root.key"))
+            let withoutRoot = try CLI.run(["release", "rollout", "70%", "--store", store.path, "--json"], in: project, environment: environment)
+            #expect(withoutRoot.status == 0, "\(withoutRoot.stdout)")
+            let offlineDoctor = try CLI.run(["doctor", "--json"], in: project, environment: environment)
+            let offlineChecks = (offlineDoctor.result?["checks"] as? [[String: Any]]) ?? []
+            for name in ["signing_key_root", "public_key"] {
+                #expect(offlineChecks.first { $0["name"] as? String == name }?["status"] as? String == "ok", "\(name): \(offlineDoctor.stdout)")
+            }
+            let again = try CLI.run(["init", "--json"], in: project, environment: environment)
+            #expect(again.status == 0, "\(again.stdout)")
+            #expect(again.result?["created_keys"] as? [String] == [], "\(again.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: keys.appendingPathComponent("root.key").path))
         }
     }
 
