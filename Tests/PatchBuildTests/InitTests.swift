@@ -224,6 +224,12 @@ import Testing
         } catch {
             #expect(error.description.contains("targets[0].sourceRoots"))
         }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":["A"]}],"appTarget":"A","signing":{"publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("a config naming no signing keys was accepted")
+        } catch {
+            #expect(error.description.contains("\"signing.keyDirectory\"") && error.description.contains("patchcli init"))
+        }
     }
 }
 
