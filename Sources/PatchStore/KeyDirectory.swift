@@ -86,6 +86,7 @@ public struct KeyDirectory: Sendable, Equatable {
     /// folder with mode 0700 when missing. Refuses before writing anything when a key of one of the
     /// roles is already here, and never replaces a key file even if one appears meanwhile.
     public func write(_ keys: [(role: TUFRole, key: SigningKey)]) throws(KeyDirectoryError) {
+        guard !keys.isEmpty else { return }
         for (role, _) in keys where FileManager.default.fileExists(atPath: privateKeyPath(role)) {
             throw .keyExists(path: privateKeyPath(role))
         }
@@ -103,6 +104,8 @@ public struct KeyDirectory: Sendable, Equatable {
                 // private key is what signs from now on.
                 let temporary = try files.writeTemporary(for: "\(role.rawValue).pub.json", publicJSON)
                 try files.replace("\(role.rawValue).pub.json", withTemporary: temporary)
+            } catch let StoreError.unwritable(_, reason) {
+                throw .unwritable(path: publicKeyPath(role), reason: reason)
             } catch {
                 throw .unwritable(path: publicKeyPath(role), reason: "\(error)")
             }
