@@ -84,8 +84,9 @@ let package = Package(
                 "PatchManifest",
                 // `doctor` round-trips the system codecs.
                 "PatchDiff",
+                // `init` writes the signing keys and `doctor` checks them (`KeyDirectory`).
+                "PatchStore",
                 "ProjectWiring",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
@@ -136,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "PatchBuildTests",
             dependencies: [
-                "PatchBuild", "PatchManifest",
+                "PatchBuild", "PatchManifest", "PatchStore",
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
             ],

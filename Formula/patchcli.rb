@@ -2,12 +2,14 @@
 #   brew install --HEAD --build-from-source Formula/patchcli.rb
 # A release adds `url` (the tag's tarball) and its `sha256`; the tarball has no .git, so the
 # formula passes the tag's commit to `make install` for `patchcli --version`.
+# Not yet run under brew (the development machines have neither brew nor ruby): the install layout is
+# `make install`'s and the test block's commands are the CLI's, both tested outside Homebrew.
 class Patchcli < Formula
   desc "Over-the-air code updates for native Swift apps: build, run and ship Patch modules"
   homepage "https://github.com/patch-release/patchcli"
   head "https://github.com/patch-release/patchcli.git", branch: "main"
 
-  depends_on "pkg-config" => :build
+  depends_on "pkgconf" => :build
   on_macos do
     # Swift 6.3 or newer: its toolchain ships the Embedded wasm32 standard library `build` needs.
     depends_on xcode: ["26.4", :build]
@@ -18,6 +20,7 @@ class Patchcli < Formula
   depends_on "xz"
   depends_on "zstd"
 
+  uses_from_macos "swift" => :build
   uses_from_macos "bzip2"
   uses_from_macos "sqlite"
 
@@ -27,10 +30,21 @@ class Patchcli < Formula
     else
       "unknown"
     end
-    # SwiftPM's own sandbox cannot nest inside Homebrew's build sandbox.
+    # `make install` is the one install layout (bin/patchcli, share/patchcli/templates, build-info),
+    # found relative to the executable through Homebrew's bin/ symlink. SwiftPM's own sandbox cannot
+    # nest inside Homebrew's build sandbox.
     system "make", "install", "PREFIX=#{prefix}", "COMMIT=#{commit}",
            "SWIFT_BUILD_FLAGS=--disable-sandbox"
+    # swift-argument-parser: `patchcli --generate-completion-script bash|zsh|fish`.
     generate_completions_from_executable(bin/"patchcli", "--generate-completion-script")
+  end
+
+  def caveats
+    <<~EOS
+      `patchcli build` compiles patch modules with a Swift 6.3+ toolchain that has the Embedded Swift
+      standard library for wasm32 (swift.org toolchains do): put its usr/bin on PATH, set
+      SWIFT_TOOLCHAIN or pass --toolchain. `patchcli doctor` checks the toolchain, wasm-opt and codecs.
+    EOS
   end
 
   test do
@@ -45,5 +59,10 @@ class Patchcli < Formula
     system bin/"patchcli", "diff", "compress", "new", "-o", "new.br"
     system bin/"patchcli", "diff", "decompress", "new.br", "-o", "new.out"
     assert_equal (testpath/"new").read, (testpath/"new.out").read
+    # Signing: owner-only keys, a TUF store signed with them, verified.
+    system bin/"patchcli", "keys", "generate", "--out", "keys"
+    assert_equal "600", format("%o", (testpath/"keys/targets.key").stat.mode & 0777)
+    system bin/"patchcli", "release", "init", "--store", "store", "--key-dir", "keys"
+    system bin/"patchcli", "verify", "store"
   end
 end

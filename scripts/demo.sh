@@ -26,8 +26,8 @@ rm -rf "$work"
 mkdir -p "$work"
 cp -R Examples/PatchShop "$project"
 
-step "1. init: patch.json, an Ed25519 key pair (private key outside the project), prepare"
-show init --project "$project" --key-dir "$keys/app"
+step "1. init: patch.json, the store's signing keys (one per TUF role, outside the project), prepare"
+show init --project "$project" --key-dir "$keys"
 show prepare --project "$project" --check
 
 step "2. a developer lowers the free-shipping threshold from 50.00 to 30.00 and states a probe"
@@ -54,15 +54,16 @@ show run "$build/module.wasm" --smoke
 show run "$build/module.wasm" "$shipping" --input '{"subtotal":{"cents":4000,"currency":"USD"},"region":"domestic"}'
 
 step "5. release: prove (parity, probes, fallback), compress, sign and publish for the shipped build's fingerprint"
-show keys generate --out "$keys/store"
-show release init --store "$store" --key-dir "$keys/store"
-show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --notes "Free domestic shipping from 30.00"
+# Run in the project, the store commands sign with the keys init made (signing.keyDirectory).
+cd "$project"
+show release init --store "$store"
+show release "$build/module.wasm" --store "$store" --notes "Free domestic shipping from 30.00"
 cp "$build/module.wasm" "$work/v1.wasm"
 
 step "6. a second edit (Europe from 100.00), released: devices on v1 download a BSDIFF40 diff"
 sed -i.bak 's/case .europe: return subtotal.cents >= 12_000/case .europe: return subtotal.cents >= 10_000/' "$pricing" && rm -f "$pricing.bak"
 show build --project "$project"
-show release "$build/module.wasm" --store "$store" --key-dir "$keys/store" --rollout 50% --notes "Europe from 100.00"
+show release "$build/module.wasm" --store "$store" --rollout 50% --notes "Europe from 100.00"
 cp "$build/module.wasm" "$work/v2.wasm"
 show diff "$work/v1.wasm" "$work/v2.wasm" -o "$work/v1-to-v2.bsdiff" --verify
 show diff apply "$work/v1.wasm" "$work/v1-to-v2.bsdiff" -o "$work/v2-from-diff.wasm" --sha256 "$(sha256_of)"

@@ -1,7 +1,7 @@
-import Crypto
 import Foundation
 import PatchDiff
 import PatchManifest
+import PatchStore
 
 /// One finding of `patchcli doctor`: what was checked, how it went, what was found and what to do.
 package struct DoctorCheck: Sendable, Equatable, Encodable {
@@ -43,7 +43,7 @@ package struct DoctorReport: Sendable, Encodable {
 }
 
 /// `patchcli doctor`: whether this machine can build patches (toolchain, wasm-opt, guest templates,
-/// codecs) and, in a project, whether `init` left it able to ship them (patch.json, signing key, SDK
+/// codecs) and, in a project, whether `init` left it able to ship them (patch.json, signing keys, SDK
 /// wiring, fingerprint). Reads only; every check reports instead of throwing.
 package enum Doctor {
     package struct Options: Sendable {
@@ -145,40 +145,82 @@ package enum Doctor {
 
     // MARK: The project
 
-    /// The private key `release` signs with: present, private to its owner, and the half of the
-    /// public key the app embeds.
+    /// The store's signing keys `init` made: the key directory private to its owner, each role's key
+    /// there (the root key may be kept offline with only its public half), mode 0600, readable and
+    /// the private half of its `.pub.json`; and the app's embedded public key the root key.
     static func signingChecks(_ config: ProjectConfig, root: String, home: String) -> [DoctorCheck] {
-        let keyPath = ProjectInitializer.expandHome(config.signing.privateKeyPath, home: home)
-        let privateKey: Curve25519.Signing.PrivateKey
-        do {
-            guard let key = try ProjectInitializer.readPrivateKey(at: keyPath) else {
-                return [DoctorCheck("signing_key", .warning, "\(keyPath) (signing.privateKeyPath) is not on this machine: releases cannot be signed here",
-                                    fix: "copy the key from the release machine (mode 0600), or run `patchcli init` to create one if the app has not shipped yet")]
-            }
-            privateKey = key
-        } catch {
-            return [DoctorCheck("signing_key", .failure, error.description, fix: "restore the key file from its backup")]
+        guard let configured = config.signing.keyDirectory else {
+            let legacy = config.signing.privateKeyPath ?? "signing.privateKeyPath"
+            return [DoctorCheck(
+                "key_directory", .failure,
+                "patch.json names only signing.privateKeyPath (\(legacy)), the single key of an older patchcli: no release is signed with it, and `release` finds no store keys for this project",
+                fix: "run `patchcli init`: it creates the store's role keys in \(KeyDirectory.defaultParent)/\(config.appKey) (or --key-dir), takes \(legacy) as the root key and records signing.keyDirectory in patch.json")]
+        }
+        let directory = KeyDirectory(path: ProjectConfig.expandingHome(configured, home: home))
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return [DoctorCheck(
+                "key_directory", .warning,
+                "\(directory.path) (signing.keyDirectory) is not on this machine: releases are signed here only with --key-dir, --key or PATCHCLI_KEY_<ROLE>",
+                fix: "copy the key directory from the release machine (mode 0700, keys 0600), or run `patchcli init` to create the keys if no store was made with them yet")]
         }
         var checks: [DoctorCheck] = []
-        let mode = ((try? FileManager.default.attributesOfItem(atPath: keyPath))?[.posixPermissions] as? Int).map { $0 & 0o777 }
-        if let mode, mode & 0o077 != 0 {
-            checks.append(DoctorCheck("signing_key", .failure, "\(keyPath) is readable by others (mode \(String(mode, radix: 8)))", fix: "chmod 600 \(keyPath)"))
+        if let mode = permissions(directory.path), mode & 0o077 != 0 {
+            checks.append(DoctorCheck("key_directory", .failure, "\(directory.path) is open to others (mode \(String(mode, radix: 8)))", fix: "chmod 700 \(directory.path)"))
         } else {
-            checks.append(DoctorCheck("signing_key", .ok, "\(keyPath) (mode 600)"))
+            checks.append(DoctorCheck("key_directory", .ok, "\(directory.path) (mode 700)"))
+        }
+        var rootKey: TUFKey?
+        for role in TUFRole.allCases {
+            let name = "signing_key_\(role.rawValue)"
+            let keyPath = directory.privateKeyPath(role)
+            do {
+                guard let key = try directory.privateKey(role) else {
+                    if role == .root, let offline = try directory.publicKey(.root) {
+                        rootKey = offline
+                        checks.append(DoctorCheck(name, .ok, "kept offline: \(directory.publicKeyPath(.root)) only (bring root.key back for `release init` and `keys rotate`)"))
+                    } else {
+                        checks.append(DoctorCheck(
+                            name, .failure, "\(keyPath) is missing: \(role == .root ? "`release init` and `keys rotate` need it" : "releases from this project cannot be signed")",
+                            fix: "copy \(role.rawValue).key into \(directory.path) (mode 0600); if no store was created with these keys yet, `patchcli init` generates it"))
+                    }
+                    continue
+                }
+                if role == .root { rootKey = key.publicKey }
+                if let published = try directory.publicKey(role), published != key.publicKey {
+                    checks.append(DoctorCheck(name, .failure, "\(directory.publicKeyPath(role)) is not the public half of \(keyPath)",
+                                              fix: "delete \(directory.publicKeyPath(role)) and run `patchcli init` to write it again from the private key"))
+                } else if let mode = permissions(keyPath), mode & 0o077 != 0 {
+                    checks.append(DoctorCheck(name, .failure, "\(keyPath) is readable by others (mode \(String(mode, radix: 8)))", fix: "chmod 600 \(keyPath)"))
+                } else {
+                    checks.append(DoctorCheck(name, .ok, "\(keyPath) (mode 600, keyid \(key.keyid.prefix(16))…)"))
+                }
+            } catch {
+                checks.append(DoctorCheck(name, .failure, error.description, fix: "restore the key from its backup"))
+            }
         }
         let publicPath = Preparer.join(root, config.signing.publicKeyFile)
-        let expected = Array(ProjectInitializer.publicKeyFile(privateKey.publicKey).utf8)
+        guard let rootKey else {
+            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) cannot be checked: no root key in \(directory.path)",
+                                      fix: "restore root.key (or root.pub.json) in the key directory"))
+            return checks
+        }
         switch (try? ProjectSources.readIfPresent(publicPath)) ?? nil {
-        case expected?:
-            checks.append(DoctorCheck("public_key", .ok, "\(config.signing.publicKeyFile) matches the signing key"))
+        case Array(ProjectInitializer.publicKeyFile(root: rootKey).utf8)?:
+            checks.append(DoctorCheck("public_key", .ok, "\(config.signing.publicKeyFile) embeds the root key \(rootKey.keyid.prefix(16))…"))
         case nil:
-            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) is missing: the app cannot verify releases",
-                                      fix: "run `patchcli init` (it writes the file from the key)"))
+            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) is missing: the app has no trust anchor to build with",
+                                      fix: "run `patchcli init` (it writes the file from the root key)"))
         case _?:
-            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) holds another key than \(keyPath): devices would refuse every release",
-                                      fix: "if the app has not shipped with this file, run `patchcli init`; otherwise sign with the key that matches the shipped file"))
+            checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) does not embed the root key of \(directory.path) (\(rootKey.keyid.prefix(16))…): the app would trust another store",
+                                      fix: "run `patchcli init` to write it from the root key, before building the app you ship"))
         }
         return checks
+    }
+
+    /// A file's permission bits; nil when they cannot be read.
+    private static func permissions(_ path: String) -> Int? {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int).map { $0 & 0o777 }
     }
 
     /// What the app needs to compile against the SDK and start it: the package dependency, the launch

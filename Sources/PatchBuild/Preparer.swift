@@ -80,8 +80,12 @@ public struct PreparePlan: Sendable {
     public var filesScanned: Int
     /// Files parsed by this run: those not found in the scan cache.
     public var filesParsed: Int
-    /// Time spent in swift-syntax's `Parser.parse` alone (what `benchmarks/prepare` compares against).
+    /// Wall-clock time during which swift-syntax's `Parser.parse` ran on at least one file (files
+    /// are parsed on every core, so this is at most the run's own wall time).
     public var parseSeconds: Double
+    /// Time spent in `Parser.parse` summed over files: what parsing alone costs on one core (the
+    /// denominator of `benchmarks/prepare`); above `parseSeconds` when files parse in parallel.
+    public var parseCPUSeconds: Double
     /// What this run inserted into each user file, for `--revert` (see `Unpreparer`).
     public var insertions: [String: PreparedInsertions]
     /// SHA-256 of each rewritten user file's new bytes, by path (also its key in `cache`).
@@ -307,7 +311,8 @@ public enum Preparer {
             functions: planner.functions.sorted { $0.export < $1.export },
             skipped: planner.skipped.sorted { ($0.file, $0.line, $0.reason) < ($1.file, $1.line, $1.reason) },
             collisions: planner.collisions, filesScanned: planner.filesScanned, filesParsed: planner.filesParsed,
-            parseSeconds: planner.parseDuration.inSeconds,
+            parseSeconds: ParseTime.wallClock(planner.parseIntervals).inSeconds,
+            parseCPUSeconds: planner.parseIntervals.reduce(Duration.zero) { $0 + ($1.upperBound - $1.lowerBound) }.inSeconds,
             insertions: planner.insertions, preparedHashes: planner.preparedHashes, cache: planner.nextCache)
     }
 
@@ -396,7 +401,8 @@ private struct Planner {
     var collisions: [PatchNames.Collision] = []
     var filesScanned = 0
     var filesParsed = 0
-    var parseDuration = Duration.zero
+    /// When each parsed file's `Parser.parse` ran.
+    var parseIntervals: [Range<ContinuousClock.Instant>] = []
     var insertions: [String: PreparedInsertions] = [:]
     var preparedHashes: [String: String] = [:]
     /// Sanitized names claimed by more than one declaration: none of them is routed.
@@ -426,13 +432,13 @@ private struct Planner {
                 skipped.append(skip)
             case let .cached(file):
                 files.append(file)
-            case let .parsed(file, parseTime):
+            case let .parsed(file, parseInterval):
                 filesParsed += 1
-                parseDuration += parseTime
+                parseIntervals.append(parseInterval)
                 files.append(file)
-            case let .unparsable(skip, parseTime):
+            case let .unparsable(skip, parseInterval):
                 filesParsed += 1
-                parseDuration += parseTime
+                parseIntervals.append(parseInterval)
                 skipped.append(skip)
             }
         }
@@ -456,8 +462,8 @@ private struct Planner {
     enum FileOutcome {
         case skipped(PreparePlan.Skip)
         case cached(ParsedFile)
-        case parsed(ParsedFile, parseTime: Duration)
-        case unparsable(PreparePlan.Skip, parseTime: Duration)
+        case parsed(ParsedFile, parseInterval: Range<ContinuousClock.Instant>)
+        case unparsable(PreparePlan.Skip, parseInterval: Range<ContinuousClock.Instant>)
     }
 
     /// One file's scan: from the cache by content hash, else parsed and scanned.
@@ -472,14 +478,14 @@ private struct Planner {
         }
         let parseStart = ContinuousClock.now
         let tree = userBytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
-        let parseTime = ContinuousClock.now - parseStart
+        let parseInterval = parseStart..<ContinuousClock.now
         guard !tree.hasError else {
             return .unparsable(.init(file: file.path, line: 0, declaration: "(file)",
                                      reason: "does not parse as Swift; fix its syntax errors, then run prepare again (the file was left untouched)"),
-                               parseTime: parseTime)
+                               parseInterval: parseInterval)
         }
         let scan = SourceScanner.scan(tree, source: userBytes)
-        return .parsed(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan), parseTime: parseTime)
+        return .parsed(ParsedFile(path: file.path, original: file.bytes, userBytes: userBytes, contentHash: contentHash, scan: scan), parseInterval: parseInterval)
     }
 
     /// Types are looked up across all targets: a function may take a type of a target it imports.
@@ -717,5 +723,24 @@ private struct Planner {
     private func unique(_ items: [String]) -> [String] {
         var seen = Set<String>()
         return items.filter { seen.insert($0).inserted }
+    }
+}
+
+/// How long parsing took on the clock on the wall when files parse on several cores at once.
+enum ParseTime {
+    /// The length of the union of `intervals`: time during which at least one of them ran.
+    static func wallClock<Instant: InstantProtocol>(_ intervals: [Range<Instant>]) -> Instant.Duration {
+        var total = Instant.Duration.zero
+        var current: Range<Instant>?
+        for interval in intervals.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let running = current, interval.lowerBound <= running.upperBound {
+                current = running.lowerBound..<max(running.upperBound, interval.upperBound)
+            } else {
+                if let running = current { total += running.lowerBound.duration(to: running.upperBound) }
+                current = interval
+            }
+        }
+        if let running = current { total += running.lowerBound.duration(to: running.upperBound) }
+        return total
     }
 }

@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import PatchManifest
+import PatchStore
 import ProjectWiring
 
 /// Why `init` could not set a project up.
@@ -9,7 +9,7 @@ public enum InitError: Error, CustomStringConvertible {
     case noTargets(path: String)
     case malformedProject(path: String, reason: String)
     case unreadable(path: String)
-    case malformedPrivateKey(path: String)
+    case keys(KeyDirectoryError)
     case noInfoPlist(target: String)
     case malformedInfoPlist(path: String, reason: String)
     case existingConfig(ProjectError)
@@ -20,7 +20,7 @@ public enum InitError: Error, CustomStringConvertible {
         case let .noTargets(path): return "\(path): no app or library target with Swift sources found"
         case let .malformedProject(path, reason): return "\(path): cannot read the project (\(reason))"
         case let .unreadable(path): return "\(path): cannot be read"
-        case let .malformedPrivateKey(path): return "\(path): not a Patch Ed25519 private key (expected one base64 line of 32 bytes)"
+        case let .keys(error): return error.description
         case let .noInfoPlist(target): return "target \(target) has no Info.plist to add background-update keys to"
         case let .malformedInfoPlist(path, reason): return "\(path): not a property list (\(reason))"
         case let .existingConfig(error): return error.description
@@ -32,7 +32,7 @@ public enum InitError: Error, CustomStringConvertible {
         case .noProject, .noTargets: return "no_project"
         case .malformedProject: return "malformed_project"
         case .unreadable: return "input_unavailable"
-        case .malformedPrivateKey: return "malformed_key"
+        case .keys: return "key_invalid"
         case .noInfoPlist: return "no_info_plist"
         case .malformedInfoPlist: return "malformed_info_plist"
         case .existingConfig: return "malformed_config"
@@ -43,7 +43,6 @@ public enum InitError: Error, CustomStringConvertible {
         switch self {
         case .noProject: return "run init in the folder holding Package.swift or the .xcodeproj, or pass --project"
         case .noInfoPlist: return "pass --info-plist PATH"
-        case .malformedPrivateKey: return "restore the key file, or delete it to generate a new key pair (modules signed with the old key will no longer verify)"
         case .existingConfig: return "fix patch.json, or run `patchcli init --force` to write a new one"
         default: return nil
         }
@@ -72,8 +71,9 @@ public struct InitOptions: Sendable {
     public var appID: String?
     public var apiBaseURL: String
     public var channel: String
-    /// Where the private key goes when the config does not name one yet (`~` is the home folder).
-    public var keyDirectory: String
+    /// The folder of the signing keys (`~` is the home folder); nil keeps patch.json's
+    /// `signing.keyDirectory`, or for a new project `~/.config/patch/keys/<app key>`.
+    public var keyDirectory: String?
     public var backgroundUpdates: Bool
     public var silentPush: Bool
     public var backgroundTaskIdentifier: String
@@ -81,11 +81,10 @@ public struct InitOptions: Sendable {
     public var force: Bool
 
     public static let defaultAPIBaseURL = ProjectConfig.defaultAPIBaseURL
-    public static let defaultKeyDirectory = "~/.config/patch/keys"
     public static let defaultBackgroundTaskIdentifier = "com.patchrelease.background-check"
 
     public init(root: String, appKey: String? = nil, appID: String? = nil, apiBaseURL: String = defaultAPIBaseURL,
-                channel: String = ProjectConfig.defaultChannel, keyDirectory: String = defaultKeyDirectory, backgroundUpdates: Bool = false,
+                channel: String = ProjectConfig.defaultChannel, keyDirectory: String? = nil, backgroundUpdates: Bool = false,
                 silentPush: Bool = false, backgroundTaskIdentifier: String = defaultBackgroundTaskIdentifier,
                 infoPlist: String? = nil, force: Bool = false) {
         self.root = root
@@ -105,25 +104,30 @@ public struct InitOptions: Sendable {
 /// The files `init` writes and what it tells the user.
 public struct InitPlan: Sendable {
     public struct FileWrite: Sendable, Equatable {
-        /// Relative to the project root, or absolute (the private key).
+        /// Relative to the project root.
         public var path: String
         public var bytes: [UInt8]
-        /// POSIX permissions for a new file (0600 for the private key); nil keeps the default.
-        public var permissions: Int?
     }
 
     public var writes: [FileWrite]
     public var config: ProjectConfig
     public var detected: DetectedProject
-    public var createdKeyPair: Bool
+    /// The folder of the signing keys (`signing.keyDirectory` with `~` expanded).
+    public var keyDirectory: KeyDirectory
+    /// Keys to add to it, for the roles that have none there yet; the caller writes them
+    /// (`KeyDirectory.write`) before `writes`, which embed the root key's public half.
+    public var newKeys: [(role: TUFRole, key: SigningKey)]
+    /// The pre-key-directory key (`signing.privateKeyPath`) taken over as the root key, if any.
+    public var migratedKey: String?
     /// The code that starts Patch at launch (sdk-contract §11), inserted by wiring or added by hand.
     public var launchCode: LaunchCode
 }
 
-/// `patchcli init`: detects the project, writes `patch.json`, the signing key pair, `.gitignore`
-/// entries and (optionally) background-update Info.plist keys. Pure apart from reading: the caller
-/// writes `InitPlan.writes`, then wires the app (`AppWiring`) and runs `prepare`. Running it again
-/// plans no writes.
+/// `patchcli init`: detects the project, writes `patch.json`, the release store's signing keys
+/// (one per TUF role, in the key directory outside the repository), the root public key file,
+/// `.gitignore` entries and (optionally) background-update Info.plist keys. Pure apart from reading:
+/// the caller writes `InitPlan.newKeys` and `InitPlan.writes`, then wires the app (`AppWiring`) and
+/// runs `prepare`. Running it again plans no writes.
 public enum ProjectInitializer {
     public static let gitignoreEntries = [".patch/originals/", ".patch/prepare-state.json", ".patch/cache/",
                                           WiringState.originalsDirectory + "/", WiringState.path]
@@ -142,40 +146,63 @@ public enum ProjectInitializer {
         }
         let appKey = options.appKey ?? existingConfig?.appKey ?? defaultAppKey(detected.name)
         let appRoot = detected.targets.first { $0.name == detected.appTarget }?.sourceRoots.first ?? "."
-        let config = existingConfig ?? ProjectConfig(
+        let keyDirectoryPath = options.keyDirectory ?? existingConfig?.signing.keyDirectory ?? KeyDirectory.defaultParent + "/" + appKey
+        var config = existingConfig ?? ProjectConfig(
             appKey: appKey, appID: options.appID, apiBaseURL: options.apiBaseURL, channel: options.channel,
             project: detected.project, targets: detected.targets, appTarget: detected.appTarget,
             include: ["**/*.swift"], exclude: ["**/Tests/**", "**/*Tests/**", "**/.build/**"],
             patchableFunctions: [],
-            signing: .init(privateKeyPath: options.keyDirectory + "/" + appKey + ".ed25519",
+            signing: .init(keyDirectory: keyDirectoryPath,
                            publicKeyFile: Preparer.join(Preparer.generatedFolder(forSourceRoot: appRoot), publicKeyFileName)))
+        let legacyKeyPath = config.signing.privateKeyPath
+        config.signing.keyDirectory = keyDirectoryPath
+        config.signing.privateKeyPath = nil
 
         var writes: [InitPlan.FileWrite] = []
         let configBytes = config.encoded()
         if (try? ProjectSources.readIfPresent(configPath)) ?? nil != configBytes {
-            writes.append(.init(path: ProjectConfig.fileName, bytes: configBytes, permissions: nil))
+            writes.append(.init(path: ProjectConfig.fileName, bytes: configBytes))
         }
 
-        // The key pair: reuse the private key when it exists, so a re-run never rotates it.
-        let privateKeyPath = expandHome(config.signing.privateKeyPath, home: homeDirectory)
-        let privateKey: Curve25519.Signing.PrivateKey
-        var createdKeyPair = false
-        if let key = try readPrivateKey(at: privateKeyPath) {
-            privateKey = key
-        } else {
-            privateKey = Curve25519.Signing.PrivateKey()
-            createdKeyPair = true
-            writes.append(.init(path: privateKeyPath, bytes: Array((privateKey.rawRepresentation.base64EncodedString() + "\n").utf8), permissions: 0o600))
+        // The keys: those in the folder are kept, so a re-run never rotates one; a role whose public
+        // key is there without its private key is kept offline and never replaced.
+        let keyDirectory = KeyDirectory(path: ProjectConfig.expandingHome(keyDirectoryPath, home: homeDirectory))
+        var newKeys: [(role: TUFRole, key: SigningKey)] = []
+        var migratedKey: String?
+        var rootKey: TUFKey?
+        do {
+            for role in TUFRole.allCases {
+                if let key = try keyDirectory.privateKey(role) {
+                    if role == .root { rootKey = key.publicKey }
+                    continue
+                }
+                if keyDirectory.isOffline(role) {
+                    if role == .root { rootKey = try keyDirectory.publicKey(.root) }
+                    continue
+                }
+                var key = SigningKey.generate()
+                // The key an older patchcli made becomes the root key: the app may embed its public half.
+                if role == .root, let legacyKeyPath, let legacy = try legacyKey(at: ProjectConfig.expandingHome(legacyKeyPath, home: homeDirectory)) {
+                    key = legacy
+                    migratedKey = legacyKeyPath
+                }
+                if role == .root { rootKey = key.publicKey }
+                newKeys.append((role, key))
+            }
+        } catch {
+            throw .keys(error)
         }
-        let publicKeyBytes = Array(publicKeyFile(privateKey.publicKey).utf8)
-        if (try? ProjectSources.readIfPresent(Preparer.join(options.root, config.signing.publicKeyFile))) ?? nil != publicKeyBytes {
-            writes.append(.init(path: config.signing.publicKeyFile, bytes: publicKeyBytes, permissions: nil))
+        if let rootKey {
+            let publicKeyBytes = Array(publicKeyFile(root: rootKey).utf8)
+            if (try? ProjectSources.readIfPresent(Preparer.join(options.root, config.signing.publicKeyFile))) ?? nil != publicKeyBytes {
+                writes.append(.init(path: config.signing.publicKeyFile, bytes: publicKeyBytes))
+            }
         }
 
         let gitignorePath = Preparer.join(options.root, ".gitignore")
         let gitignore = (try? ProjectSources.readIfPresent(gitignorePath)) ?? nil
         if let updated = gitignoreAdding(gitignoreEntries, to: gitignore) {
-            writes.append(.init(path: ".gitignore", bytes: updated, permissions: nil))
+            writes.append(.init(path: ".gitignore", bytes: updated))
         }
 
         if options.backgroundUpdates {
@@ -185,30 +212,39 @@ public enum ProjectInitializer {
             guard let current = FileManager.default.contents(atPath: fullPath) else { throw .unreadable(path: fullPath) }
             let updated = try InfoPlistEditor.addingBackgroundUpdates(
                 to: [UInt8](current), path: plistPath, taskIdentifier: options.backgroundTaskIdentifier, silentPush: options.silentPush)
-            if updated != [UInt8](current) { writes.append(.init(path: plistPath, bytes: updated, permissions: nil)) }
+            if updated != [UInt8](current) { writes.append(.init(path: plistPath, bytes: updated)) }
         }
-        return InitPlan(writes: writes, config: config, detected: detected, createdKeyPair: createdKeyPair,
-                        launchCode: LaunchCode(config))
+        return InitPlan(writes: writes, config: config, detected: detected, keyDirectory: keyDirectory, newKeys: newKeys,
+                        migratedKey: migratedKey, launchCode: LaunchCode(config))
     }
 
-    /// The private key file `init` writes (base64 of the raw 32 bytes); nil when there is none.
-    package static func readPrivateKey(at path: String) throws(InitError) -> Curve25519.Signing.PrivateKey? {
+    /// The key of `signing.privateKeyPath` (the seed in base64, the format of a role key); nil when
+    /// the file is not on this machine.
+    static func legacyKey(at path: String) throws(KeyDirectoryError) -> SigningKey? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let raw = Data(base64Encoded: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
-        else { throw .malformedPrivateKey(path: path) }
-        return key
+        do {
+            return try SigningKey(keyFileText: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .malformedKey(path: path, error)
+        }
     }
 
-    /// The Swift the app embeds to verify signed releases.
-    static func publicKeyFile(_ key: Curve25519.Signing.PublicKey) -> String {
-        """
+    /// The Swift the app embeds as its trust anchor: the store's root key.
+    package static func publicKeyFile(root key: TUFKey) -> String {
+        let raw = Hex.decode(key.keyval.public) ?? []
+        return """
         \(PreparedNames.generatedHeader)
 
-        /// The Ed25519 public key (raw 32 bytes, base64) that verifies this app's signed Patch releases.
-        /// Its private half stays on the release machine (`signing.privateKeyPath` in patch.json).
+        /// The trust anchor of this app's Patch releases: the root key of the release store (TUF,
+        /// Ed25519), which metadata/1.root.json lists and whose private half stays in the key
+        /// directory (`signing.keyDirectory` in patch.json). PatchSDK 1.4.0 checks each module's
+        /// SHA-256 from the update response only; this key is for a client verifying the store's
+        /// signed metadata.
         enum PatchSigningKey {
-            static let publicKeyBase64 = \(SwiftLiteral.string(key.rawRepresentation.base64EncodedString()))
+            /// The root key's TUF key id: SHA-256 of its canonical JSON key object.
+            static let rootKeyID = \(SwiftLiteral.string(key.keyid))
+            /// The root key's raw 32-byte Ed25519 public key, base64.
+            static let publicKeyBase64 = \(SwiftLiteral.string(Data(raw).base64EncodedString()))
         }
 
         """
@@ -229,10 +265,6 @@ public enum ProjectInitializer {
     static func defaultAppKey(_ projectName: String) -> String {
         let key = projectName.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         return String(key).isEmpty ? "app" : String(key)
-    }
-
-    public static func expandHome(_ path: String, home: String) -> String {
-        path == "~" ? home : path.hasPrefix("~/") ? home + path.dropFirst(1) : path
     }
 }
 

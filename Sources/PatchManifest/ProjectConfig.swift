@@ -70,14 +70,21 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// `signing`: where the release store's signing keys live and where the app embeds its trust anchor.
     public struct Signing: Codable, Sendable, Equatable {
-        /// The Ed25519 private key; outside the repository, readable by its owner only.
-        public var privateKeyPath: String
-        /// The generated Swift file embedding the public key, relative to the config file.
+        /// The folder of the store's keys, one `<role>.key` per TUF role (docs/release.md "Keys"),
+        /// outside the repository (mode 0700, keys 0600); `~` is the home folder. Nil only in a
+        /// patch.json written before the key directory (`privateKeyPath`).
+        public var keyDirectory: String?
+        /// The generated Swift file embedding the root public key, relative to the config file.
         public var publicKeyFile: String
+        /// The single Ed25519 key of patchcli before the key directory, which no release ever
+        /// signed with. Read so that `init` can migrate it (it becomes the root key, so an app
+        /// that embeds its public half keeps a matching trust anchor); never written.
+        public var privateKeyPath: String?
 
-        public init(privateKeyPath: String, publicKeyFile: String) {
-            self.privateKeyPath = privateKeyPath
+        public init(keyDirectory: String, publicKeyFile: String) {
+            self.keyDirectory = keyDirectory
             self.publicKeyFile = publicKeyFile
         }
     }
@@ -212,10 +219,19 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         for (index, target) in config.targets.enumerated() where config.targets[..<index].contains(where: { $0.name == target.name }) {
             throw .invalid(path: path, field: "targets[\(index)].name", reason: "repeats \"\(target.name)\"; give each target its own name (a package's as \"<package>/<target>\")")
         }
+        guard config.signing.keyDirectory != nil || config.signing.privateKeyPath != nil else {
+            throw .invalid(path: path, field: "signing.keyDirectory", reason: "is missing; run `patchcli init` to create the signing keys and record their folder")
+        }
         guard config.targets.contains(where: { $0.name == config.appTarget }) else {
             throw .invalid(path: path, field: "appTarget", reason: "names \"\(config.appTarget)\", which is not in \"targets\"")
         }
         return config
+    }
+
+    /// A path of the config with a leading `~` standing for `home` (key folders are stored so, to
+    /// stay valid on every machine of a team).
+    public static func expandingHome(_ path: String, home: String) -> String {
+        path == "~" ? home : path.hasPrefix("~/") ? home + path.dropFirst(1) : path
     }
 
     /// The file's bytes: pretty-printed with sorted keys, so the file diffs well under version control.

@@ -33,6 +33,8 @@ extension CommandFailure {
             case .unreadable:
                 self.init(kind: "input_unavailable", message: error.description, exitStatus: .inputUnavailable, hint: nil)
             }
+        case let InitError.keys(error):
+            self.init(keyDirectory: error)
         case let error as InitError:
             self.init(kind: error.kind, message: error.description, exitStatus: error.isUsage ? .usage : error.isMissingInput ? .inputUnavailable : .malformedInput, hint: error.hint)
         case let error as WiringError:
@@ -46,6 +48,8 @@ extension CommandFailure {
             self.init(error)
         case let error as StoreError:
             self.init(store: error)
+        case let error as KeyDirectoryError:
+            self.init(keyDirectory: error)
         case let error as ServeError:
             self.init(serve: error)
         case let error as EventDatabaseError:
@@ -88,6 +92,19 @@ extension CommandFailure {
             self.init(kind: "patch_mismatch", message: error.description, exitStatus: .malformedInput, hint: "check that OLD is the file the patch was made against")
         default:
             self.init(kind: "malformed_patch", message: error.description, exitStatus: .malformedInput, hint: "the patch is damaged or not a BSDIFF40 patch; create it again with `patchcli diff`")
+        }
+    }
+
+    private init(keyDirectory error: KeyDirectoryError) {
+        switch error {
+        case .keyExists:
+            self.init(kind: "output_exists", message: error.description, exitStatus: .outputUnwritable, hint: "choose another key directory, or move the old key away (rotate a store's key with `patchcli keys rotate`)")
+        case .unwritable:
+            self.init(kind: "output_unwritable", message: error.description, exitStatus: .outputUnwritable, hint: "check that the key directory's parent exists and is writable")
+        case .unreadable:
+            self.init(kind: "key_problem", message: error.description, exitStatus: .keyProblem, hint: "check the key file's owner and permissions (0600, readable by you)")
+        case .malformedKey, .malformedPublicKey:
+            self.init(kind: "key_invalid", message: error.description, exitStatus: .keyProblem, hint: "restore the key from its backup, or generate keys with `patchcli keys generate`")
         }
     }
 

@@ -11,7 +11,8 @@ struct DoctorCommand: AsyncParsableCommand {
             Machine: the Swift toolchain (swiftc, the Embedded Swift standard library for
             wasm32-unknown-none-wasm, clang, wasm-ld), binaryen's wasm-opt, the guest templates and the
             system codecs. Project (the current folder when it holds patch.json, or --project): patch.json,
-            the signing key (present, mode 0600, the half of the app's public key file), the PatchSDK
+            the signing keys (the key directory of patch.json, mode 0700; each role's key present, mode
+            0600, readable; the app's public key file embeds the root key), the PatchSDK
             package, the Patch.configure launch code and the fingerprint file. Each check is ok, warning
             or failure with what to fix. Exit 39 when a check fails; warnings alone exit 0.
             """)
@@ -31,7 +32,7 @@ struct DoctorCommand: AsyncParsableCommand {
             let here = FileManager.default.fileExists(atPath: ProjectConfig.fileName) ? "." : nil
             let report = Doctor.run(.init(
                 project: project ?? here, toolchain: toolchain, environment: environment,
-                homeDirectory: environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path,
+                homeDirectory: FileAccess.homeDirectory,
                 installation: .current))
             console.line(report.project.map { "patchcli doctor: this machine and \($0)" } ?? "patchcli doctor: this machine (no patch.json here; --project checks a project)")
             for check in report.checks {

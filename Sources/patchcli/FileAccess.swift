@@ -87,6 +87,11 @@ enum FileAccess {
         }
     }
 
+    /// The user's home folder: `$HOME` first, as shells and CI set it; the account's otherwise.
+    static var homeDirectory: String {
+        ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+
     static func reason(_ error: Error) -> String {
         let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
         if let posix = underlying, posix.domain == NSPOSIXErrorDomain {

@@ -8,9 +8,11 @@ struct InitCommand: AsyncParsableCommand {
         commandName: "init",
         abstract: "Set a SwiftPM package or Xcode project up for Patch, wire the app, then prepare it.",
         discussion: """
-            Detects the project, writes patch.json (schema: docs/patch-config.schema.json), an Ed25519
-            signing key pair (private key outside the repository, mode 0600; public key as a generated
-            Swift file), .gitignore entries, optionally background-update Info.plist keys, wires the app
+            Detects the project, writes patch.json (schema: docs/patch-config.schema.json), the release
+            store's signing keys (one Ed25519 key per TUF role in a key directory outside the repository,
+            default ~/.config/patch/keys/<app key>, mode 0700, keys 0600; `release` and the other store
+            commands use it when run in the project), the root public key as a generated Swift file (the
+            app's trust anchor), .gitignore entries, optionally background-update Info.plist keys, wires the app
             (the PatchSDK package and products in Package.swift, the launch code in the @main App's
             init() or the app delegate's application(_:didFinishLaunchingWithOptions:)) and runs
             `prepare`. A second run changes nothing. --no-wire prints the wiring instead of doing it;
@@ -32,8 +34,8 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "The release channel devices follow.")
     var channel: String = "production"
 
-    @Option(name: .customLong("key-dir"), help: "Where a new private key is written (outside the repository; a relative path is taken from the current directory).")
-    var keyDirectory: String = InitOptions.defaultKeyDirectory
+    @Option(name: .customLong("key-dir"), help: "The folder of the signing keys, outside the repository (default: patch.json's signing.keyDirectory, else ~/.config/patch/keys/<app key>; a relative path is taken from the current directory).")
+    var keyDirectory: String?
 
     @Flag(name: .customLong("background-updates"), help: "Add the Info.plist keys for periodic background update checks.")
     var backgroundUpdates = false
@@ -44,7 +46,7 @@ struct InitCommand: AsyncParsableCommand {
     @Option(name: .customLong("info-plist"), help: "The Info.plist to edit (default: the app target's INFOPLIST_FILE).")
     var infoPlist: String?
 
-    @Flag(help: "Write patch.json again from the detected project even if it exists (the key pair is kept).")
+    @Flag(help: "Write patch.json again from the detected project even if it exists (the keys in the key directory are kept).")
     var force = false
 
     @Flag(name: .customLong("no-wire"), help: "Change no Package.swift or app source: print the SDK dependency, products and launch code to add by hand.")
@@ -69,20 +71,20 @@ struct InitCommand: AsyncParsableCommand {
         try await console.perform("init") {
             let options = InitOptions(
                 root: project, appKey: appKey, appID: appID, apiBaseURL: apiBaseURL, channel: channel,
-                keyDirectory: Self.absoluteUnlessHome(keyDirectory), backgroundUpdates: backgroundUpdates, silentPush: silentPush,
+                keyDirectory: keyDirectory.map(Self.absoluteUnlessHome), backgroundUpdates: backgroundUpdates, silentPush: silentPush,
                 infoPlist: infoPlist, force: force)
-            // $HOME first, as shells and CI set it; the account's home folder otherwise.
-            let home = ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-            let plan = try ProjectInitializer.plan(options, homeDirectory: home)
+            let plan = try ProjectInitializer.plan(options, homeDirectory: FileAccess.homeDirectory)
+            // The keys first: the public key file among the writes embeds the root key.
+            try plan.keyDirectory.write(plan.newKeys)
             for write in plan.writes {
-                let path = write.path.hasPrefix("/") ? write.path : (project == "." ? write.path : project + "/" + write.path)
+                let path = project == "." ? write.path : project + "/" + write.path
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 do {
                     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 } catch {
                     throw FileAccessError.unwritable(path: directory, reason: FileAccess.reason(error))
                 }
-                try FileAccess.writeAtomically(write.bytes, to: path, permissions: write.permissions)
+                try FileAccess.writeAtomically(write.bytes, to: path)
             }
             var session = try PrepareSession.run(root: project)
             let viewTargets = Set(session.plan.views.map(\.target))
@@ -105,14 +107,20 @@ struct InitCommand: AsyncParsableCommand {
             }
 
             let wired = wiring?.wired ?? []
-            let changed = plan.writes.map(\.path) + wired.map(\.path) + session.updates.map(\.path)
+            let newKeyFiles = plan.newKeys.map { plan.keyDirectory.privateKeyPath($0.role) }
+            let changed = plan.writes.map(\.path) + newKeyFiles + wired.map(\.path) + session.updates.map(\.path)
             if changed.isEmpty {
                 console.line("already set up: nothing changed")
             } else {
                 console.line("set up \(plan.detected.project.kind == .swiftPackage ? "Swift package" : "Xcode project") \(plan.detected.name) (targets: \(plan.config.targets.map(\.name).joined(separator: ", ")); app: \(plan.config.appTarget))")
                 for path in changed { console.line("  wrote \(path)") }
             }
-            if plan.createdKeyPair { console.line("new signing key: \(plan.config.signing.privateKeyPath) (keep it secret; back it up)") }
+            if let migrated = plan.migratedKey {
+                console.line("moved signing to the key directory \(plan.keyDirectory.path): \(migrated) is its root key now (delete it once root.key is backed up)")
+            }
+            if !plan.newKeys.isEmpty {
+                console.line("new signing keys (\(plan.newKeys.map(\.role.rawValue).joined(separator: ", "))) in \(plan.keyDirectory.path): keep them secret and backed up; keep root.key offline once the store exists")
+            }
             console.line("routed \(session.plan.views.count) view(s) and \(session.plan.functions.count) function(s); fingerprint \(session.plan.fingerprint)")
             var manualSteps = wiring?.manualSteps ?? []
             if let wiring {
@@ -133,7 +141,7 @@ struct InitCommand: AsyncParsableCommand {
             return InitResult(
                 project: plan.detected.project.path, kind: plan.detected.project.kind.rawValue,
                 targets: plan.config.targets.map(\.name), appTarget: plan.config.appTarget, changedFiles: changed,
-                createdKeyPair: plan.createdKeyPair, privateKeyPath: plan.config.signing.privateKeyPath,
+                keyDirectory: plan.keyDirectory.path, createdKeys: plan.newKeys.map(\.role.rawValue), migratedKey: plan.migratedKey,
                 views: session.plan.views.count, functions: session.plan.functions.count,
                 fingerprint: session.plan.fingerprint, launchCode: plan.launchCode.snippet, wired: wired, manualSteps: manualSteps)
         }
@@ -174,8 +182,11 @@ struct InitResult: Encodable {
     var targets: [String]
     var appTarget: String
     var changedFiles: [String]
-    var createdKeyPair: Bool
-    var privateKeyPath: String
+    /// The folder of the signing keys, and the roles whose key this run created there.
+    var keyDirectory: String
+    var createdKeys: [String]
+    /// The older patchcli's key (`signing.privateKeyPath`) this run took as the root key.
+    var migratedKey: String?
     var views: Int
     var functions: Int
     var fingerprint: String

@@ -1,29 +1,40 @@
 import ArgumentParser
 import Foundation
+import PatchBuild
 import PatchManifest
 import PatchStore
 
 /// Where private keys come from: `--key ROLE=PATH` (PATH `-` = stdin), the environment variable
-/// `PATCHCLI_KEY_<ROLE>`, or `<role>.key` in `--key-dir`, in that order. Never a command-line value:
-/// argv is visible to every user of the machine.
+/// `PATCHCLI_KEY_<ROLE>`, `<role>.key` in `--key-dir`, or else, in a project, in the key directory
+/// `init` made, in that order. Never a command-line value: argv is visible to every user of the machine.
 struct KeyOptions: ParsableArguments {
     @Option(name: .customLong("key"), help: ArgumentHelp("A private key file for a role, as ROLE=PATH (PATH '-' reads stdin). Repeatable.", valueName: "role=path"))
     var keyFiles: [String] = []
 
-    @Option(help: "A directory holding <role>.key files, as `patchcli keys generate --out` writes them.")
+    @Option(help: "A directory holding <role>.key files, as `patchcli keys generate --out` writes them (default in a project: patch.json's signing.keyDirectory, where `patchcli init` put the keys).")
     var keyDir: String?
 
     /// The signing keys found for `roles`; roles without a key are left out (the store then says
-    /// which key is missing and how to pass it).
+    /// which key is missing and how to pass it). Run in a project (a `patch.json` in the current
+    /// folder) without `--key-dir`, the project's key directory (`signing.keyDirectory`, where `init`
+    /// put the keys) comes last.
     func signers(for roles: [TUFRole], stdin: inout StandardInputKey) throws -> RoleSigners {
         var keys: [TUFRole: [SigningKey]] = [:]
+        var projectKeys: ProjectKeyDirectory?
         for role in roles {
-            if let key = try load(role, stdin: &stdin) { keys[role] = [key] }
+            if let key = try load(role, stdin: &stdin) {
+                keys[role] = [key]
+                continue
+            }
+            // An explicit --key-dir replaces the project's folder: keys of two folders never mix.
+            guard keyDir == nil else { continue }
+            if projectKeys == nil { projectKeys = try ProjectKeyDirectory.find() }
+            if let key = try projectKeys?.privateKey(role) { keys[role] = [key] }
         }
         return RoleSigners(keys)
     }
 
-    func load(_ role: TUFRole, stdin: inout StandardInputKey) throws -> SigningKey? {
+    private func load(_ role: TUFRole, stdin: inout StandardInputKey) throws -> SigningKey? {
         for entry in keyFiles {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let named = TUFRole(rawValue: parts[0]) else {
@@ -34,11 +45,40 @@ struct KeyOptions: ParsableArguments {
         if let value = ProcessInfo.processInfo.environment["PATCHCLI_KEY_\(role.rawValue.uppercased())"] {
             return try KeyFile.parse(value, source: "PATCHCLI_KEY_\(role.rawValue.uppercased())")
         }
-        if let keyDir {
-            let path = URL(fileURLWithPath: keyDir).appendingPathComponent("\(role.rawValue).key").path
-            if FileManager.default.fileExists(atPath: path) { return try KeyFile.read(path, stdin: &stdin) }
-        }
+        if let keyDir { return try KeyDirectory(path: keyDir).privateKey(role) }
         return nil
+    }
+}
+
+/// The key directory of the project in the current folder, as its patch.json records it.
+private enum ProjectKeyDirectory {
+    case directory(KeyDirectory)
+    /// A patch.json from before the key directory: its one key signs no store role.
+    case legacy(privateKeyPath: String)
+    case none
+
+    static func find() throws -> ProjectKeyDirectory {
+        guard FileManager.default.fileExists(atPath: ProjectConfig.fileName) else { return .none }
+        let signing = try ProjectSources.loadConfig(root: ".").signing
+        if let directory = signing.keyDirectory {
+            return .directory(KeyDirectory(path: ProjectConfig.expandingHome(directory, home: FileAccess.homeDirectory)))
+        }
+        return signing.privateKeyPath.map { .legacy(privateKeyPath: $0) } ?? .none
+    }
+
+    func privateKey(_ role: TUFRole) throws -> SigningKey? {
+        switch self {
+        case let .directory(directory):
+            return try directory.privateKey(role)
+        case let .legacy(privateKeyPath):
+            throw CommandFailure(
+                kind: "key_problem",
+                message: "no \(role.rawValue) key: patch.json names signing.privateKeyPath (\(privateKeyPath)), the single key of an older patchcli, which signs no store role",
+                exitStatus: .keyProblem,
+                hint: "run `patchcli init` once to move to a key directory (it creates the store's role keys and keeps your key as the root key), or pass --key-dir")
+        case .none:
+            return nil
+        }
     }
 }
 
@@ -65,26 +105,6 @@ enum KeyFile {
     static func parse(_ text: String, source: String) throws -> SigningKey {
         do { return try SigningKey(keyFileText: text) } catch {
             throw CommandFailure(kind: "key_invalid", message: "\(source): \(error)", exitStatus: .keyProblem, hint: "generate keys with `patchcli keys generate`")
-        }
-    }
-
-    /// Writes a private key readable by its owner only (0600), never replacing an existing key.
-    static func writePrivate(_ key: SigningKey, to path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            let error = errno
-            if error == EEXIST {
-                throw CommandFailure(kind: "output_exists", message: "\(path): a key already exists there; patchcli never overwrites a key", exitStatus: .outputUnwritable, hint: "choose another --out directory or move the old key away")
-            }
-            throw FileAccessError.unwritable(path: path, reason: String(cString: strerror(error)))
-        }
-        defer { close(descriptor) }
-        // umask can only remove bits; set 0600 explicitly anyway in case the file system ignores the mode.
-        fchmod(descriptor, 0o600)
-        let bytes = Array(key.keyFileText.utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else {
-            throw FileAccessError.unwritable(path: path, reason: String(cString: strerror(errno)))
         }
     }
 }

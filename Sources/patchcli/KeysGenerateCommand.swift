@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchManifest
+import PatchStore
 
 struct KeysGenerate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,22 +21,11 @@ struct KeysGenerate: AsyncParsableCommand {
     func run() async throws {
         let console = Console(outputOptions)
         try await console.perform("keys generate") {
-            do {
-                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw FileAccessError.unwritable(path: out, reason: FileAccess.reason(error))
-            }
-            var reports: [PublicKeyReport] = []
-            for role in roles.isEmpty ? TUFRole.allCases : roles {
-                let key = SigningKey.generate()
-                let base = URL(fileURLWithPath: out)
-                try KeyFile.writePrivate(key, to: base.appendingPathComponent("\(role.rawValue).key").path)
-                let publicJSON = CanonicalJSON.serialize(try JSONValue(encoding: key.publicKey)) + Array("\n".utf8)
-                try FileAccess.writeAtomically(publicJSON, to: base.appendingPathComponent("\(role.rawValue).pub.json").path)
-                console.line("\(role.rawValue)  keyid \(key.keyid)  \(out)/\(role.rawValue).key")
-                reports.append(PublicKeyReport(role: role, key: key.publicKey))
-            }
-            return Report(directory: out, keys: reports)
+            let directory = KeyDirectory(path: out)
+            let keys = TUFRole.allCases.filter { roles.isEmpty || roles.contains($0) }.map { (role: $0, key: SigningKey.generate()) }
+            try directory.write(keys)
+            for (role, key) in keys { console.line("\(role.rawValue)  keyid \(key.keyid)  \(directory.privateKeyPath(role))") }
+            return Report(directory: out, keys: keys.map { PublicKeyReport(role: $0.role, key: $0.key.publicKey) })
         }
     }
 }

@@ -192,9 +192,11 @@ struct PrepareResult: Encodable {
     var collisions: [String] = []
     var fingerprint: String?
     var diff: String?
-    /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took.
+    /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took:
+    /// on the wall clock (files parse on every core) and summed over files (on one core).
     var filesParsed = 0
     var parseSeconds = 0.0
+    var parseCPUSeconds = 0.0
     /// Reading, parsing, scanning and planning: everything before the first write.
     var planSeconds = 0.0
     /// Wall time of the whole command, writing (atomic, synced files) included.
@@ -216,5 +218,6 @@ struct PrepareResult: Encodable {
         fingerprint = plan.fingerprint
         filesParsed = plan.filesParsed
         parseSeconds = plan.parseSeconds
+        parseCPUSeconds = plan.parseCPUSeconds
     }
 }

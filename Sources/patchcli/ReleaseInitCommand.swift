@@ -6,7 +6,12 @@ struct ReleaseInit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create an empty release store: root, targets, snapshot and timestamp version 1.",
-        discussion: "Needs the private key of every role (--key-dir from `patchcli keys generate`, --key or PATCHCLI_KEY_<ROLE>). Embed the printed metadata/1.root.json in the app as its trust anchor.")
+        discussion: """
+            Needs the private key of every role: --key, PATCHCLI_KEY_<ROLE>, --key-dir (as `patchcli keys
+            generate` writes it), or, run in a project, the key directory `patchcli init` created
+            (signing.keyDirectory in patch.json). Its root key is the one the app embeds as its trust
+            anchor (the generated PatchPublicKey file).
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var keyOptions: KeyOptions

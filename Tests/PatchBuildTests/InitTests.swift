@@ -1,6 +1,7 @@
 import Foundation
 @testable import PatchBuild
 import PatchManifest
+import PatchStore
 import Testing
 
 @Suite struct InitTests {
@@ -81,34 +82,96 @@ import Testing
     }
 
     @Test func initPlansEverythingOnceAndNothingTheSecondTime() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)").path
+        let root = try Self.demoPackage()
         let home = root + "-home"
         defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
+        try Data(".build/".utf8).write(to: URL(fileURLWithPath: root + "/.gitignore"))
+
+        let plan = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(plan.writes.map(\.path) == ["patch.json", "Sources/Demo/Patch/PatchPublicKey.generated.swift", ".gitignore"])
+        // One key per TUF role, in the app's folder under the default key folder, recorded with `~`.
+        #expect(plan.keyDirectory.path == home + "/.config/patch/keys/demo")
+        #expect(plan.config.signing.keyDirectory == "~/.config/patch/keys/demo")
+        #expect(plan.newKeys.map(\.role) == TUFRole.allCases)
+        let rootKey = try #require(plan.newKeys.first { $0.role == .root }?.key)
+        #expect(String(decoding: plan.writes[1].bytes, as: UTF8.self) == ProjectInitializer.publicKeyFile(root: rootKey.publicKey))
+        #expect(String(decoding: plan.writes[1].bytes, as: UTF8.self).contains(rootKey.keyid))
+        #expect(plan.launchCode.snippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
+        #expect(String(decoding: plan.writes[2].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's and init's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n.patch/wiring-originals/\n.patch/wiring-state.json\n")
+        try Self.apply(plan, root: root)
+        let config = try ProjectSources.loadConfig(root: root)
+        #expect(config.targets == [.init(name: "Demo", sourceRoots: ["Sources/Demo"])])
+        for role in TUFRole.allCases {
+            let attributes = try FileManager.default.attributesOfItem(atPath: plan.keyDirectory.privateKeyPath(role))
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: plan.keyDirectory.path)[.posixPermissions] as? Int == 0o700)
+
+        let second = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(second.writes.isEmpty)
+        #expect(second.newKeys.isEmpty)
+    }
+
+    /// A patch.json of a patchcli before the key directory names one key (`signing.privateKeyPath`):
+    /// `init` keeps it as the root key, so the public key the app embeds stays the trust anchor.
+    @Test func initMovesAnOlderSingleKeyIntoTheKeyDirectoryAsTheRootKey() throws {
+        let root = try Self.demoPackage()
+        let home = root + "-home"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
+        let legacy = SigningKey.generate()
+        try FileManager.default.createDirectory(atPath: home + "/old", withIntermediateDirectories: true)
+        try Data(legacy.keyFileText.utf8).write(to: URL(fileURLWithPath: home + "/old/demo.ed25519"))
+        try Data(#"{"appKey":"demo","apiBaseURL":"https://api.patchrelease.com/api/v1","appTarget":"Demo","channel":"production","project":{"kind":"swiftpm","path":"Package.swift"},"signing":{"privateKeyPath":"~/old/demo.ed25519","publicKeyFile":"Sources/Demo/Patch/PatchPublicKey.generated.swift"},"targets":[{"name":"Demo","sourceRoots":["Sources/Demo"]}],"version":1}"#.utf8)
+            .write(to: URL(fileURLWithPath: root + "/patch.json"))
+        #expect(try ProjectSources.loadConfig(root: root).signing.privateKeyPath == "~/old/demo.ed25519")
+
+        let plan = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(plan.migratedKey == "~/old/demo.ed25519")
+        #expect(plan.newKeys.first { $0.role == .root }?.key.keyid == legacy.keyid)
+        #expect(plan.newKeys.filter { $0.key.keyid == legacy.keyid }.count == 1)
+        #expect(plan.config.signing.keyDirectory == "~/.config/patch/keys/demo")
+        #expect(plan.config.signing.privateKeyPath == nil)
+        let written = try #require(plan.writes.first { $0.path == "patch.json" })
+        #expect(!String(decoding: written.bytes, as: UTF8.self).contains("privateKeyPath"))
+        #expect(plan.writes.contains { $0.path.hasSuffix("PatchPublicKey.generated.swift") && String(decoding: $0.bytes, as: UTF8.self).contains(legacy.keyid) })
+    }
+
+    /// A root key kept offline (only root.pub.json in the folder) is never replaced, and the app
+    /// keeps embedding it.
+    @Test func anOfflineRootKeyIsNeverReplaced() throws {
+        let root = try Self.demoPackage()
+        let home = root + "-home"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
+        let first = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        try Self.apply(first, root: root)
+        let rootKey = try #require(first.newKeys.first { $0.role == .root }?.key)
+        try FileManager.default.removeItem(atPath: first.keyDirectory.privateKeyPath(.root))
+        try FileManager.default.removeItem(atPath: first.keyDirectory.privateKeyPath(.timestamp))
+        try FileManager.default.removeItem(atPath: first.keyDirectory.publicKeyPath(.timestamp))
+
+        let again = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
+        #expect(again.newKeys.map(\.role) == [.timestamp], "a key missing with its public half is made again, an offline root key is not")
+        #expect(again.writes.isEmpty, "the public key file still embeds \(rootKey.keyid)")
+    }
+
+    /// A SwiftPM package with one executable target and one view.
+    private static func demoPackage() throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root + "/Sources/Demo", withIntermediateDirectories: true)
         try Data("// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"Demo\", targets: [.executableTarget(name: \"Demo\")])\n".utf8)
             .write(to: URL(fileURLWithPath: root + "/Package.swift"))
         try Data("struct Home: View { var body: some View { Text(\"x\") } }\n".utf8).write(to: URL(fileURLWithPath: root + "/Sources/Demo/Home.swift"))
-        try Data(".build/".utf8).write(to: URL(fileURLWithPath: root + "/.gitignore"))
+        return root
+    }
 
-        let plan = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
-        #expect(plan.writes.map(\.path) == [
-            "patch.json", home + "/.config/patch/keys/demo.ed25519", "Sources/Demo/Patch/PatchPublicKey.generated.swift", ".gitignore",
-        ])
-        #expect(plan.writes[1].permissions == 0o600)
-        #expect(plan.createdKeyPair)
-        #expect(plan.launchCode.snippet.contains("Patch.configure(PatchConfiguration(appKey: \"demo\", fingerprint: PatchBuildFingerprint.value))"))
-        #expect(String(decoding: plan.writes[3].bytes, as: UTF8.self) == ".build/\n# Patch: prepare's and init's saved originals, state and cache (patchcli init)\n.patch/originals/\n.patch/prepare-state.json\n.patch/cache/\n.patch/wiring-originals/\n.patch/wiring-state.json\n")
+    /// Writes what `plan` asks for, as the CLI does: the keys, then the files.
+    private static func apply(_ plan: InitPlan, root: String) throws {
+        try plan.keyDirectory.write(plan.newKeys)
         for write in plan.writes {
-            let path = write.path.hasPrefix("/") ? write.path : root + "/" + write.path
+            let path = root + "/" + write.path
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(write.bytes).write(to: URL(fileURLWithPath: path))
         }
-        let config = try ProjectSources.loadConfig(root: root)
-        #expect(config.targets == [.init(name: "Demo", sourceRoots: ["Sources/Demo"])])
-
-        let second = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home)
-        #expect(second.writes.isEmpty)
-        #expect(!second.createdKeyPair)
     }
 }
 
@@ -122,7 +185,7 @@ import Testing
         var config = ProjectConfig(
             appKey: "k", appID: "id", apiBaseURL: "u", channel: "c", project: .init(kind: .xcodeProject, path: "A.xcodeproj"),
             targets: [.init(name: "A", sourceRoots: ["A"], infoPlist: "A/Info.plist", manifest: "Packages/A/Package.swift")], appTarget: "A",
-            include: [], exclude: [], patchableFunctions: [], signing: .init(privateKeyPath: "p", publicKeyFile: "f"), schema: "s")
+            include: [], exclude: [], patchableFunctions: [], signing: .init(keyDirectory: "p", publicKeyFile: "f"), schema: "s")
         config.build = .init(swiftSDK: "swift-6.2-RELEASE_wasm-embedded", swiftSDKsPath: "/sdks", wasmOpt: .always)
         config.sdk = .init(url: "https://example.com/patch-swift", version: "1.5.0")
         let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
@@ -160,6 +223,12 @@ import Testing
             Issue.record("a target without source roots was accepted")
         } catch {
             #expect(error.description.contains("targets[0].sourceRoots"))
+        }
+        do {
+            _ = try ProjectConfig.decode(Array(#"{"version":1,"appKey":"k","apiBaseURL":"u","channel":"c","project":{"kind":"swiftpm","path":"P"},"targets":[{"name":"A","sourceRoots":["A"]}],"appTarget":"A","signing":{"publicKeyFile":"f"}}"#.utf8), path: "patch.json")
+            Issue.record("a config naming no signing keys was accepted")
+        } catch {
+            #expect(error.description.contains("\"signing.keyDirectory\"") && error.description.contains("patchcli init"))
         }
     }
 }

@@ -10,7 +10,7 @@ struct LaunchCodeCompileTests {
                        appID: String? = nil) -> ProjectConfig {
         ProjectConfig(appKey: "shop", appID: appID, apiBaseURL: apiBaseURL, channel: channel, project: .init(kind: .swiftPackage, path: "Package.swift"),
                       targets: [.init(name: "App", sourceRoots: ["Sources/App"])], appTarget: "App", include: [], exclude: [],
-                      patchableFunctions: [], signing: .init(privateKeyPath: "k", publicKeyFile: "f"))
+                      patchableFunctions: [], signing: .init(keyDirectory: "k", publicKeyFile: "f"))
     }
 
     static let app = """

@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 @testable import PatchBuild
+import PatchManifest
 import Testing
 
 /// Everything `prepare` generates compiles against the SDK's real API (the stand-in in
@@ -300,8 +300,7 @@ struct PrepareCompileTests {
         var project = PreparedProject(targets: ["App": ["Views.swift": Self.views]], appTarget: "App")
         #expect(project.plan.views.map(\.typeName) == ["DebugOnly", "Greeting", "Later", "Modern", "Outer_Inner", "PhoneOnly", "PublicCard", "Secret"])
         #expect(project.plan.functions.map(\.key) == ["Greeting.title(for:)"])
-        let key = Curve25519.Signing.PrivateKey().publicKey
-        project.files["Sources/App/PatchPublicKey.generated.swift"] = ProjectInitializer.publicKeyFile(key)
+        project.files["Sources/App/PatchPublicKey.generated.swift"] = ProjectInitializer.publicKeyFile(root: SigningKey.generate().publicKey)
         let files = files(of: project, target: "App")
         #expect(files.keys.sorted() == [generated(Preparer.fingerprintFileName), routingFile(of: "App"), "PatchPublicKey.generated.swift", "Views.swift"].sorted())
         let diagnostics = try SDKStandIn.typecheck(files)

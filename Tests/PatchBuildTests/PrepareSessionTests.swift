@@ -29,7 +29,7 @@ import Testing
             project: .init(kind: .swiftPackage, path: "Package.swift"),
             targets: [.init(name: "App", sourceRoots: ["Sources/App"])], appTarget: "App",
             include: ["**/*.swift"], exclude: [], patchableFunctions: [],
-            signing: .init(privateKeyPath: "/nonexistent", publicKeyFile: "Sources/App/Key.swift"))
+            signing: .init(keyDirectory: "/nonexistent", publicKeyFile: "Sources/App/Key.swift"))
         try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
         return root
     }
@@ -59,6 +59,29 @@ import Testing
         #expect(again.plan.filesParsed == 0)
         #expect(again.plan.baseline == session.plan.baseline)
         #expect(again.plan.views == session.plan.views)
+    }
+
+    /// Files parse on several cores at once: the wall-clock parse time counts overlapping parses
+    /// once, the CPU time counts each.
+    @Test func parseWallClockTimeIsTheUnionOfTheParses() {
+        let start = ContinuousClock.now
+        func interval(_ from: Int, _ to: Int) -> Range<ContinuousClock.Instant> {
+            start.advanced(by: .milliseconds(from))..<start.advanced(by: .milliseconds(to))
+        }
+        // Two cores: [0, 10) and [5, 15) overlap, [12, 14) lies inside the second, [20, 25) is alone.
+        #expect(ParseTime.wallClock([interval(20, 25), interval(5, 15), interval(0, 10), interval(12, 14)]) == .milliseconds(20))
+        #expect(ParseTime.wallClock([interval(0, 10), interval(10, 20)]) == .milliseconds(20))
+        #expect(ParseTime.wallClock([Range<ContinuousClock.Instant>]()) == .zero)
+
+        let root = (try? makeProject()) ?? ""
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        guard let plan = try? PrepareSession.run(root: root).plan else {
+            Issue.record("prepare failed")
+            return
+        }
+        #expect(plan.filesParsed == 2)
+        #expect(plan.parseSeconds > 0)
+        #expect(plan.parseSeconds <= plan.parseCPUSeconds)
     }
 
     /// The state file is written as a JSON tree with the Codable key names and read with

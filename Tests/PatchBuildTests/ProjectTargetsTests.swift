@@ -23,7 +23,7 @@ import Testing
             appKey: "app", appID: nil, apiBaseURL: "https://example.invalid", channel: "production",
             project: .init(kind: .xcodeProject, path: "App.xcodeproj"), targets: targets, appTarget: appTarget,
             include: ["**/*.swift"], exclude: [], patchableFunctions: [],
-            signing: .init(privateKeyPath: "/nonexistent", publicKeyFile: "App/Patch/Key.swift"))
+            signing: .init(keyDirectory: "/nonexistent", publicKeyFile: "App/Patch/Key.swift"))
         try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
     }
 

@@ -7,7 +7,7 @@ struct LaunchCodeEditorTests {
                        appID: String? = nil) -> ProjectConfig {
         ProjectConfig(appKey: "shop", appID: appID, apiBaseURL: apiBaseURL, channel: channel, project: .init(kind: .swiftPackage, path: "Package.swift"),
                       targets: [.init(name: "App", sourceRoots: ["Sources/App"])], appTarget: "App", include: [], exclude: [],
-                      patchableFunctions: [], signing: .init(privateKeyPath: "k", publicKeyFile: "f"))
+                      patchableFunctions: [], signing: .init(keyDirectory: "k", publicKeyFile: "f"))
     }
 
     let code = LaunchCode(config())

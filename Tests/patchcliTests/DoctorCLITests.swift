@@ -31,7 +31,7 @@ import Testing
         let keys = directory.appendingPathComponent("keys")
         let result = try CLI.run(["init", "--project", project.path, "--key-dir", keys.path])
         guard result.status == 0 else { throw DoctorTestFailure(description: "init failed: \(result.stderr)") }
-        return (project, keys.appendingPathComponent("tally.ed25519"))
+        return (project, keys.appendingPathComponent("targets.key"))
     }
 
     private static func checks(_ result: CLIResult) -> [String: String] {
@@ -45,8 +45,9 @@ import Testing
             let result = try CLI.run(["doctor", "--json"], in: project)
             #expect(result.status == 0, "\(result.stdout)")
             let checks = Self.checks(result)
-            for name in ["toolchain", "templates", "codec_brotli", "codec_zstd", "codec_xz", "codec_bzip2", "patch_json",
-                         "signing_key", "public_key", "sdk_package", "launch_code", "fingerprint"] {
+            for name in ["toolchain", "templates", "codec_brotli", "codec_zstd", "codec_xz", "codec_bzip2", "patch_json", "key_directory",
+                         "signing_key_root", "signing_key_targets", "signing_key_snapshot", "signing_key_timestamp",
+                         "public_key", "sdk_package", "launch_code", "fingerprint"] {
                 #expect(checks[name] == "ok", "\(name): \(result.stdout)")
             }
         }
@@ -69,7 +70,7 @@ import Testing
             #expect(result.status == 39, "\(result.stdout)")
             #expect(result.error?["kind"] as? String == "doctor_failed")
             let checks = Self.checks(result)
-            for name in ["signing_key", "public_key", "sdk_package", "launch_code", "fingerprint"] {
+            for name in ["signing_key_targets", "public_key", "sdk_package", "launch_code", "fingerprint"] {
                 #expect(checks[name] == "failure", "\(name): \(result.stdout)")
             }
             #expect(checks["toolchain"] == "ok")
@@ -88,7 +89,7 @@ import Testing
             #expect(checks["patch_json"] == "failure")
             #expect(checks["toolchain"] == "failure")
             #expect(checks["codec_brotli"] == "ok")
-            #expect(checks["signing_key"] == nil, "no project checks past an unreadable patch.json")
+            #expect(checks["key_directory"] == nil, "no project checks past an unreadable patch.json")
         }
     }
 }

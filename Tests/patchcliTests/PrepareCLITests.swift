@@ -32,8 +32,8 @@ import Testing
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.result?["views"] as? Int == 15)
             #expect(first.result?["functions"] as? Int == 5)
-            #expect(first.result?["created_key_pair"] as? Bool == true)
-            let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/patchshop.ed25519")
+            #expect(first.result?["created_keys"] as? [String] == ["root", "targets", "snapshot", "timestamp"])
+            let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/targets.key")
             #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
             let second = try CLI.run(["init", "--project", project.path, "--key-dir", keys])
@@ -41,6 +41,27 @@ import Testing
             #expect(second.stdout.contains("already set up: nothing changed"))
             let check = try CLI.run(["prepare", "--project", project.path, "--check"])
             #expect(check.status == 0)
+        }
+    }
+
+    /// The report's times nest: parsing (on the wall clock) within planning within the whole run,
+    /// and parsing on the wall clock within parsing summed over files.
+    @Test func reportedParseTimeIsWallClockAndWithinTheRun() throws {
+        try withScratchDirectory { directory in
+            let project = try copyExample(into: directory)
+            #expect(try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path]).status == 0)
+            // Without the scan cache every file is parsed again.
+            try FileManager.default.removeItem(at: project.appendingPathComponent(".patch/cache"))
+            let result = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(result.status == 0, "\(result.stdout)")
+            let report = try #require(result.result)
+            let parse = try #require(report["parse_seconds"] as? Double)
+            let parseCPU = try #require(report["parse_cpu_seconds"] as? Double)
+            let plan = try #require(report["plan_seconds"] as? Double)
+            let seconds = try #require(report["seconds"] as? Double)
+            #expect(report["files_parsed"] as? Int ?? 0 > 0)
+            #expect(parse > 0 && parse <= parseCPU, "\(report)")
+            #expect(parse <= plan && plan <= seconds, "\(report)")
         }
     }
 

@@ -201,7 +201,7 @@ def measure_prepare(patchcli: Path, app: Path, subfolder: Path, prepared: Path, 
     first, rerun = median(firsts), median(reruns)
     result = first["envelope"].get("result", {})
     return {"first_seconds": first["seconds"], "first_seconds_all": [run["seconds"] for run in firsts],
-            "first_plan_seconds": result.get("plan_seconds"), "first_parse_seconds": result.get("parse_seconds"),
+            "first_plan_seconds": result.get("plan_seconds"), "first_parse_seconds": result.get("parse_seconds"), "first_parse_cpu_seconds": result.get("parse_cpu_seconds"),
             "rerun_seconds": rerun["seconds"], "rerun_changed_files": len(rerun["envelope"].get("result", {}).get("changed_files", [])),
             "peak_rss": max(run["rss"] for run in firsts + reruns), "failure": failed}
 

@@ -3,7 +3,8 @@
 
 Measures, with a release build of patchcli:
   * the first run (nothing cached) against the time swift-syntax's parser alone takes on the same
-    files (`parse_seconds` in prepare's --json result: the time inside `Parser.parse`);
+    files on one core (`parse_cpu_seconds` in prepare's --json result: the time inside `Parser.parse`
+    summed over files; `parse_seconds` is the wall-clock time during which parsing ran);
   * a re-run with nothing changed (scans come from `.patch/cache`, keyed by file content hash);
   * a re-run after editing one file;
   * peak memory (max RSS) of each run.
@@ -160,7 +161,7 @@ def generate(root: Path, files: int) -> int:
         "project": {"kind": "swiftpm", "path": "Package.swift"},
         "targets": [{"name": "BenchApp", "sourceRoots": ["Sources/BenchApp"]}], "appTarget": "BenchApp",
         "include": ["**/*.swift"], "exclude": [], "patchableFunctions": [],
-        "signing": {"privateKeyPath": str(root / "key"), "publicKeyFile": "Sources/BenchApp/Key.swift"},
+        "signing": {"keyDirectory": str(root / "keys"), "publicKeyFile": "Sources/BenchApp/Key.swift"},
     }
     (root / "patch.json").write_text(json.dumps(config, indent=2))
     return lines
@@ -230,20 +231,22 @@ def main() -> None:
     first, first_seconds, first_rss = median_run("first")
     rerun, rerun_seconds, rerun_rss = median_run("rerun")
     one, one_seconds, one_rss = median_run("one")
-    ratio = first["plan_seconds"] / first["parse_seconds"] if first["parse_seconds"] else float("inf")
-    wall_ratio = first_seconds / first["parse_seconds"] if first["parse_seconds"] else float("inf")
+    # The denominator is parsing's cost on one core (summed over files): what the target
+    # compares against. Files parse on every core, so the wall-clock parse time is below it.
+    ratio = first["plan_seconds"] / first["parse_cpu_seconds"] if first["parse_cpu_seconds"] else float("inf")
+    wall_ratio = first_seconds / first["parse_cpu_seconds"] if first["parse_cpu_seconds"] else float("inf")
     rows = [("first (no cache)", first, first_seconds, first_rss),
             ("re-run, nothing changed", rerun, rerun_seconds, rerun_rss),
             ("re-run, one file edited", one, one_seconds, one_rss)]
     print(f"synthetic app: {args.files} files, {lines} lines; {first['views']} views, {first['functions']} functions routed")
-    print(f"{'run':<28}{'wall s':>9}{'plan s':>9}{'parse s':>9}{'parsed':>8}{'written':>9}{'peak RSS MiB':>14}")
+    print(f"{'run':<28}{'wall s':>9}{'plan s':>9}{'parse s':>9}{'parse CPU s':>13}{'parsed':>8}{'written':>9}{'peak RSS MiB':>14}")
     for name, result, seconds, rss in rows:
-        print(f"{name:<28}{seconds:>9.3f}{result['plan_seconds']:>9.3f}{result['parse_seconds']:>9.3f}"
+        print(f"{name:<28}{seconds:>9.3f}{result['plan_seconds']:>9.3f}{result['parse_seconds']:>9.3f}{result['parse_cpu_seconds']:>13.3f}"
               f"{result['files_parsed']:>8}{len(result['changed_files']):>9}{rss / 2**20:>14.1f}")
     # "plan" is everything before the first write: reading, parsing, scanning, hashing, planning. The
     # first run then writes every rewritten source plus its saved original, each atomically.
-    print(f"first run: plan / parse time {ratio:.2f} (target <= {TARGET_FIRST_RUN_RATIO}); "
-          f"wall {first_seconds:.3f} s ({wall_ratio:.2f}x parse) including {first_seconds - first['plan_seconds']:.3f} s of writes")
+    print(f"first run: plan / parse CPU time {ratio:.2f} (target <= {TARGET_FIRST_RUN_RATIO}); "
+          f"wall {first_seconds:.3f} s ({wall_ratio:.2f}x parse CPU) including {first_seconds - first['plan_seconds']:.3f} s of writes")
     print(f"unchanged re-run: {rerun_seconds:.3f} s wall (target <= {TARGET_RERUN_SECONDS} s for 40k lines)")
     first_ok = ratio <= TARGET_FIRST_RUN_RATIO
     rerun_ok = rerun_seconds <= TARGET_RERUN_SECONDS and not rerun["changed_files"]
@@ -263,21 +266,22 @@ def main() -> None:
         f"- Machine: {machine_description()}",
         f"- Load: {load.describe()}",
         "",
-        "| run | wall s | plan s | parse s | files parsed | files written | peak RSS MiB |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-        *[f"| {name} | {seconds:.3f} | {result['plan_seconds']:.3f} | {result['parse_seconds']:.3f} | "
+        "| run | wall s | plan s | parse s | parse CPU s | files parsed | files written | peak RSS MiB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        *[f"| {name} | {seconds:.3f} | {result['plan_seconds']:.3f} | {result['parse_seconds']:.3f} | {result['parse_cpu_seconds']:.3f} | "
           f"{result['files_parsed']} | {len(result['changed_files'])} | {rss / 2**20:.1f} |" for name, result, seconds, rss in rows],
         "",
         "| target | measured | met |",
         "|---|---:|---|",
-        f"| first run: plan time / parse time <= {TARGET_FIRST_RUN_RATIO}x | {ratio:.2f}x | {verdict(first_ok)} |",
+        f"| first run: plan time / parse CPU time <= {TARGET_FIRST_RUN_RATIO}x | {ratio:.2f}x | {verdict(first_ok)} |",
         f"| unchanged re-run <= {TARGET_RERUN_SECONDS} s wall for 40k lines | {rerun_seconds:.3f} s | {verdict(rerun_ok)} |",
         "",
         "*plan* is everything before the first write (reading, hashing, parsing, scanning, planning; files are parsed and "
-        "scanned on every core); *parse* is the time spent inside swift-syntax's `Parser.parse` for the same files, "
-        "summed over files (what parsing alone costs on one core). The first run's wall time adds writing the rewritten "
+        "scanned on every core); *parse* is the wall-clock time during which swift-syntax's `Parser.parse` ran on "
+        "at least one of those files, *parse CPU* the time inside it summed over files (what parsing alone costs on one "
+        "core: the target's denominator). The first run's wall time adds writing the rewritten "
         f"sources, their saved originals and the scan cache ({first_seconds - first['plan_seconds']:.3f} s here; "
-        f"{wall_ratio:.2f}x parse in all).",
+        f"{wall_ratio:.2f}x parse CPU in all).",
         SECTION_END,
         "",
     ])
