@@ -7,8 +7,11 @@ struct DeviceParityVerifier: ModuleVerifier {
     var probes: [SmokeProbe] = []
     /// The module devices run today, replayed as the `previous` rung of the fallback ladder.
     var previous: [UInt8]?
+    /// The caps of the proof: `run`'s flags and defaults (`RuntimeLimitOptions`).
+    var limits = RuntimeLimits()
+
     /// A fixed seed: a probe that reads the clock or `random_get` gives the same answer on every run.
-    var options = RuntimeOptions(seed: 0)
+    var options: RuntimeOptions { RuntimeOptions(limits: limits, seed: 0) }
 
     var name: String { "device-parity" }
 

@@ -14,6 +14,7 @@ struct Verify: AsyncParsableCommand {
     @Option(help: "A timestamp.json seen earlier: the store must not be older (rollback check).") var since: String?
     @Option(help: "Check expiry at this time instead of now (YYYY-MM-DDTHH:MM:SSZ).") var now: String?
     @Flag(help: "Skip the per-module verification (hashes and diffs are still checked).") var skipModules = false
+    @OptionGroup(title: "Limits of the module proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() async throws {
@@ -30,7 +31,7 @@ struct Verify: AsyncParsableCommand {
             let previous = try since.map { try FileAccess.read($0) }
             let report = try ReleaseStore(directory: store).verify(
                 now: reference, trustedRoot: trustedRoot, previousTimestamp: previous,
-                moduleVerifier: skipModules ? nil : DeviceParityVerifier())
+                moduleVerifier: skipModules ? nil : DeviceParityVerifier(limits: try limits.limits()))
             console.line("store verifies: root v\(report.rootVersion), timestamp v\(report.timestampVersion), snapshot v\(report.snapshotVersion), targets v\(report.targetsVersion)")
             console.line("\(report.targets) targets, \(report.modulesChecked) modules (\(report.moduleVerifier ?? "not verified")), \(report.diffsChecked) diffs reproduce their modules")
             for (channel, counter) in report.channels.sorted(by: { $0.key < $1.key }) { console.line("channel \(channel): release counter \(counter)") }
