@@ -112,7 +112,9 @@ final class ModuleInstance {
             throw ModuleInstance.instantiationError(error, scan: scan, index: index)
         } catch {
             try? wasi?.close()
-            throw .trapped(TrapReport.classify(error, export: "(start)", moduleIndex: index, limitHit: cap.exceeded,
+            // Without a start function, what trapped is the module's own setup (a data or element segment out of bounds).
+            let phase = scan.hasStartFunction ? "(start)" : "(instantiation)"
+            throw .trapped(TrapReport.classify(error, export: phase, moduleIndex: index, limitHit: cap.exceeded,
                                                name: scan.displayName(ofFunction:)))
         }
         guestMemory = try? GuestMemory(instance: instance, site: "module \(index)", stack: stack)

@@ -26,7 +26,8 @@ public struct TrapReport: Error, Sendable, Equatable, Codable, CustomStringConve
 
     public var kind: Kind
     public var message: String
-    /// The export being called, or `_initialize` / `(start)` for the instantiation phase.
+    /// The export being called, or `_initialize`, `(start)` (the start function) or `(instantiation)`
+    /// (segment initialization in a module without one) for the activation phase.
     public var export: String
     /// Index of the module inside a PMOD container (0 for a plain module).
     public var moduleIndex: Int
