@@ -42,7 +42,7 @@ struct Run: AsyncParsableCommand {
 
     @OptionGroup var limits: RuntimeLimitOptions
 
-    @Option(help: "Make WASI clocks and random_get deterministic with this seed.")
+    @Option(help: "Make WASI clocks and random_get, and the patch.secure_random_bytes bridge, deterministic with this seed.")
     var seed: UInt64?
 
     @Option(help: "Device platform whose bridge set is served: ios or macos.")
