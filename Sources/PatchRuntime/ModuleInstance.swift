@@ -4,7 +4,7 @@ import WASI
 import WasmKitWASI
 import WasmParser
 
-/// One instantiated module of an artifact, with its own store, memory cap, WASI and `_initialize`
+/// One instantiated module of an artifact, with its own store, resource cap (memory, tables), WASI and `_initialize`
 /// (sdk-contract §1.2: every PMOD member is an independent instance).
 final class ModuleInstance {
     let index: Int

@@ -2,7 +2,7 @@ import Foundation
 import WasmParser
 import WasmTypes
 
-/// What one pass over a module's sections finds: the facts the parity rules, the memory cap and the
+/// What one pass over a module's sections finds: the facts the parity rules, the resource caps and the
 /// trap reports need, gathered without instantiating anything.
 struct ModuleScan {
     struct FunctionImport {
