@@ -12,7 +12,6 @@ final class ResourceCap: ResourceLimiter {
     }
 
     struct LimitExceeded: Error, CustomStringConvertible {
-        let resource: Resource
         let description: String
     }
 
@@ -54,7 +53,6 @@ final class ResourceCap: ResourceLimiter {
         guard desired <= limitBytes else {
             state.withLock { $0.exceeded = .memory }
             throw LimitExceeded(
-                resource: .memory,
                 description: "memory growth to \(desired / Self.pageSize) pages exceeds the --max-memory-pages limit of \(limitBytes / Self.pageSize)")
         }
         observe(bytes: desired)
@@ -70,7 +68,6 @@ final class ResourceCap: ResourceLimiter {
             guard desired <= maxTableElements else {
                 state.exceeded = .table
                 throw LimitExceeded(
-                    resource: .table,
                     description: "table growth to \(desired) elements exceeds the --max-table-elements limit of \(maxTableElements)")
             }
             // Only a table the scan did not count (there should be none) finds the list empty.
@@ -81,7 +78,6 @@ final class ResourceCap: ResourceLimiter {
             guard total <= maxTotalTableElements else {
                 state.exceeded = .table
                 throw LimitExceeded(
-                    resource: .table,
                     description: "table growth to \(desired) elements brings the module's tables to \(total) elements, over the --max-total-table-elements limit of \(maxTotalTableElements)")
             }
             state.tableSizes[smallest] = grown
