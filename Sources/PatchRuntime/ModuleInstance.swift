@@ -4,14 +4,14 @@ import WASI
 import WasmKitWASI
 import WasmParser
 
-/// One instantiated module of an artifact, with its own store, memory cap, WASI and `_initialize`
+/// One instantiated module of an artifact, with its own store, resource cap (memory, tables), WASI and `_initialize`
 /// (sdk-contract §1.2: every PMOD member is an independent instance).
 final class ModuleInstance {
     let index: Int
     let scan: ModuleScan
     let store: Store
     let instance: Instance
-    let cap: MemoryCap
+    let cap: ResourceCap
     /// The stack this instance's guest calls run on, reused across calls.
     let stack: GuestStack
     /// Memory, `patch_malloc` and `patch_free`, looked up once for the packed ABI; nil without a
@@ -44,6 +44,9 @@ final class ModuleInstance {
         if let initialPages = scan.memories.map(\.min).max(), initialPages > UInt64(options.limits.maxMemoryPages) {
             throw .initialMemoryExceedsLimit(moduleIndex: index, pages: initialPages, limit: options.limits.maxMemoryPages)
         }
+        if let violation = ResourceCap.declaredTablesViolation(scan.tables, limits: options.limits, moduleIndex: index) {
+            throw violation
+        }
 
         var module: Module
         do {
@@ -53,7 +56,7 @@ final class ModuleInstance {
                 ParityViolation(rule: .malformedModule, item: "module \(index)", detail: "\(error)")])
         }
 
-        let cap = MemoryCap(maxPages: options.limits.maxMemoryPages)
+        let cap = ResourceCap(limits: options.limits, tableCount: scan.tables.count)
         self.cap = cap
         // Only what the module imports from is made and linked: defining every WASI function and
         // every bridge as a host function was a third of a small module's activation
@@ -91,7 +94,7 @@ final class ModuleInstance {
                 var startless = module
                 startless.dropStartFunction()
                 let scratch = Store(engine: engine)
-                scratch.resourceLimiter = MemoryCap(maxPages: options.limits.maxMemoryPages)
+                scratch.resourceLimiter = ResourceCap(limits: options.limits, tableCount: scan.tables.count)
                 var scratchImports = Imports()
                 linkServed(into: &scratchImports, store: scratch)
                 _ = try startless.instantiate(store: scratch, imports: scratchImports)
@@ -109,7 +112,9 @@ final class ModuleInstance {
             throw ModuleInstance.instantiationError(error, scan: scan, index: index)
         } catch {
             try? wasi?.close()
-            throw .trapped(TrapReport.classify(error, export: "(start)", moduleIndex: index, memoryLimitHit: cap.wasExceeded,
+            // Without a start function, what trapped is the module's own setup (a data or element segment out of bounds).
+            let phase = scan.hasStartFunction ? "(start)" : "(instantiation)"
+            throw .trapped(TrapReport.classify(error, export: phase, moduleIndex: index, limitHit: cap.exceeded,
                                                name: scan.displayName(ofFunction:)))
         }
         guestMemory = try? GuestMemory(instance: instance, site: "module \(index)", stack: stack)
@@ -122,7 +127,7 @@ final class ModuleInstance {
             } catch {
                 try? wasi?.close()
                 throw .trapped(TrapReport.classify(error, export: "_initialize", moduleIndex: index,
-                                                   memoryLimitHit: cap.wasExceeded, name: scan.displayName(ofFunction:)))
+                                                   limitHit: cap.exceeded, name: scan.displayName(ofFunction:)))
             }
         }
     }

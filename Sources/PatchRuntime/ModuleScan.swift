@@ -2,7 +2,7 @@ import Foundation
 import WasmParser
 import WasmTypes
 
-/// What one pass over a module's sections finds: the facts the parity rules, the memory cap and the
+/// What one pass over a module's sections finds: the facts the parity rules, the resource caps and the
 /// trap reports need, gathered without instantiating anything.
 struct ModuleScan {
     struct FunctionImport {
@@ -16,6 +16,8 @@ struct ModuleScan {
     var nonFunctionImports: [(item: String, kind: String)] = []
     /// Every memory, imported ones first.
     var memories: [MemoryType] = []
+    /// Every table, imported ones first.
+    var tables: [TableType] = []
     var memoryExportNames: [String] = []
     var functionExports: [String] = []
     /// Features outside the SDK's set, each with where it was first seen.
@@ -89,7 +91,9 @@ struct ModuleScan {
                         scan.memories.append(memory)
                         noteMemory(memory, "import \(item)")
                         scan.nonFunctionImports.append((item, "memory"))
-                    case .table: scan.nonFunctionImports.append((item, "table"))
+                    case let .table(table):
+                        scan.tables.append(table)
+                        scan.nonFunctionImports.append((item, "table"))
                     case .global: scan.nonFunctionImports.append((item, "global"))
                     case .tag:
                         note("exception-handling", "import \(item)")
@@ -101,6 +105,8 @@ struct ModuleScan {
                     noteMemory(memory.type, "memory[\(scan.memories.count)]")
                     scan.memories.append(memory.type)
                 }
+            case let .tableSection(tables):
+                scan.tables += tables.map(\.type)
             case let .globalSection(globals):
                 for (index, global) in globals.enumerated() { noteValueType(global.type.valueType, "global[\(index)]") }
             case .tagSection:

@@ -13,6 +13,8 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     // Parity and instantiation
     case parityRejected(moduleIndex: Int, violations: [ParityViolation])
     case initialMemoryExceedsLimit(moduleIndex: Int, pages: UInt64, limit: Int)
+    /// `table` nil: the tables together exceed the total cap.
+    case initialTableExceedsLimit(moduleIndex: Int, table: Int?, elements: UInt64, limit: Int)
     case instantiationFailed(moduleIndex: Int, detail: String)
     case invalidLimit(name: String, value: String, allowed: String)
     // Execution
@@ -39,7 +41,7 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     /// Groups the cases by the exit code they deserve (docs/cli.md, 20-29, 37 and 38 for `run`).
     public enum Category: Sendable {
         case integrity, malformedInput, usage, parity, missingImport, trap, fuelExhausted, timeout,
-             memoryLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted, viewInvalid, viewUnavailable
+             memoryLimit, tableLimit, stackExhausted, smokeFailed, callFailed, fallbackExhausted, viewInvalid, viewUnavailable
     }
 
     public var category: Category {
@@ -53,10 +55,12 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return violations.allSatisfy { $0.isImportProblem } ? .missingImport : .parity
         case .instantiationFailed: return .parity
         case .initialMemoryExceedsLimit: return .memoryLimit
+        case .initialTableExceedsLimit: return .tableLimit
         case let .trapped(report):
             switch report.kind {
             case .fuelExhausted: return .fuelExhausted
             case .memoryLimit: return .memoryLimit
+            case .tableLimit: return .tableLimit
             case .stackExhausted: return .stackExhausted
             default: return .trap
             }
@@ -94,6 +98,10 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return "module \(moduleIndex) would be rejected by the device runtime:\n\(list)"
         case let .initialMemoryExceedsLimit(moduleIndex, pages, limit):
             return "module \(moduleIndex) declares an initial memory of \(pages) pages, over the --max-memory-pages limit of \(limit)"
+        case let .initialTableExceedsLimit(moduleIndex, table?, elements, limit):
+            return "module \(moduleIndex) declares table \(table) with \(elements) initial elements, over the --max-table-elements limit of \(limit)"
+        case let .initialTableExceedsLimit(moduleIndex, nil, elements, limit):
+            return "module \(moduleIndex) declares tables of \(elements) initial elements together, over the --max-total-table-elements limit of \(limit)"
         case let .instantiationFailed(moduleIndex, detail):
             return "module \(moduleIndex) failed to instantiate: \(detail)"
         case let .invalidLimit(name, value, allowed):

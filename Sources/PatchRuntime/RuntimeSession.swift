@@ -98,7 +98,7 @@ public final class RuntimeSession {
             throw error
         } catch {
             throw .trapped(TrapReport.classify(error, export: export, moduleIndex: member.index,
-                                               memoryLimitHit: member.cap.wasExceeded, name: member.scan.displayName(ofFunction:)))
+                                               limitHit: member.cap.exceeded, name: member.scan.displayName(ofFunction:)))
         }
     }
 

@@ -11,6 +11,7 @@ public struct TrapReport: Error, Sendable, Equatable, Codable, CustomStringConve
         case fuelExhausted = "fuel_exhausted"
         case stackExhausted = "stack_exhausted"
         case memoryLimit = "memory_limit"
+        case tableLimit = "table_limit"
         case integerDivideByZero = "integer_divide_by_zero"
         case integerOverflow = "integer_overflow"
         case invalidConversion = "invalid_conversion_to_integer"
@@ -25,7 +26,8 @@ public struct TrapReport: Error, Sendable, Equatable, Codable, CustomStringConve
 
     public var kind: Kind
     public var message: String
-    /// The export being called, or `_initialize` / `(start)` for the instantiation phase.
+    /// The export being called, or `_initialize`, `(start)` (the start function) or `(instantiation)`
+    /// (segment initialization in a module without one) for the activation phase.
     public var export: String
     /// Index of the module inside a PMOD container (0 for a plain module).
     public var moduleIndex: Int
@@ -51,12 +53,13 @@ public struct TrapReport: Error, Sendable, Equatable, Codable, CustomStringConve
     /// backtrace package-internal and only exposes them through `description` ("Trap: <reason>"
     /// followed by one "    N: (0xADDR) name" line per frame), so that text is what is parsed here.
     ///
-    /// `name` resolves a function index to its name (name section, else export name).
-    static func classify(_ error: Error, export: String, moduleIndex: Int, memoryLimitHit: Bool,
+    /// `limitHit` is the cap that stopped the guest, if one did; `name` resolves a function index to
+    /// its name (name section, else export name).
+    static func classify(_ error: Error, export: String, moduleIndex: Int, limitHit: ResourceCap.Resource?,
                          name: (UInt32) -> String) -> TrapReport {
-        if memoryLimitHit {
-            return TrapReport(kind: .memoryLimit, message: String(describing: error), export: export,
-                              moduleIndex: moduleIndex, backtrace: backtrace(of: error, name: name))
+        if let limitHit {
+            return TrapReport(kind: limitHit == .memory ? .memoryLimit : .tableLimit, message: String(describing: error),
+                              export: export, moduleIndex: moduleIndex, backtrace: backtrace(of: error, name: name))
         }
         if let exit = error as? WASIExitCode {
             return TrapReport(kind: .processExit, message: "the guest called proc_exit(\(exit.code))", export: export,

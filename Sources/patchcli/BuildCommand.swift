@@ -182,7 +182,7 @@ struct Build: AsyncParsableCommand {
         let manifestPath = Run.manifestPath(for: modulePath)
         let probes = try RunManifest.parse(try FileAccess.read(manifestPath), source: manifestPath).probes
         let artifact = try ArtifactLoader.load(try FileAccess.read(modulePath), expectedSHA256: result.manifest.sha256, hashSource: manifestPath)
-        let results = try SmokeRunner.run(probes, activating: artifact, options: RuntimeOptions())
+        let results = try SmokeRunner.run(probes, activating: artifact, options: .reproducible())
         for probe in results { console.line("probe \(probe.passed ? "PASS" : "FAIL")  \(probe.name)  \(probe.detail)") }
         try SmokeRunner.requirePassed(results)
         return results

@@ -24,6 +24,9 @@ extension CommandFailure {
         case .memoryLimit:
             (status, kind) = (.memoryLimit, "memory_limit")
             hint = "raise --max-memory-pages if the module really needs more memory"
+        case .tableLimit:
+            (status, kind) = (.memoryLimit, "table_limit")
+            hint = "look for a table.grow loop, or raise --max-table-elements (per table) or --max-total-table-elements if the module really needs the elements"
         case .stackExhausted:
             (status, kind) = (.stackExhausted, "stack_exhausted")
             hint = "look for runaway recursion, or raise --stack-size"
@@ -36,7 +39,7 @@ extension CommandFailure {
         case .viewUnavailable: (status, kind) = (.viewUnavailable, "view_unavailable")
         }
         if case let .trapped(report) = error, report.kind != .fuelExhausted, report.kind != .memoryLimit,
-           report.kind != .stackExhausted {
+           report.kind != .tableLimit, report.kind != .stackExhausted {
             kind = "trap_" + report.kind.rawValue
         }
         self.init(kind: kind, message: error.description, exitStatus: status, hint: hint)

@@ -7,8 +7,11 @@ struct DeviceParityVerifier: ModuleVerifier {
     var probes: [SmokeProbe] = []
     /// The module devices run today, replayed as the `previous` rung of the fallback ladder.
     var previous: [UInt8]?
-    /// A fixed seed: a probe that reads the clock or `random_get` gives the same answer on every run.
-    var options = RuntimeOptions(seed: 0)
+    /// The caps of the proof: `run`'s flags and defaults (`RuntimeLimitOptions`).
+    var limits = RuntimeLimits()
+
+    /// Fixed seeds: a probe that reads the clock or random bytes gives the same answer on every run.
+    var options: RuntimeOptions { .reproducible(limits: limits) }
 
     var name: String { "device-parity" }
 

@@ -26,7 +26,8 @@ enum ExitStatus: Int32, Codable {
     case fuelExhausted = 22
     /// The --timeout wall-clock budget ran out.
     case timedOut = 23
-    /// Linear memory would grow past --max-memory-pages.
+    /// Linear memory or a table would grow past its cap (--max-memory-pages, --max-table-elements,
+    /// --max-total-table-elements), or the module declares more than that.
     case memoryLimit = 24
     /// The interpreter stack overflowed (runaway recursion).
     case stackExhausted = 25

@@ -18,8 +18,9 @@ struct ReleasePublish: AsyncParsableCommand {
             validated, instantiation and `_initialize`, then its smoke probes (--probes FILE, or the
             `probes` of the manifest.json `patchcli build` wrote next to MODULE, whose sha256 must
             match), and the fallback rung: the module devices run today must still activate, or a
-            warning says devices would fall back to the bundled code. A failure exits 44 and
-            publishes nothing; --skip-verify bypasses all of it.
+            warning says devices would fall back to the bundled code. All of it runs under `run`'s
+            limits (--fuel, --max-memory-pages, --max-table-elements, …, same defaults). A failure
+            exits 44 and publishes nothing; --skip-verify bypasses all of it.
             """)
 
     @Argument(help: "The module artifact to publish.") var module: String
@@ -32,6 +33,7 @@ struct ReleasePublish: AsyncParsableCommand {
     @Option(help: "Offer the release only to devices in this cohort.") var cohort: String?
     @Option(help: "Smoke probes to run before publishing (manifest.json format; default: manifest.json next to MODULE).") var probes: String?
     @Flag(help: "Publish without verifying the module (only for a module you have verified yourself).") var skipVerify = false
+    @OptionGroup(title: "Limits of the proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
     @OptionGroup var outputOptions: OutputOptions
@@ -90,6 +92,6 @@ struct ReleasePublish: AsyncParsableCommand {
         }
         let probeList = try probes.map { try RunManifest.parse(try FileAccess.read($0), source: $0).probes } ?? manifest?.probes ?? []
         let previous = try store.currentModule(channel: channel, fingerprint: fingerprint, now: Date())
-        return DeviceParityVerifier(probes: probeList, previous: previous)
+        return DeviceParityVerifier(probes: probeList, previous: previous, limits: try limits.limits())
     }
 }

@@ -40,22 +40,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "How a packed result is shown: auto, text, json, msgpack, hex.")
     var decode: OutputDecoding = .auto
 
-    @Option(help: "Fuel per guest entry (~ wasm operators).")
-    var fuel: UInt64 = RuntimeLimits.defaultFuel
+    @OptionGroup var limits: RuntimeLimitOptions
 
-    @Flag(help: "Do not meter fuel (only --timeout stops a runaway guest).")
-    var noFuelLimit = false
-
-    @Option(help: "Largest linear memory, in 64 KiB pages.")
-    var maxMemoryPages: Int = RuntimeLimits.defaultMaxMemoryPages
-
-    @Option(help: "Interpreter stack size in bytes.")
-    var stackSize: Int = RuntimeLimits.defaultStackSizeBytes
-
-    @Option(help: "Wall-clock limit in seconds for activation plus the call(s).")
-    var timeout: Double = RuntimeLimits.defaultTimeoutSeconds
-
-    @Option(help: "Make WASI clocks and random_get deterministic with this seed.")
+    @Option(help: "Make WASI clocks and random_get, and the patch.secure_random_bytes bridge, deterministic with this seed.")
     var seed: UInt64?
 
     @Option(help: "Device platform whose bridge set is served: ios or macos.")
@@ -353,9 +340,7 @@ struct Run: AsyncParsableCommand {
                 throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput, hint: nil)
             }
         }
-        let limits = try RuntimeLimits(fuel: noFuelLimit ? nil : fuel, maxMemoryPages: maxMemoryPages,
-                                       stackSizeBytes: stackSize, timeoutSeconds: timeout).validated()
-        return RuntimeOptions(limits: limits, enforceParity: !noParity, seed: seed, bridges: bridges)
+        return RuntimeOptions(limits: try limits.limits(), enforceParity: !noParity, seed: seed, bridges: bridges)
     }
 
     private func usage(_ message: String) -> CommandFailure {

@@ -21,6 +21,7 @@ struct Verify: AsyncParsableCommand {
     @Flag(help: "After the store verifies, remove what no metadata references (temporary files and unlisted targets of interrupted publishes), under the publisher lock.")
     var repair = false
     @OptionGroup var trustOptions: TrustOptions
+    @OptionGroup(title: "Limits of the module proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func run() async throws {
@@ -38,7 +39,7 @@ struct Verify: AsyncParsableCommand {
             let releaseStore = ReleaseStore(directory: store)
             var report = try releaseStore.verify(
                 now: reference, trustedRoot: trustedRoot, previousTimestamp: previous, trusted: trustOptions.file,
-                moduleVerifier: skipModules ? nil : DeviceParityVerifier())
+                moduleVerifier: skipModules ? nil : DeviceParityVerifier(limits: try limits.limits()))
             if repair {
                 let removed = try releaseStore.removeLeftovers()
                 report.removed = removed

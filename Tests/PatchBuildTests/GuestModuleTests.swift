@@ -256,6 +256,34 @@ import Testing
         #expect(try #require(sizes["PatchShop string"]) <= (toolchain.wasmOpt == nil ? 52 : 40) * 1024)
     }
 
+    /// `Int.random` draws from the host's `patch.secure_random_bytes` (served by call_guest.py from the
+    /// OS, as the SDK does): two calls in one instance differ; only a module that draws imports it.
+    @Test func randomNumbersComeFromTheHostBridge() throws {
+        let toolchain = try Toolchain.discover()
+        let sources = try GuestHarness.temporaryDirectory("random-sources")
+        try Data(#"""
+            // Four draws at once: two calls agree by chance with probability 2^-124.
+            func rolls() -> [Int] {
+                (0..<4).map { _ in Int.random(in: 0...Int.max) }
+            }
+            """#.utf8).write(to: URL(fileURLWithPath: (sources as NSString).appendingPathComponent("Dice.swift")))
+        let output = try GuestHarness.temporaryDirectory("random")
+        let result = try GuestModuleBuilder.build(GuestBuildRequest(
+            sourcesDirectory: sources, exports: ["rolls()"], outputDirectory: output, toolchain: toolchain))
+        let export = try #require(result.manifest.exports.first?.symbol)
+        let outputs = try GuestHarness.call(module: output, [(export, "{}"), (export, "{}")])
+        #expect(outputs[0].hasPrefix(#"{"value":["#), "\(outputs[0])")
+        #expect(outputs[0] != outputs[1])
+        let module = try Data(contentsOf: URL(fileURLWithPath: (output as NSString).appendingPathComponent("module.wasm")))
+        #expect(module.range(of: Data("secure_random_bytes".utf8)) != nil)
+
+        let integerOutput = try GuestHarness.temporaryDirectory("no-random")
+        _ = try GuestModuleBuilder.build(GuestBuildRequest(
+            sourcesDirectory: GuestHarness.fixtureApp, exports: ["add(_:_:)"], outputDirectory: integerOutput, toolchain: toolchain))
+        let integerModule = try Data(contentsOf: URL(fileURLWithPath: (integerOutput as NSString).appendingPathComponent("module.wasm")))
+        #expect(integerModule.range(of: Data("secure_random_bytes".utf8)) == nil)
+    }
+
     @Test func nothingPatchableIsItsOwnError() throws {
         let toolchain = try Toolchain.discover()
         let output = try GuestHarness.temporaryDirectory("nothing")

@@ -54,14 +54,18 @@ enum GuestBuilder {
         return module + [0] + leb(payload.count) + payload
     }
 
-    /// A freestanding C fixture (guest.c, view_guest.c) compiled to wasm.
-    static func cGuest(_ fixture: String = "guest.c") throws -> [UInt8] {
+    /// The guest support runtime `patchcli build` links into every Swift guest.
+    static let templateSupport = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("templates/guest/support.c")
+
+    /// A freestanding C fixture (guest.c, view_guest.c) compiled to wasm, with `linking` C files.
+    static func cGuest(_ fixture: String = "guest.c", linking: [URL] = []) throws -> [UInt8] {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("guest.wasm")
         // -mbulk-memory: guest.c's echo copies with memory.copy, stated rather than left to clang's default CPU.
         try run("clang", ["--target=wasm32", "-O1", "-mbulk-memory", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic",
-                          "-o", output.path, fixtures.appendingPathComponent(fixture).path])
+                          "-o", output.path, fixtures.appendingPathComponent(fixture).path] + linking.map(\.path))
         return [UInt8](try Data(contentsOf: output))
     }
 

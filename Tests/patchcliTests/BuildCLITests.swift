@@ -223,6 +223,32 @@ import Testing
         }
     }
 
+    /// `Int.random` in the guest draws from the host's `patch.secure_random_bytes`: two runs differ, and
+    /// with `--seed` two runs agree while a second call in one run goes on with the stream instead of
+    /// restarting it (the fixed stream of issue 15).
+    @Test func guestRandomNumbersComeFromTheHostBridge() throws {
+        try withScratchDirectory { directory in
+            let sources = directory.appendingPathComponent("Sources")
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            try Data(RandomGuest.source.utf8).write(to: sources.appendingPathComponent("Dice.swift"))
+            let build = try CLI.run(["build", "--sources", sources.path, "--export", RandomGuest.declaration, "-o", "out", "--json"], in: directory)
+            #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let export = try #require((build.result?["exports"] as? [[String: Any]])?.first?["symbol"] as? String, "\(build.stdout)")
+            func draw(_ extra: [String] = []) throws -> String {
+                let run = try CLI.run(["run", "out/module.wasm", export, "--input", "{}", "--json"] + extra, in: directory)
+                #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+                return try #require(run.result?["output"] as? String, "\(run.stdout)")
+            }
+            let first = try draw(), second = try draw()
+            let values = (try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["value"] as? [Int]
+            #expect(values?.count == 4, "\(first)")
+            #expect(first != second)
+            let seeded = try draw(["--seed", "9"])
+            #expect(try draw(["--seed", "9"]) == seeded)
+            #expect(try draw(["--seed", "9", "--repeat", "2"]) != seeded)
+        }
+    }
+
     @Test func aBuildWithoutABaselinePointsToPrepare() throws {
         try withScratchDirectory { directory in
             let project = try Self.initializedExample(in: directory)
@@ -232,6 +258,18 @@ import Testing
             #expect(result.error?["kind"] as? String == "baseline_missing")
         }
     }
+}
+
+/// A patchable function drawing four random numbers: two draws agree by chance with probability 2^-124.
+enum RandomGuest {
+    static let declaration = "Dice.rolls()"
+    static let source = """
+        enum Dice {
+            static func rolls() -> [Int] {
+                (0..<4).map { _ in Int.random(in: 0...Int.max) }
+            }
+        }
+        """
 }
 
 struct BuildTestFailure: Error, CustomStringConvertible {

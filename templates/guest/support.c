@@ -3,7 +3,8 @@
 //
 // Embedded Swift's object code needs a handful of C symbols that a hosted target gets from libc:
 // an allocator (posix_memalign/free), the mem* family, 128-bit multiplication (__multi3, from
-// overflow checks) and arc4random_buf (Hasher seeding). There is no libc in a freestanding wasm
+// overflow checks) and arc4random_buf (random numbers and Hasher seeding, drawn from the host's
+// `patch.secure_random_bytes` bridge). There is no libc in a freestanding wasm
 // module (the default build), so this file provides them; it is compiled with the Swift toolchain's
 // own clang, which keeps a build dependent on nothing beyond that toolchain. With PATCH_GUEST_LIBC,
 // wasi-libc provides the allocator and the mem* family instead.
@@ -262,17 +263,29 @@ int memcmp(const void *left, const void *right, size_t count) {
     return 0;
 }
 
-// Swift's Hasher asks for a random seed. A fixed byte stream keeps guest behaviour reproducible
-// (same input, same dictionary iteration order); hash flooding is not a threat inside a guest that
-// only sees its host's inputs.
+// Randomness comes from the host's CSPRNG through the `patch.secure_random_bytes` bridge
+// (sdk-contract §3.6: 1…4096 bytes per call, answered as a packed i64 ptr<<32|len in a buffer the
+// host took from patch_malloc, which the guest frees, §2.3). Swift's SystemRandomNumberGenerator
+// (Int.random, shuffled(), …) and Hasher's per-instance seed both draw here. wasm-ld keeps the import
+// only in a module that links this function, so a module without randomness or hashing imports nothing.
+__attribute__((import_module("patch"), import_name("secure_random_bytes")))
+int64_t patch_secure_random_bytes(int32_t count);
+
+#define SECURE_RANDOM_MAX_CHUNK 4096u
+
 void arc4random_buf(void *buffer, size_t count) {
     unsigned char *to = buffer;
-    uint32_t state = 0x9E3779B9u;
-    while (count--) {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        *to++ = (unsigned char)state;
+    while (count != 0) {
+        uint32_t chunk = count < SECURE_RANDOM_MAX_CHUNK ? (uint32_t)count : SECURE_RANDOM_MAX_CHUNK;
+        uint64_t packed = (uint64_t)patch_secure_random_bytes((int32_t)chunk);
+        void *from = (void *)(uintptr_t)(packed >> 32);
+        // No bytes (or fewer) from the host: trapping is the only answer that never hands out
+        // predictable "random" numbers.
+        if (from == NULL || (uint32_t)packed != chunk) __builtin_trap();
+        __builtin_memcpy(to, from, chunk);
+        patch_free(from);
+        to += chunk;
+        count -= chunk;
     }
 }
 

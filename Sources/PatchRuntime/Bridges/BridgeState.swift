@@ -42,7 +42,8 @@ public final class BridgeState {
     public internal(set) var owedHTTPRequests: [OwedHTTPRequest] = []
 
     private var clockMillis: Int64
-    private var randomState: UInt64
+    /// SplitMix64 state of the seeded stream; nil draws from the system's CSPRNG.
+    private var randomState: UInt64?
     var nextBackgroundTaskToken: Int32 = 1
 
     public init(configuration: HostBridgeConfiguration = HostBridgeConfiguration()) {
@@ -66,13 +67,20 @@ public final class BridgeState {
         return now
     }
 
-    /// Deterministic bytes (SplitMix64 from the configured seed). Not cryptographic: a run must repeat.
-    func pseudoRandomBytes(count: Int) -> [UInt8] {
+    /// `patch.secure_random_bytes`' answer: the system's CSPRNG, or with a configured seed a
+    /// deterministic stream (SplitMix64, not cryptographic: a seeded run must repeat). Either way the
+    /// stream goes on across calls, so successive draws differ.
+    func randomBytes(count: Int) -> [UInt8] {
+        guard var state = randomState else {
+            var generator = SystemRandomNumberGenerator()
+            return (0..<count).map { _ in generator.next() }
+        }
+        defer { randomState = state }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
         while bytes.count < count {
-            randomState = randomState &+ 0x9E37_79B9_7F4A_7C15
-            var mixed = randomState
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var mixed = state
             mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
             mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
             mixed ^= mixed >> 31

@@ -158,7 +158,7 @@ extension HostBridges {
                 let count = try call.i32(0)
                 call.record([String(count)])
                 guard (1...4096).contains(count) else { return [.i64(0)] }
-                return try call.packed(call.state.pseudoRandomBytes(count: Int(count)))
+                return try call.packed(call.state.randomBytes(count: Int(count)))
             },
             StandIn("patch", "network_image", [.i32, .i32], [.i64]) { call in
                 let url = try call.string(0)

@@ -1,5 +1,6 @@
 /// Everything that shapes the answers of `patchcli run`'s host-bridge stand-ins. Two runs with equal
-/// configurations and the same guest produce the same bridge answers and the same `BridgeState`.
+/// configurations (a `randomSeed` included) and the same guest produce the same bridge answers and the
+/// same `BridgeState`.
 public struct HostBridgeConfiguration: Sendable, Equatable {
     /// Which device bridge set to serve (UIKit-only bridges exist only on `.iOS`).
     public var platform: PlatformProfile
@@ -7,8 +8,9 @@ public struct HostBridgeConfiguration: Sendable, Equatable {
     public var epochMillis: Int64
     /// How far the clock moves after each read. 0 (default) keeps it frozen at `epochMillis`.
     public var clockStepMillis: Int64
-    /// Seed of the deterministic byte stream behind `patch.secure_random_bytes`.
-    public var randomSeed: UInt64
+    /// Seed of a deterministic byte stream behind `patch.secure_random_bytes`; nil (the default) draws
+    /// from the system's CSPRNG, as the device does.
+    public var randomSeed: UInt64?
     /// `Locale.current` / `TimeZone.current` of the emulated device.
     public var localeIdentifier: String
     public var timeZoneIdentifier: String
@@ -38,7 +40,7 @@ public struct HostBridgeConfiguration: Sendable, Equatable {
         platform: PlatformProfile = .iOS,
         epochMillis: Int64 = 1_704_067_200_000,
         clockStepMillis: Int64 = 0,
-        randomSeed: UInt64 = 0x5EED,
+        randomSeed: UInt64? = nil,
         localeIdentifier: String = "en_US_POSIX",
         timeZoneIdentifier: String = "UTC",
         fixtures: NetworkFixtures = .empty,

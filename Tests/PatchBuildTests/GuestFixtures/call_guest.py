@@ -4,19 +4,43 @@ Usage: call_guest.py MODULE.wasm  < requests.jsonl
 Each request line is {"export": NAME, "input": "<json text>"} (packed JSON ABI) or
 {"scalar": NAME, "args": [..]} (scalar fast path). Prints one JSON line per request:
 {"output": "<json text>"} or {"result": value}.
+
+The one import a guest may have, patch.secure_random_bytes (random numbers, Hasher seeds), is served
+as the SDK serves it (sdk-contract §3.6, §2.3): count 1…4096 bytes from the OS's CSPRNG in a buffer
+from the guest's patch_malloc, returned packed as ptr<<32|len (0 for a count out of range); the
+guest frees it. Any other import is refused.
 """
 import json
+import os
 import sys
 
 import wasmtime
+
+SECURE_RANDOM_MAX = 4096
+
+
+def secure_random_bytes(caller, count):
+    if not 1 <= count <= SECURE_RANDOM_MAX:
+        return 0
+    pointer = caller["patch_malloc"](caller, count)
+    if pointer == 0:
+        return 0
+    caller["memory"].write(caller, os.urandom(count), pointer)
+    packed = (pointer << 32) | count
+    return packed - (1 << 64) if packed >= 1 << 63 else packed  # an i64 is signed
+
+
+def served_import(store, entry):
+    if (entry.module, entry.name) == ("patch", "secure_random_bytes"):
+        kind = wasmtime.FuncType([wasmtime.ValType.i32()], [wasmtime.ValType.i64()])
+        return wasmtime.Func(store, kind, secure_random_bytes, access_caller=True)
+    raise SystemExit("guest module imports %s.%s, which this harness does not serve" % (entry.module, entry.name))
 
 
 def main():
     store = wasmtime.Store()
     module = wasmtime.Module.from_file(store.engine, sys.argv[1])
-    if module.imports:
-        raise SystemExit("guest module must have no imports, found %r" % [i.name for i in module.imports])
-    instance = wasmtime.Instance(store, module, [])
+    instance = wasmtime.Instance(store, module, [served_import(store, entry) for entry in module.imports])
     exports = instance.exports(store)
     memory = exports["memory"]
     for line in sys.stdin:

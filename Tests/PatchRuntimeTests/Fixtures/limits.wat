@@ -1,6 +1,7 @@
 ;; One export per way a guest call can end abnormally (PatchRuntimeTests, RunCommandTests).
 (module
   (memory (export "memory") 1)
+  (table $t 1 funcref)
   (func $spin (export "spin") (result i32) (local i32)
     (loop $again (local.set 0 (i32.add (local.get 0) (i32.const 1))) (br $again))
     (local.get 0))
@@ -12,4 +13,9 @@
   (func $oob (export "oob") (result i32) (i32.load (i32.const 0xFFFFFFF0)))
   (func $boom (export "boom") (call $inner))
   (func $inner unreachable)
-  (func $divide (export "divide") (param i32 i32) (result i32) (i32.div_s (local.get 0) (local.get 1))))
+  (func $divide (export "divide") (param i32 i32) (result i32) (i32.div_s (local.get 0) (local.get 1)))
+  ;; Issue 16's table bomb: grows by the argument until table.grow fails.
+  (func $tableBomb (export "table_bomb") (param i32) (result i32)
+    (loop $again (br_if $again (i32.ne (table.grow $t (ref.null func) (local.get 0)) (i32.const -1))))
+    (table.size $t))
+  (func $tableGrow (export "table_grow") (param i32) (result i32) (table.grow $t (ref.null func) (local.get 0))))
