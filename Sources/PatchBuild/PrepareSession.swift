@@ -35,8 +35,11 @@ public struct PrepareSession: Sendable {
         }
         let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path))
         let cache = cacheBytes.map(ScanCache.init(bytes:)) ?? ScanCache()
+        let statePath = Preparer.join(root, PrepareState.path)
+        let stateBytes = try ProjectSources.readIfPresent(statePath)
+        let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
-                                 cache: cache, existingFile: existingFile)
+                                 cache: cache, previouslyGenerated: state.generatedFiles, existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baselineBytes
         let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))
@@ -44,9 +47,6 @@ public struct PrepareSession: Sendable {
             updates.append(.init(path: PrepareState.baselinePath, before: currentBaseline, after: baselineBytes))
         }
 
-        let statePath = Preparer.join(root, PrepareState.path)
-        let stateBytes = try ProjectSources.readIfPresent(statePath)
-        let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         var currentFiles: [String: [UInt8]] = [:]
         var generatedFiles: [String: [UInt8]] = [:]
         for target in targets {
