@@ -128,8 +128,10 @@ public enum AppWiring {
             let pbxproj = Preparer.join(config.project.path, "project.pbxproj")
             let current = try ProjectSources.read(Preparer.join(root, pbxproj))
             let prepareStatePath = Preparer.join(root, PrepareState.path)
-            let compilers = try ProjectSources.readIfPresent(prepareStatePath)
+            var compilers = try ProjectSources.readIfPresent(prepareStatePath)
                 .map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: prepareStatePath) }?.generatedFileTargets ?? [:]
+            // init writes the public key for the app's launch code: the app target compiles it.
+            compilers[config.signing.publicKeyFile] = [config.appTarget]
             let requirements = xcodeTargets.map { target in
                 // The roots the project gives the target now, including those added since init.
                 let roots = prepareTargets.first { $0.name == target.name }?.sourceRoots ?? target.sourceRoots
