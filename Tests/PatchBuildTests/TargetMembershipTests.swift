@@ -235,6 +235,11 @@ import Testing
         // Nothing left to register: a second run changes nothing.
         #expect(try AppWiring.registration(root: root, viewTargets: Set(session.plan.views.map(\.target)))?.updates.isEmpty == true)
 
+        // build reads the new folder too, and says that patch.json does not record it.
+        let changes = try ChangeDetector.detect(root: root)
+        #expect(changes.addedSourceRoots == [.init(target: "Shop", root: "Feature")])
+        #expect(changes.sourceRoots.contains("Feature"))
+
         // init --revert: prepare's changes, then the wiring's; the project file is the developer's.
         let revert = try PrepareSession.revert(root: root)
         try apply(revert.updates, root: root)
