@@ -9,9 +9,16 @@ import ProjectWiring
 public struct CompiledFiles: Sendable, Equatable {
     /// The target with every path relative to patch.json.
     let target: XcodeNativeTarget
+    /// Its Compile Sources files, looked up once per file of the project.
+    private let listedFiles: Set<String>
+
+    init(target: XcodeNativeTarget) {
+        self.target = target
+        listedFiles = Set(target.swiftSources)
+    }
 
     /// Whether the target compiles `path` (relative to patch.json).
-    public func contains(_ path: String) -> Bool { target.compiles(path) }
+    public func contains(_ path: String) -> Bool { listedFiles.contains(path) || target.synchronizesMembership(of: path) }
 }
 
 /// Reads the membership of a configured Xcode project's targets from its `project.pbxproj`.

@@ -22,8 +22,14 @@ package struct XcodeNativeTarget: Sendable, Equatable {
     /// it: listed in Compile Sources, or inside one of its synchronized folders and not excepted, or
     /// added to it by an exception of another folder.
     package func compiles(_ path: String) -> Bool {
+        swiftSources.contains(path) || synchronizesMembership(of: path)
+    }
+
+    /// Whether its synchronized folders and their exceptions make `path` one of its files (the
+    /// Compile Sources phase aside).
+    package func synchronizesMembership(of path: String) -> Bool {
         func isInside(_ folder: String) -> Bool { folder.isEmpty || path == folder || path.hasPrefix(folder + "/") }
-        if swiftSources.contains(path) || synchronizedInclusions.contains(where: isInside) { return true }
+        if synchronizedInclusions.contains(where: isInside) { return true }
         return synchronizedFolders.contains(where: isInside) && !synchronizedExclusions.contains(where: isInside)
     }
 }
