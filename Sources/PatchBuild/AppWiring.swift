@@ -123,18 +123,18 @@ public enum AppWiring {
                 xcodeTargets.append(target)
             }
         }
-        let prepareTargets = try ProjectSources.targets(config: config, root: root)
         if !xcodeTargets.isEmpty {
             let pbxproj = Preparer.join(config.project.path, "project.pbxproj")
             let current = try ProjectSources.read(Preparer.join(root, pbxproj))
             let prepareStatePath = Preparer.join(root, PrepareState.path)
+            let sourceRoots = try ProjectSources.sourceRoots(config: config, root: root)
             var compilers = try ProjectSources.readIfPresent(prepareStatePath)
                 .map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: prepareStatePath) }?.generatedFileTargets ?? [:]
             // init writes the public key for the app's launch code: the app target compiles it.
             compilers[config.signing.publicKeyFile] = [config.appTarget]
             let requirements = xcodeTargets.map { target in
                 // The roots the project gives the target now, including those added since init.
-                let roots = prepareTargets.first { $0.name == target.name }?.sourceRoots ?? target.sourceRoots
+                let roots = sourceRoots[target.name] ?? target.sourceRoots
                 let generated = XcodeWiring.generatedFiles(under: roots, root: root)
                 let compiled = generated.filter { compilers[$0.path]?.contains(target.name) ?? true }
                 // A target compiling view thunks routed in another target (a file both compile) needs
@@ -165,7 +165,7 @@ public enum AppWiring {
 
         let code = LaunchCode(config)
         var launchFile: String?
-        let appFiles = prepareTargets.first { $0.name == config.appTarget }?.files ?? []
+        let appFiles = try ProjectSources.targets(config: config, root: root).first { $0.name == config.appTarget }?.files ?? []
         for file in appFiles where LaunchCodeEditor.mayDeclareEntryPoint(file.bytes) {
             guard let result = try LaunchCodeEditor.wiring(file.bytes, path: file.path, code: code) else { continue }
             launchFile = file.path

@@ -23,6 +23,12 @@ public struct PrepareSession: Sendable {
     /// generated files, then the state and the cache, which describe the finished result.
     public var updatesInWriteOrder: [PreparePlan.FileUpdate] { originals + updates + bookkeeping }
 
+    /// Whether this run creates or deletes a generated file: what a wired Xcode project must then
+    /// list or forget (`AppWiring.registration`).
+    public var createsOrDeletesGeneratedFiles: Bool {
+        updates.contains { update in (update.before == nil) != (update.after == nil) && Preparer.isGenerated(update.after ?? update.before ?? []) }
+    }
+
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
         let config = try ProjectSources.loadConfig(root: root)
         let targets = try ProjectSources.targets(config: config, root: root)

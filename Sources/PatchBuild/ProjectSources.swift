@@ -81,10 +81,7 @@ public enum ProjectSources {
             // An Xcode target compiles the files its project lists, and its folders are those of the
             // project now: a folder added to the target since init is read too (and reported).
             let xcodeTarget = target.manifest == nil ? xcodeTargets[target.name] : nil
-            let addedRoots = (xcodeTarget?.sourceRoots ?? []).filter { detected in
-                !target.sourceRoots.contains { recorded in recorded == "." || detected == recorded || detected.hasPrefix(recorded + "/") }
-                    && FileManager.default.fileExists(atPath: Preparer.join(root, detected))
-            }
+            let addedRoots = addedSourceRoots(of: target, xcodeTarget: xcodeTarget, root: root)
             var paths: [String] = []
             for sourceRoot in target.sourceRoots + addedRoots {
                 let location = Preparer.join(root, sourceRoot)
@@ -114,6 +111,26 @@ public enum ProjectSources {
                                         compiledFiles: xcodeTarget?.compiledFiles, addedSourceRoots: addedRoots))
         }
         return (result, missing)
+    }
+
+    /// Each target's source roots as `existingTargets` reads them (recorded, then added by the Xcode
+    /// project since), by target name, without reading any source file.
+    public static func sourceRoots(config: ProjectConfig, root: String) throws(ProjectError) -> [String: [String]] {
+        let xcodeTargets = try TargetMembership.xcodeTargets(config: config, root: root)
+        var roots: [String: [String]] = [:]
+        for target in config.targets {
+            let xcodeTarget = target.manifest == nil ? xcodeTargets[target.name] : nil
+            roots[target.name] = target.sourceRoots + addedSourceRoots(of: target, xcodeTarget: xcodeTarget, root: root)
+        }
+        return roots
+    }
+
+    /// The folders the Xcode project gives `target` (existing ones) that no recorded root holds.
+    private static func addedSourceRoots(of target: ProjectConfig.Target, xcodeTarget: TargetMembership.XcodeTarget?, root: String) -> [String] {
+        (xcodeTarget?.sourceRoots ?? []).filter { detected in
+            !target.sourceRoots.contains { recorded in recorded == "." || detected == recorded || detected.hasPrefix(recorded + "/") }
+                && FileManager.default.fileExists(atPath: Preparer.join(root, detected))
+        }
     }
 
     /// A package manifest (`Package.swift`, `Package@swift-5.9.swift`): never a target's source, even

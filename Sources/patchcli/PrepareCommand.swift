@@ -58,8 +58,9 @@ struct PrepareCommand: AsyncParsableCommand {
                 return result
             }
             try Self.apply(session.updatesInWriteOrder, root: project)
-            // The generated files exist now: a project init wired lists the new ones.
-            if let registration = try AppWiring.registration(root: project, viewTargets: Set(plan.views.map(\.target))) {
+            // The generated files exist now: a project init wired lists the new ones and forgets the deleted ones.
+            if session.createsOrDeletesGeneratedFiles,
+               let registration = try AppWiring.registration(root: project, viewTargets: Set(plan.views.map(\.target))) {
                 try Self.apply(registration.updates, root: project)
                 result.changedFiles += registration.wired.map(\.path)
             }
