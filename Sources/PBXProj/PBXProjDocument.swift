@@ -100,7 +100,9 @@ package struct PBXProjDocument: Sendable {
             let text = String(repeating: "\t", count: indent) + element.rendered(indent: indent, singleLine: false) + ",\n"
             splice(at: lineStart(of: position ?? closing), insert: text)
         } else {
-            splice(at: position ?? array.range.upperBound - 1, insert: element.rendered(indent: 0, singleLine: true) + ", ")
+            // Xcode ends every element with `,`; a list written without the last one gets it first.
+            let separator = position == nil && elements.last.map { $0.extent == $0.range } == true ? ", " : ""
+            splice(at: position ?? array.range.upperBound - 1, insert: separator + element.rendered(indent: 0, singleLine: true) + ", ")
         }
     }
 

@@ -88,7 +88,9 @@ public enum AppWiring {
         target.manifest ?? (config.project.kind == .swiftPackage ? config.project.path : nil)
     }
 
-    public static func plan(config: ProjectConfig, root: String, viewTargets: Set<String>) throws -> WiringPlan {
+    /// - Parameter projectFileOnly: wire the Xcode project file alone (what `prepare` does when init
+    ///   wired it: register the files it generated since), leaving manifests and the launch code as they are.
+    public static func plan(config: ProjectConfig, root: String, viewTargets: Set<String>, projectFileOnly: Bool = false) throws -> WiringPlan {
         let statePath = Preparer.join(root, WiringState.path)
         let stateBytes = try ProjectSources.readIfPresent(statePath)
         var state = try stateBytes.map { bytes throws(ProjectError) in try WiringState.decode(bytes, path: statePath) } ?? WiringState(sdk: config.sdkPackage)
@@ -124,17 +126,36 @@ public enum AppWiring {
         if !xcodeTargets.isEmpty {
             let pbxproj = Preparer.join(config.project.path, "project.pbxproj")
             let current = try ProjectSources.read(Preparer.join(root, pbxproj))
+            let prepareStatePath = Preparer.join(root, PrepareState.path)
+            let sourceRoots = try ProjectSources.sourceRoots(config: config, root: root)
+            var compilers = try ProjectSources.readIfPresent(prepareStatePath)
+                .map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: prepareStatePath) }?.generatedFileTargets ?? [:]
+            // init writes the public key for the app's launch code: the app target compiles it.
+            compilers[config.signing.publicKeyFile] = [config.appTarget]
             let requirements = xcodeTargets.map { target in
-                let generated = XcodeWiring.generatedFiles(under: target.sourceRoots, root: root)
+                // The roots the project gives the target now, including those added since init.
+                let roots = sourceRoots[target.name] ?? target.sourceRoots
+                let generated = XcodeWiring.generatedFiles(under: roots, root: root)
+                let compiled = generated.filter { compilers[$0.path]?.contains(target.name) ?? true }
                 // A target compiling view thunks routed in another target (a file both compile) needs
                 // PatchSwiftUI as much as the target the views were counted in.
-                let compilesViews = viewTargets.contains(target.name) || generated.contains { $0.importsSwiftUIRouting }
+                let compilesViews = viewTargets.contains(target.name) || compiled.contains { $0.importsSwiftUIRouting }
                 return XcodeWiring.TargetWiring(target: target.name, products: products(for: target.name, viewTargets: compilesViews ? [target.name] : []),
-                                                generatedFiles: generated.map(\.path))
+                                                generatedFiles: compiled.map(\.path),
+                                                excludedFiles: generated.filter { !compiled.contains($0) }.map(\.path))
             }
-            let result = try XcodeWiring.wiring(current, projectPath: config.project.path, sdk: config.sdkPackage, targets: requirements)
+            let result = try XcodeWiring.wiring(current, projectPath: config.project.path, sdk: config.sdkPackage, targets: requirements,
+                                                registered: state.files[pbxproj]?.markers ?? []) { path in
+                FileManager.default.fileExists(atPath: Preparer.join(root, path))
+            }
             record(pbxproj, kind: .xcodeProject, current: current, wired: result.bytes, markers: result.markers, targets: xcodeTargets.map(\.name))
         }
+        func finished(launchFile: String?, manualSteps: [String]) -> WiringPlan {
+            var bookkeeping: [PreparePlan.FileUpdate] = []
+            if !files.isEmpty { bookkeeping.append(.init(path: WiringState.path, before: stateBytes, after: state.encoded())) }
+            return WiringPlan(updates: originals + files + bookkeeping, wired: wired, launchFile: launchFile, manualSteps: manualSteps)
+        }
+        if projectFileOnly { return finished(launchFile: nil, manualSteps: []) }
         for (manifest, targets) in targetsByManifest.sorted(by: { $0.key < $1.key }) {
             let current = try ProjectSources.read(Preparer.join(root, manifest))
             let requirements = targets.map { PackageManifestEditor.TargetProducts(target: $0.name, products: products(for: $0.name, viewTargets: viewTargets)) }
@@ -154,10 +175,21 @@ public enum AppWiring {
         if launchFile == nil {
             manualSteps.append("target \(config.appTarget) declares no @main App or app delegate: add the launch code to the app's launch")
         }
+        return finished(launchFile: launchFile, manualSteps: manualSteps)
+    }
 
-        var bookkeeping: [PreparePlan.FileUpdate] = []
-        if !files.isEmpty { bookkeeping.append(.init(path: WiringState.path, before: stateBytes, after: state.encoded())) }
-        return WiringPlan(updates: originals + files + bookkeeping, wired: wired, launchFile: launchFile, manualSteps: manualSteps)
+    /// What `prepare` wires after writing its files, in a project `init` wired: the Xcode project file
+    /// registers the generated files that are new (a new folder's routing file) in the targets that
+    /// compile them, and forgets those `prepare` deleted, recorded in the same wiring state, so
+    /// `init --revert` undoes it with the rest. Nil when there is nothing to wire this way (a Swift
+    /// package, a project wired by hand or with `--no-wire`).
+    public static func registration(root: String, viewTargets: Set<String>) throws -> WiringPlan? {
+        let config = try ProjectSources.loadConfig(root: root)
+        let statePath = Preparer.join(root, WiringState.path)
+        guard config.project.kind == .xcodeProject, let stateBytes = try ProjectSources.readIfPresent(statePath),
+              try WiringState.decode(stateBytes, path: statePath).files.values.contains(where: { $0.kind == .xcodeProject })
+        else { return nil }
+        return try plan(config: config, root: root, viewTargets: viewTargets, projectFileOnly: true)
     }
 
     /// The updates of `init --revert`: each wired file back to its original (exactly, when untouched

@@ -80,6 +80,8 @@ public struct ChangeSet: Sendable {
     /// Source roots recorded in patch.json that no longer exist: their declarations are reported
     /// removed, and the user is told to refresh the recorded roots.
     public var missingSourceRoots: [ProjectSources.MissingSourceRoot]
+    /// Folders the Xcode project gives a target that patch.json does not record: read all the same.
+    public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     /// patch.json's `build` settings (Swift SDK, wasm-opt) for the toolchain that compiles them.
     public var buildSettings: ProjectConfig.BuildSettings
 
@@ -159,11 +161,13 @@ public enum ChangeDetector {
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
         let missing = Set(missingRoots.map(\.root))
         var roots: [String] = []
-        for target in config.targets.filter({ candidateTargets.contains($0.name) }) + config.targets {
+        // The targets as read now: an Xcode target's roots include folders its project added since init.
+        for target in targets.filter({ candidateTargets.contains($0.name) }) + targets {
             for sourceRoot in target.sourceRoots where !missing.contains(sourceRoot) && !roots.contains(sourceRoot) { roots.append(sourceRoot) }
         }
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
-                         candidates: candidates, sourceRoots: roots, missingSourceRoots: missingRoots, buildSettings: config.build ?? .init())
+                         candidates: candidates, sourceRoots: roots, missingSourceRoots: missingRoots,
+                         addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
     }
 
     /// Every export name a generated thunk of the shipped build calls: the routing files and the

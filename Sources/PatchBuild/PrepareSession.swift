@@ -23,6 +23,12 @@ public struct PrepareSession: Sendable {
     /// generated files, then the state and the cache, which describe the finished result.
     public var updatesInWriteOrder: [PreparePlan.FileUpdate] { originals + updates + bookkeeping }
 
+    /// Whether this run creates or deletes a generated file: what a wired Xcode project must then
+    /// list or forget (`AppWiring.registration`).
+    public var createsOrDeletesGeneratedFiles: Bool {
+        updates.contains { update in (update.before == nil) != (update.after == nil) && Preparer.isGenerated(update.after ?? update.before ?? []) }
+    }
+
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
         let config = try ProjectSources.loadConfig(root: root)
         let targets = try ProjectSources.targets(config: config, root: root)
@@ -35,8 +41,11 @@ public struct PrepareSession: Sendable {
         }
         let cacheBytes = try ProjectSources.readIfPresent(Preparer.join(root, ScanCache.path))
         let cache = cacheBytes.map(ScanCache.init(bytes:)) ?? ScanCache()
+        let statePath = Preparer.join(root, PrepareState.path)
+        let stateBytes = try ProjectSources.readIfPresent(statePath)
+        let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
-                                 cache: cache, existingFile: existingFile)
+                                 cache: cache, previouslyGenerated: state.generatedFiles, existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baselineBytes
         let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))
@@ -44,9 +53,6 @@ public struct PrepareSession: Sendable {
             updates.append(.init(path: PrepareState.baselinePath, before: currentBaseline, after: baselineBytes))
         }
 
-        let statePath = Preparer.join(root, PrepareState.path)
-        let stateBytes = try ProjectSources.readIfPresent(statePath)
-        let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         var currentFiles: [String: [UInt8]] = [:]
         var generatedFiles: [String: [UInt8]] = [:]
         for target in targets {

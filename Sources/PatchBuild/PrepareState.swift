@@ -24,6 +24,10 @@ public struct PrepareState: Codable, Sendable, Equatable {
 
     public var files: [String: FileRecord] = [:]
     public var generatedFiles: [String] = []
+    /// The targets that compile each generated file (`PreparePlan.generatedFileTargets`): wiring
+    /// registers a file in those targets only. A file not listed goes to every target whose source
+    /// roots hold it.
+    public var generatedFileTargets: [String: [String]] = [:]
     /// Folders `prepare` created for generated files (`Patch/`), removed by `--revert` when empty.
     public var createdDirectories: [String] = []
 
@@ -35,6 +39,7 @@ public struct PrepareState: Codable, Sendable, Equatable {
         files = try container.decode([String: FileRecord].self, forKey: .files)
         generatedFiles = try container.decodeIfPresent([String].self, forKey: .generatedFiles) ?? []
         createdDirectories = try container.decodeIfPresent([String].self, forKey: .createdDirectories) ?? []
+        generatedFileTargets = try container.decodeIfPresent([String: [String]].self, forKey: .generatedFileTargets) ?? [:]
     }
 
     public static func originalPath(for file: String) -> String { originalsDirectory + "/" + file }
@@ -54,6 +59,7 @@ public struct PrepareState: Codable, Sendable, Equatable {
             CodingKeys.files.stringValue: .object(files.mapValues(\.jsonValue)),
             CodingKeys.generatedFiles.stringValue: .array(generatedFiles.map(JSONValue.string)),
             CodingKeys.createdDirectories.stringValue: .array(createdDirectories.map(JSONValue.string)),
+            CodingKeys.generatedFileTargets.stringValue: .object(generatedFileTargets.mapValues { .array($0.map(JSONValue.string)) }),
         ])
         return CanonicalJSON.serialize(tree) + [UInt8(ascii: "\n")]
     }
@@ -66,6 +72,7 @@ public struct PrepareState: Codable, Sendable, Equatable {
                          createdDirectories: [String] = []) -> (state: PrepareState, originals: [String: [UInt8]]) {
         var next = self
         next.createdDirectories = Array(Set(self.createdDirectories + createdDirectories)).sorted()
+        next.generatedFileTargets = plan.generatedFileTargets
         var originals: [String: [UInt8]] = [:]
         var updatedPaths = Set<String>()
         for update in plan.updates {

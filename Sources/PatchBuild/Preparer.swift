@@ -22,11 +22,24 @@ public struct PrepareTarget: Sendable {
     /// Each root receives the routing file of its files in its `Patch/` folder (`Preparer.generatedFolder`).
     public var sourceRoots: [String]
     public var files: [SourceFile]
+    /// The files the target compiles when its project lists them (an Xcode target); nil: every Swift
+    /// file under its source roots. Routing code goes only to the targets that compile its files.
+    public var compiledFiles: CompiledFiles?
+    /// Roots the project gives the target that patch.json does not record (included in `sourceRoots`).
+    public var addedSourceRoots: [String]
 
-    public init(name: String, sourceRoots: [String], files: [SourceFile]) {
+    public init(name: String, sourceRoots: [String], files: [SourceFile], compiledFiles: CompiledFiles? = nil, addedSourceRoots: [String] = []) {
         self.name = name
         self.sourceRoots = sourceRoots
         self.files = files
+        self.compiledFiles = compiledFiles
+        self.addedSourceRoots = addedSourceRoots
+    }
+
+    /// Whether the target compiles `path` (relative to the project root).
+    func compiles(_ path: String) -> Bool {
+        if let compiledFiles { return compiledFiles.contains(path) }
+        return sourceRoots.contains { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
     }
 }
 
@@ -92,6 +105,11 @@ public struct PreparePlan: Sendable {
     public var preparedHashes: [String: String]
     /// The scans of this run's files, to pass to the next run.
     public var cache: ScanCache
+    /// The targets that compile each generated file, by path: a routing file goes only to the targets
+    /// compiling every file it routes, the fingerprint to the app target (what wiring registers).
+    public var generatedFileTargets: [String: [String]]
+    /// Folders the Xcode project gives a target that patch.json does not record (they were prepared).
+    public var addedSourceRoots: [ProjectSources.AddedSourceRoot]
 }
 
 /// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.bin` so a re-run
@@ -239,13 +257,23 @@ public enum Preparer {
     /// A source root's routing file. Named after the root, because a target compiling several roots
     /// may not hold two files of the same name (Xcode and swiftc refuse "filename used twice"):
     /// `Sources/App` → `Sources/App/Patch/PatchThunks-Sources_App.generated.swift`.
-    public static func routingFilePath(sourceRoot: String) -> String {
+    ///
+    /// When the files of one root are not all compiled by the same targets (an Xcode target compiling
+    /// only some of a folder's files), each set of targets gets its own file, named after them too:
+    /// `Shared/Patch/PatchThunks-Shared-Mac+iOS.generated.swift`, registered in those targets only.
+    public static func routingFilePath(sourceRoot: String, compilingTargets: [String]? = nil) -> String {
         let folder = generatedFolder(forSourceRoot: sourceRoot)
-        let owner = String(String.UnicodeScalarView((folder as NSString).deletingLastPathComponent.unicodeScalars.map { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? scalar : "_"
-        }))
+        var owner = fileNameComponent((folder as NSString).deletingLastPathComponent)
+        if let compilingTargets { owner += (owner.isEmpty ? "" : "-") + compilingTargets.map(fileNameComponent).joined(separator: "+") }
         let name = owner.isEmpty ? routingFileName : routingFileName.replacingOccurrences(of: ".generated.swift", with: "-\(owner).generated.swift")
         return join(folder, name)
+    }
+
+    /// `text` with `/` and every character outside `A-Z a-z 0-9` as `_`.
+    private static func fileNameComponent(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? scalar : "_"
+        }))
     }
 
     /// The app target's fingerprint constant (`PatchBuildFingerprint.value`), in its first root's `Patch/` folder.
@@ -261,9 +289,12 @@ public enum Preparer {
     /// - Parameters:
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
+    ///   - previouslyGenerated: the files an earlier run generated (`PrepareState.generatedFiles`):
+    ///     those this run does not generate again are deleted.
     public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
-                            cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, sourceRoots: Set(targets.flatMap(\.sourceRoots)))
+                            cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
+                            existingFile: (String) -> [UInt8]?) -> PreparePlan {
+        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, targets: targets)
         let analyses = targets.map { planner.analyze($0) }
         planner.indexCodableTypes(analyses)
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
@@ -272,8 +303,11 @@ public enum Preparer {
         planner.resolveCollisions(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
-        var generated: [String: [UInt8]?] = [:]
-        var routing: [String: (targets: [String], imports: Set<String>, thunks: [String])] = [:]
+        var generated: [String: [UInt8]?] = Dictionary(previouslyGenerated.map { ($0, nil) }, uniquingKeysWith: { first, _ in first })
+        /// The targets that compile each generated file (what wiring registers it in).
+        var generatedFileTargets: [String: [String]] = [:]
+        var routing: [RoutingKey: (targets: [String], imports: Set<String>, thunks: [String])] = [:]
+        var routingKeys: [RoutingKey] = []
         for analysis in analyses {
             let output = planner.emit(analysis)
             updates += output.userFileUpdates
@@ -281,23 +315,30 @@ public enum Preparer {
                 generated[legacyGeneratedPath(sourceRoot: sourceRoot, fileName: routingFileName)] = .some(nil)
                 generated[routingFilePath(sourceRoot: sourceRoot)] = .some(nil)
             }
-            for (sourceRoot, file) in output.routingFiles {
-                let path = routingFilePath(sourceRoot: sourceRoot)
-                var entry = routing[path] ?? ([], [], [])
+            for (key, file) in output.routingFiles {
+                var entry = routing[key] ?? ([], [], [])
+                if entry.thunks.isEmpty { routingKeys.append(key) }
                 if !entry.targets.contains(analysis.target.name) { entry.targets.append(analysis.target.name) }
                 entry.imports.formUnion(file.imports)
                 entry.thunks += file.thunks
-                routing[path] = entry
+                routing[key] = entry
             }
         }
-        for (path, entry) in routing {
+        // One routing file per root, unless the root's files are compiled by different sets of targets.
+        let setsPerRoot = Dictionary(grouping: routingKeys, by: \.sourceRoot)
+        for key in routingKeys {
+            let entry = routing[key]!
+            let path = setsPerRoot[key.sourceRoot]!.count == 1 ? routingFilePath(sourceRoot: key.sourceRoot)
+                : routingFilePath(sourceRoot: key.sourceRoot, compilingTargets: key.compilingTargets)
             generated[path] = Array(ThunkEmitter.file(targets: entry.targets, imports: entry.imports.sorted(), thunks: entry.thunks).utf8)
+            generatedFileTargets[path] = key.compilingTargets
         }
         let (baseline, baselineBytes, fingerprint, declarationLines) = baselineWork.wait()
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let appRoot = app.sourceRoots.first ?? ""
             generated[legacyGeneratedPath(sourceRoot: appRoot, fileName: fingerprintFileName)] = .some(nil)
             generated[fingerprintFilePath(appSourceRoot: appRoot)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+            generatedFileTargets[fingerprintFilePath(appSourceRoot: appRoot)] = [app.name]
         }
         for (path, bytes) in generated {
             let existing = existingFile(path)
@@ -313,7 +354,9 @@ public enum Preparer {
             collisions: planner.collisions, filesScanned: planner.filesScanned, filesParsed: planner.filesParsed,
             parseSeconds: ParseTime.wallClock(planner.parseIntervals).inSeconds,
             parseCPUSeconds: planner.parseIntervals.reduce(Duration.zero) { $0 + ($1.upperBound - $1.lowerBound) }.inSeconds,
-            insertions: planner.insertions, preparedHashes: planner.preparedHashes, cache: planner.nextCache)
+            insertions: planner.insertions, preparedHashes: planner.preparedHashes, cache: planner.nextCache,
+            generatedFileTargets: generatedFileTargets,
+            addedSourceRoots: targets.flatMap { target in target.addedSourceRoots.map { ProjectSources.AddedSourceRoot(target: target.name, root: $0) } })
     }
 
     /// True when a file was written by `prepare` (never scanned as a user source).
@@ -384,10 +427,17 @@ private struct FileEmission {
     var skipped: [PreparePlan.Skip] = []
 }
 
+/// Where a file's routing code goes: the innermost source root holding the file, and the targets
+/// that compile the file (sorted), since only those may compile its thunks.
+private struct RoutingKey: Hashable {
+    var sourceRoot: String
+    var compilingTargets: [String]
+}
+
 private struct TargetOutput {
     var userFileUpdates: [PreparePlan.FileUpdate] = []
-    /// The routing code of each source root's files, by root.
-    var routingFiles: [String: (imports: Set<String>, thunks: [String])] = [:]
+    /// The routing code of each source root's files, by root and compiling targets, in file order.
+    var routingFiles: [(key: RoutingKey, file: (imports: Set<String>, thunks: [String]))] = []
 }
 
 private struct Planner {
@@ -412,9 +462,12 @@ private struct Planner {
 
     /// The source roots of every target: a file's routing code goes to the innermost one holding it.
     let sourceRoots: Set<String>
+    /// Every target, to know which compile a file.
+    let targets: [PrepareTarget]
 
-    init(patchableFunctions: Set<String>, cache: ScanCache, sourceRoots: Set<String>) {
-        self.sourceRoots = sourceRoots
+    init(patchableFunctions: Set<String>, cache: ScanCache, targets: [PrepareTarget]) {
+        self.sourceRoots = Set(targets.flatMap(\.sourceRoots))
+        self.targets = targets
         self.patchableFunctions = patchableFunctions
         self.cache = cache
     }
@@ -564,11 +617,14 @@ private struct Planner {
             nextCache.insert(emission.cachedScan.scan, hash: emission.cachedScan.hash, encoded: emission.cachedScan.encoded)
             if !emission.insertions.isEmpty { insertions[file.path] = emission.insertions }
             if !emission.routingThunks.isEmpty {
-                let sourceRoot = innermostSourceRoot(of: file.path)
-                var routing = output.routingFiles[sourceRoot] ?? ([], [])
-                routing.thunks += emission.routingThunks
-                routing.imports.formUnion(emission.routingImports)
-                output.routingFiles[sourceRoot] = routing
+                let key = RoutingKey(sourceRoot: innermostSourceRoot(of: file.path),
+                                     compilingTargets: targets.filter { $0.compiles(file.path) }.map(\.name).sorted())
+                if let index = output.routingFiles.firstIndex(where: { $0.key == key }) {
+                    output.routingFiles[index].file.thunks += emission.routingThunks
+                    output.routingFiles[index].file.imports.formUnion(emission.routingImports)
+                } else {
+                    output.routingFiles.append((key, (emission.routingImports, emission.routingThunks)))
+                }
             }
             views += emission.views
             functions += emission.functions

@@ -11,6 +11,8 @@ public struct ProjectBuildReport: Sendable {
     public var module: GuestBuildResult?
     /// Source roots recorded in patch.json that no longer exist (their code is reported removed).
     public var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
+    /// Folders the Xcode project gives a target that patch.json does not record (read all the same).
+    public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
 
     public var patched: [DeclarationChange] { changes.filter { $0.status == .patched } }
     public var nativeOnly: [DeclarationChange] { changes.filter { $0.status == .nativeOnly } }
@@ -41,7 +43,7 @@ public enum ProjectBuilder {
             throw .changeDetection(error)
         }
         var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil,
-                                        missingSourceRoots: changeSet.missingSourceRoots)
+                                        missingSourceRoots: changeSet.missingSourceRoots, addedSourceRoots: changeSet.addedSourceRoots)
         // A module from an earlier build must not outlive the sources it was built from: a release
         // step after this build would ship it.
         try removeEarlierOutputs(in: outputDirectory)

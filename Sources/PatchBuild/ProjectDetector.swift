@@ -1,5 +1,6 @@
 import Foundation
 import PatchManifest
+import ProjectWiring
 import SwiftParser
 import SwiftSyntax
 
@@ -92,25 +93,8 @@ public enum ProjectDetector {
     /// project), and synchronized folders no target compiles. A folder without a Package.swift stands
     /// for its immediate subfolders (a `Modules/` folder of packages).
     static func localPackageFolders(pbxproj: [UInt8], path: String) throws(InitError) -> [String] {
-        let (objects, _) = try objects(pbxproj: pbxproj, path: path)
-        let resolvedPath = groupPathResolver(objects)
-        let compiledGroups = Set(objects.values.flatMap { $0["fileSystemSynchronizedGroups"] as? [String] ?? [] })
-        var folders: [String] = []
-        for (id, object) in objects.sorted(by: { $0.key < $1.key }) {
-            switch object["isa"] as? String {
-            case "XCLocalSwiftPackageReference":
-                if let relative = object["relativePath"] as? String { folders.append(relative) }
-            case "PBXFileReference":
-                guard ["wrapper", "folder"].contains(object["lastKnownFileType"] as? String ?? ""),
-                      let folder = resolvedPath(id) else { continue }
-                folders.append(folder)
-            case "PBXFileSystemSynchronizedRootGroup" where !compiledGroups.contains(id):
-                guard let folder = resolvedPath(id) else { continue }
-                folders.append(folder)
-            default: continue
-            }
-        }
-        return folders
+        let editor = try editor(pbxproj: pbxproj, path: path)
+        return editor.localPackagePaths + editor.folderReferences + editor.unusedSynchronizedFolders
     }
 
     /// Folders listed by a workspace next to the project (`<FileRef location = "group:Modules/RSCore">`),
@@ -188,90 +172,55 @@ public enum ProjectDetector {
     }
 
     /// Targets of an Xcode project, read from `project.pbxproj` (an old-style property list): each
-    /// native target's source folders (the folders of its compiled files, or its synchronized root
-    /// groups in Xcode 16 projects) and its `INFOPLIST_FILE`. The app target is the first target whose
-    /// product type is an application.
+    /// native target's source folders (`sourceRoots(of:)`) and its `INFOPLIST_FILE`. The app target
+    /// is the first target whose product type is an application.
     public static func xcodeProject(pbxproj: [UInt8], path: String) throws(InitError) -> DetectedProject {
-        let (objects, projectObject) = try objects(pbxproj: pbxproj, path: path)
-        let resolvedPath = groupPathResolver(objects)
-        // Group paths are relative to the folder holding the .xcodeproj; the config's to patch.json.
+        let editor = try editor(pbxproj: pbxproj, path: path)
+        // Paths in the project are relative to the folder holding the .xcodeproj; the config's to patch.json.
         let projectFolder = (path as NSString).deletingLastPathComponent
-        func fromConfig(_ projectPath: String) -> String? { normalized(Preparer.join(projectFolder, projectPath)) }
-
         var targets: [ProjectConfig.Target] = []
         var appTarget: String?
-        for targetID in projectObject["targets"] as? [String] ?? [] {
-            guard let target = objects[targetID], target["isa"] as? String == "PBXNativeTarget",
-                  let name = target["name"] as? String else { continue }
-            let productType = target["productType"] as? String ?? ""
-            guard !productType.contains("bundle.unit-test"), !productType.contains("bundle.ui-testing") else { continue }
-            var folders = Set<String>()
-            for groupID in target["fileSystemSynchronizedGroups"] as? [String] ?? [] {
-                if let folder = resolvedPath(groupID).flatMap(fromConfig) { folders.insert(folder) }
-            }
-            for phaseID in target["buildPhases"] as? [String] ?? [] {
-                guard let phase = objects[phaseID], phase["isa"] as? String == "PBXSourcesBuildPhase" else { continue }
-                for buildFileID in phase["files"] as? [String] ?? [] {
-                    guard let fileRef = objects[buildFileID]?["fileRef"] as? String, let filePath = resolvedPath(fileRef),
-                          filePath.hasSuffix(".swift") else { continue }
-                    if let folder = fromConfig((filePath as NSString).deletingLastPathComponent) { folders.insert(folder) }
-                }
-            }
-            // Keep only outermost folders: prepare walks each root recursively.
-            let sorted = folders.sorted()
-            let roots = sorted.filter { folder in !sorted.contains { other in other != folder && (other == "." || folder.hasPrefix(other + "/")) } }
+        for target in editor.nativeTargets where isDetected(target) {
+            let roots = sourceRoots(of: target, projectFolder: projectFolder)
             guard !roots.isEmpty else { continue }
-            var infoPlist: String?
-            if let listID = target["buildConfigurationList"] as? String {
-                for configurationID in objects[listID]?["buildConfigurations"] as? [String] ?? [] {
-                    if let settings = objects[configurationID]?["buildSettings"] as? [String: Any], let file = settings["INFOPLIST_FILE"] as? String {
-                        infoPlist = fromConfig(file.replacingOccurrences(of: "$(SRCROOT)/", with: ""))
-                        break
-                    }
-                }
-            }
-            targets.append(ProjectConfig.Target(name: name, sourceRoots: roots, infoPlist: infoPlist))
-            if appTarget == nil, productType == "com.apple.product-type.application" { appTarget = name }
+            let infoPlist = target.infoPlistFiles.first.flatMap { normalized(Preparer.join(projectFolder, $0.replacingOccurrences(of: "$(SRCROOT)/", with: ""))) }
+            targets.append(ProjectConfig.Target(name: target.name, sourceRoots: roots, infoPlist: infoPlist))
+            if appTarget == nil, target.productType == "com.apple.product-type.application" { appTarget = target.name }
         }
         guard let app = appTarget ?? targets.first?.name else { throw .noTargets(path: path) }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return DetectedProject(project: .init(kind: .xcodeProject, path: path), name: name, targets: targets, appTarget: app)
     }
 
-    /// The objects of a `project.pbxproj` (an old-style property list) and its root project object.
-    private static func objects(pbxproj: [UInt8], path: String) throws(InitError) -> (objects: [String: [String: Any]], project: [String: Any]) {
-        let plist: Any
-        do {
-            plist = try PropertyListSerialization.propertyList(from: Data(pbxproj), options: [], format: nil)
-        } catch {
-            throw .malformedProject(path: path, reason: "project.pbxproj is not a property list")
-        }
-        guard let root = plist as? [String: Any], let objects = root["objects"] as? [String: [String: Any]],
-              let rootID = root["rootObject"] as? String, let projectObject = objects[rootID]
-        else { throw .malformedProject(path: path, reason: "no objects or rootObject") }
-        return (objects, projectObject)
+    /// Test bundles are not prepared: they never ship.
+    static func isDetected(_ target: XcodeNativeTarget) -> Bool {
+        let productType = target.productType ?? ""
+        return !productType.contains("bundle.unit-test") && !productType.contains("bundle.ui-testing")
     }
 
-    /// Resolves a file's or group's path relative to the project's folder (nil for paths relative to
-    /// the SDK, the developer folder or absolute ones).
-    private static func groupPathResolver(_ objects: [String: [String: Any]]) -> (String) -> String? {
-        var parents: [String: String] = [:]
-        for (id, object) in objects {
-            for child in object["children"] as? [String] ?? [] { parents[child] = id }
+    /// A native target's source folders, relative to patch.json (`projectFolder` is the folder holding
+    /// the .xcodeproj, relative to it): its synchronized folders and the folders of the Swift files it
+    /// compiles one by one (Compile Sources, membership exceptions of other targets' folders), only
+    /// the outermost of them, since prepare walks each root recursively.
+    static func sourceRoots(of target: XcodeNativeTarget, projectFolder: String) -> [String] {
+        func fromConfig(_ projectPath: String) -> String? { normalized(Preparer.join(projectFolder, projectPath)) }
+        var folders = Set(target.synchronizedFolders.compactMap(fromConfig))
+        for file in target.swiftSources + target.synchronizedInclusions where file.hasSuffix(".swift") {
+            if let folder = fromConfig((file as NSString).deletingLastPathComponent) { folders.insert(folder) }
         }
-        func resolvedPath(_ id: String) -> String? {
-            guard let object = objects[id] else { return nil }
-            let own = object["path"] as? String
-            switch object["sourceTree"] as? String ?? "<group>" {
-            case "SOURCE_ROOT": return own ?? ""
-            case "<group>":
-                let parent = parents[id].flatMap { resolvedPath($0) } ?? ""
-                guard let own else { return parent }
-                return parent.isEmpty ? own : parent + "/" + own
-            default: return nil
-            }
+        let sorted = folders.sorted()
+        return sorted.filter { folder in !sorted.contains { other in other != folder && (other == "." || folder.hasPrefix(other + "/")) } }
+    }
+
+    /// The project file as data, for reading (the one pbxproj reader: `PBXProj` through `XcodeProjectEditor`).
+    static func editor(pbxproj: [UInt8], path: String) throws(InitError) -> XcodeProjectEditor {
+        do {
+            return try XcodeProjectEditor(bytes: pbxproj, path: path)
+        } catch {
+            // The error names the file itself; the message names it once.
+            let description = error.description
+            throw .malformedProject(path: path, reason: description.hasPrefix(path + ": ") ? String(description.dropFirst(path.count + 2)) : description)
         }
-        return resolvedPath
     }
 
     private static func readText(_ path: String) throws(InitError) -> String {

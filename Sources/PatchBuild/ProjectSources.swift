@@ -43,10 +43,25 @@ public enum ProjectSources {
         }
     }
 
+    /// A folder the Xcode project gives a target since `init` recorded its roots (a new top-level
+    /// folder of sources): prepared and built all the same, and reported so patch.json can catch up.
+    public struct AddedSourceRoot: Sendable, Equatable, Codable, CustomStringConvertible {
+        public var target: String
+        public var root: String
+
+        public var description: String {
+            "target \(target): the Xcode project compiles files in \"\(root)\", which \(ProjectConfig.fileName) does not record; "
+                + "it is read all the same. Add it to the target's \"sourceRoots\" (or run `patchcli init --force`) to record it"
+        }
+    }
+
     /// Every `.swift` file under each target's source roots that the include globs select and the
     /// exclude globs do not, sorted by path; hidden folders and package manifests are skipped. A file
     /// under the roots of several targets (an iOS and a tvOS app sharing a folder) belongs to the first
-    /// of them in `targets` order only, so it is prepared and reported once. A missing root is an error.
+    /// of them in `targets` order only, so it is prepared and reported once. An Xcode target's files
+    /// are those its project file says it compiles (`CompiledFiles`), and its roots gain the folders
+    /// the project gives it since `init` recorded them (`PrepareTarget.addedSourceRoots`). A missing
+    /// root is an error.
     public static func targets(config: ProjectConfig, root: String) throws(ProjectError) -> [PrepareTarget] {
         let (targets, missing) = try existingTargets(config: config, root: root)
         if let first = missing.first { throw .sourceRootMissing(target: first.target, root: first.root) }
@@ -61,9 +76,14 @@ public enum ProjectSources {
         var result: [PrepareTarget] = []
         var missing: [MissingSourceRoot] = []
         var claimed = Set<String>()
+        let xcodeTargets = try TargetMembership.xcodeTargets(config: config, root: root)
         for target in config.targets {
+            // An Xcode target compiles the files its project lists, and its folders are those of the
+            // project now: a folder added to the target since init is read too (and reported).
+            let xcodeTarget = target.manifest == nil ? xcodeTargets[target.name] : nil
+            let addedRoots = addedSourceRoots(of: target, xcodeTarget: xcodeTarget, root: root)
             var paths: [String] = []
-            for sourceRoot in target.sourceRoots {
+            for sourceRoot in target.sourceRoots + addedRoots {
                 let location = Preparer.join(root, sourceRoot)
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory) else {
@@ -74,7 +94,8 @@ public enum ProjectSources {
                 let relatives = isDirectory.boolValue ? swiftFiles(under: location) : sourceRoot.hasSuffix(".swift") ? [""] : []
                 for relative in relatives {
                     let projectPath = relative.isEmpty ? sourceRoot : Preparer.join(sourceRoot, relative)
-                    guard !isManifest(projectPath), includes.contains(where: { $0.matches(projectPath) }),
+                    guard !isManifest(projectPath), xcodeTarget?.compiledFiles.contains(projectPath) ?? true,
+                          includes.contains(where: { $0.matches(projectPath) }),
                           !excludes.contains(where: { $0.matches(projectPath) }), claimed.insert(projectPath).inserted else { continue }
                     paths.append(projectPath)
                 }
@@ -86,9 +107,30 @@ public enum ProjectSources {
             }
             var files: [SourceFile] = []
             for (path, content) in zip(paths, contents) { files.append(SourceFile(path: path, bytes: try content.get())) }
-            result.append(PrepareTarget(name: target.name, sourceRoots: target.sourceRoots, files: files))
+            result.append(PrepareTarget(name: target.name, sourceRoots: target.sourceRoots + addedRoots, files: files,
+                                        compiledFiles: xcodeTarget?.compiledFiles, addedSourceRoots: addedRoots))
         }
         return (result, missing)
+    }
+
+    /// Each target's source roots as `existingTargets` reads them (recorded, then added by the Xcode
+    /// project since), by target name, without reading any source file.
+    public static func sourceRoots(config: ProjectConfig, root: String) throws(ProjectError) -> [String: [String]] {
+        let xcodeTargets = try TargetMembership.xcodeTargets(config: config, root: root)
+        var roots: [String: [String]] = [:]
+        for target in config.targets {
+            let xcodeTarget = target.manifest == nil ? xcodeTargets[target.name] : nil
+            roots[target.name] = target.sourceRoots + addedSourceRoots(of: target, xcodeTarget: xcodeTarget, root: root)
+        }
+        return roots
+    }
+
+    /// The folders the Xcode project gives `target` (existing ones) that no recorded root holds.
+    private static func addedSourceRoots(of target: ProjectConfig.Target, xcodeTarget: TargetMembership.XcodeTarget?, root: String) -> [String] {
+        (xcodeTarget?.sourceRoots ?? []).filter { detected in
+            !target.sourceRoots.contains { recorded in recorded == "." || detected == recorded || detected.hasPrefix(recorded + "/") }
+                && FileManager.default.fileExists(atPath: Preparer.join(root, detected))
+        }
     }
 
     /// A package manifest (`Package.swift`, `Package@swift-5.9.swift`): never a target's source, even

@@ -8,8 +8,12 @@ enum XcodeWiring {
     struct TargetWiring {
         var target: String
         var products: [String]
-        /// Generated files under the target's roots, relative to the project root (patch.json's folder).
+        /// Generated files under the target's roots that it compiles, relative to the project root
+        /// (patch.json's folder).
         var generatedFiles: [String]
+        /// Generated files under its roots that it must not compile: routing code of files it does not
+        /// compile (see `PreparePlan.generatedFileTargets`).
+        var excludedFiles: [String] = []
     }
 
     /// What wiring adds, one marker each, so `init --revert` on an edited project takes out exactly that.
@@ -17,17 +21,31 @@ enum XcodeWiring {
         static let separator: Character = "\t"
         static func package(target: String) -> String { "package\(separator)\(target)" }
         static func source(target: String, file: String) -> String { "source\(separator)\(target)\(separator)\(file)" }
+        static func exclusion(target: String, file: String) -> String { "exclude\(separator)\(target)\(separator)\(file)" }
+
+        /// The target and file of a `source` marker.
+        static func registeredSource(_ marker: String) -> (target: String, file: String)? {
+            let parts = marker.split(separator: separator, omittingEmptySubsequences: false).map(String.init)
+            return parts.count == 3 && parts[0] == "source" ? (parts[1], parts[2]) : nil
+        }
     }
 
-    /// `bytes` with the SDK package and products added to each target and its generated files registered.
+    /// `bytes` with the SDK package and products added to each target, its generated files registered
+    /// and the generated files it must not compile kept out of it. Files an earlier wiring registered
+    /// (`registered`: its markers) that `prepare` has since deleted (`exists` says false) are taken out
+    /// again, so the project never lists a file that is gone.
     /// - Parameter projectPath: the `.xcodeproj` folder, relative to the project root.
-    static func wiring(_ bytes: [UInt8], projectPath: String, sdk: ProjectConfig.SDKPackage,
-                       targets: [TargetWiring]) throws(WiringError) -> (bytes: [UInt8], markers: [String]) {
+    static func wiring(_ bytes: [UInt8], projectPath: String, sdk: ProjectConfig.SDKPackage, targets: [TargetWiring],
+                       registered: [String] = [], exists: (String) -> Bool = { _ in true }) throws(WiringError) -> (bytes: [UInt8], markers: [String]) {
         let file = Preparer.join(projectPath, "project.pbxproj")
         let projectFolder = (projectPath as NSString).deletingLastPathComponent
         do {
             var editor = try XcodeProjectEditor(bytes: bytes, path: file)
             var markers: [String] = []
+            for (target, registeredFile) in registered.compactMap(Marker.registeredSource)
+            where !exists(ProjectDetector.normalized(Preparer.join(projectFolder, registeredFile)) ?? registeredFile) {
+                try editor.removeSourceFile(path: registeredFile, target: target)
+            }
             for target in targets {
                 try editor.addPackageDependency(url: sdk.url, minimumVersion: sdk.version, products: target.products, target: target.target)
                 markers.append(Marker.package(target: target.target))
@@ -35,6 +53,11 @@ enum XcodeWiring {
                     let relative = relativePath(generated, from: projectFolder)
                     try editor.addSourceFile(path: relative, target: target.target)
                     markers.append(Marker.source(target: target.target, file: relative))
+                }
+                for excluded in target.excludedFiles {
+                    let relative = relativePath(excluded, from: projectFolder)
+                    try editor.excludeSourceFile(path: relative, target: target.target)
+                    markers.append(Marker.exclusion(target: target.target, file: relative))
                 }
             }
             return (editor.bytes, markers)
@@ -52,6 +75,7 @@ enum XcodeWiring {
             switch (parts.first, parts.count) {
             case ("package", 2): try? editor.removePackageDependency(url: sdk.url, target: parts[1])
             case ("source", 3): try? editor.removeSourceFile(path: parts[2], target: parts[1])
+            case ("exclude", 3): try? editor.removeExclusion(path: parts[2], target: parts[1])
             default: continue
             }
         }

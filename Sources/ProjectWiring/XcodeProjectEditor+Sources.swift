@@ -62,6 +62,70 @@ extension XcodeProjectEditor {
         }
     }
 
+    /// Makes sure `target` does not compile the generated file at `path` (a routing file of files the
+    /// target does not compile): its build file in the target's Compile Sources phase is removed (as
+    /// `removeSourceFile` does), and under one of the target's synchronized folders, which would compile
+    /// it by itself, a membership exception excludes it (in the folder's exception set for the target,
+    /// created when missing). Idempotent.
+    package mutating func excludeSourceFile(path: String, target: String) throws(XcodeProjectError) {
+        let file = try projectRelative(path)
+        let targetID = try targetID(named: target)
+        guard let (folder, relative) = synchronizedFolderID(containing: file, target: targetID) else {
+            try removeSourceFile(path: path, target: target)
+            return
+        }
+        if let exceptionSet = exceptionSet(of: folder, target: targetID) {
+            let exceptions = document.object(exceptionSet)?["membershipExceptions"]?.strings ?? []
+            guard !exceptions.contains(relative) else { return }
+            // Xcode keeps the exceptions sorted.
+            document.insert(.string(relative), intoArray: "membershipExceptions", ofObject: exceptionSet,
+                            at: exceptions.firstIndex { $0 > relative })
+            return
+        }
+        let exceptionSet = document.newObjectID(seed: exceptionSetSeed(folder: folder, target: targetID))
+        document.insertObject(id: exceptionSet, comment: Self.exceptionSetISA, fields: [
+            ("isa", .string(Self.exceptionSetISA)),
+            ("membershipExceptions", .array([.string(relative)])),
+            ("target", reference(targetID)),
+        ], singleLine: false)
+        document.insert(reference(exceptionSet), intoArray: "exceptions", ofObject: folder)
+    }
+
+    /// Undoes `excludeSourceFile`'s exception (the exception set too when `excludeSourceFile` created
+    /// it and nothing else is in it). A build file it removed is not put back: the generated file it
+    /// named is deleted with the rest of prepare's output.
+    package mutating func removeExclusion(path: String, target: String) throws(XcodeProjectError) {
+        let file = try projectRelative(path)
+        let targetID = try targetID(named: target)
+        guard let (folder, relative) = synchronizedFolderID(containing: file, target: targetID),
+              let exceptionSet = exceptionSet(of: folder, target: targetID) else { return }
+        document.removeElements(ofArray: "membershipExceptions", ofObject: exceptionSet) { $0.string == relative }
+        guard isCreated(exceptionSet, seed: exceptionSetSeed(folder: folder, target: targetID)),
+              document.object(exceptionSet)?["membershipExceptions"]?.elements?.isEmpty != false else { return }
+        document.removeElements(ofArray: "exceptions", ofObject: folder, removingKeyWhenEmpty: true) { $0.string == exceptionSet }
+        document.removeObject(id: exceptionSet)
+    }
+
+    static let exceptionSetISA = "PBXFileSystemSynchronizedBuildFileExceptionSet"
+
+    private func exceptionSetSeed(folder: String, target: String) -> String { "patchcli exception set \(folder) \(target)" }
+
+    /// The target's synchronized folder (its ID) holding `file`, and the file's path inside it.
+    private func synchronizedFolderID(containing file: String, target: String) -> (folder: String, relative: String)? {
+        let tree = XcodeProjectTree(document, projectID: projectID)
+        for folder in document.object(target)?["fileSystemSynchronizedGroups"]?.strings ?? [] {
+            if let location = tree.location[folder], let relative = XcodePath.relative(file, inside: location) { return (folder, relative) }
+        }
+        return nil
+    }
+
+    /// The exception set of synchronized folder `folder` about `target`.
+    private func exceptionSet(of folder: String, target: String) -> String? {
+        (document.object(folder)?["exceptions"]?.strings ?? []).first { id in
+            document.isa(of: id) == Self.exceptionSetISA && document.object(id)?["target"]?.string == target
+        }
+    }
+
     /// `path` normalised, refused when it leaves the source root.
     private func projectRelative(_ path: String) throws(XcodeProjectError) -> String {
         let file = XcodePath.normalized(path)

@@ -55,6 +55,7 @@ package struct XcodeProjectEditor: Sendable {
             let location = object["repositoryURL"]?.string ?? object["relativePath"]?.string ?? ""
             return "\(object["isa"]!.string!) \"\(Self.packageName(location))\""
         case "XCSwiftPackageProductDependency": return object["productName"]?.string
+        case Self.exceptionSetISA: return Self.exceptionSetISA
         default: return object["name"]?.string ?? object["path"]?.string
         }
     }

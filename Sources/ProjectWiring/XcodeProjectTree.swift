@@ -16,12 +16,29 @@ struct XcodeProjectTree {
         let base = XcodePath.normalized(project?["projectDirPath"]?.string ?? "")
         guard let mainGroup = project?["mainGroup"]?.string else { return }
         location[mainGroup] = XcodePath.join(base, document.object(mainGroup)?["path"]?.string ?? "")
-        var queue = [mainGroup]
+        walk(from: mainGroup, in: document, base: base, isInNavigator: true)
+        // Items no group lists lie relative to the source root (Xcode always lists them; a project
+        // written by a tool may not).
+        let listed = Set(document.objects.entries!.flatMap { $0.value["children"]?.strings ?? [] })
+        for entry in document.objects.entries! where location[entry.key] == nil && !listed.contains(entry.key) {
+            guard Self.navigatorItems.contains(entry.value["isa"]?.string ?? ""),
+                  ["<group>", "SOURCE_ROOT"].contains(entry.value["sourceTree"]?.string ?? "<group>") else { continue }
+            location[entry.key] = XcodePath.join(base, entry.value["path"]?.string ?? "")
+            if entry.value["children"] != nil { walk(from: entry.key, in: document, base: base, isInNavigator: false) }
+        }
+    }
+
+    private static let navigatorItems: Set<String> = ["PBXGroup", "PBXVariantGroup", "PBXFileReference", "PBXFileSystemSynchronizedRootGroup"]
+
+    /// Locates the items under `start` (already located), breadth first. Only groups in the navigator
+    /// receive files we add.
+    private mutating func walk(from start: String, in document: PBXProjDocument, base: String, isInNavigator: Bool) {
+        var queue = [start]
         var next = 0
         while next < queue.count {
             let group = queue[next]
             next += 1
-            groups.append(group)
+            if isInNavigator { groups.append(group) }
             for child in document.object(group)?["children"]?.strings ?? [] where location[child] == nil {
                 guard let node = document.object(child) else { continue }
                 let path = node["path"]?.string ?? ""

@@ -88,6 +88,8 @@ struct Build: AsyncParsableCommand {
         var probes: [ProbeResult]
         /// Recorded source roots a commit moved or removed (build reports their code as removed).
         var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
+        /// Folders the Xcode project gives a target that patch.json does not record (read all the same).
+        var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     }
 
     func run() async throws {
@@ -113,6 +115,7 @@ struct Build: AsyncParsableCommand {
         console.progress("comparing \(project) with its baseline…")
         let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory, toolchain: discoverToolchain)
         for missing in build.missingSourceRoots { console.line("warning: \(missing)") }
+        for added in build.addedSourceRoots { console.line("note: \(added)") }
         guard !build.changes.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
                                  exitStatus: .noChanges, hint: nil)
@@ -133,7 +136,8 @@ struct Build: AsyncParsableCommand {
         let report = Report(
             output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
             exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
-            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots)
+            coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots,
+            addedSourceRoots: build.addedSourceRoots)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",

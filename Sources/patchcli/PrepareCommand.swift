@@ -58,6 +58,12 @@ struct PrepareCommand: AsyncParsableCommand {
                 return result
             }
             try Self.apply(session.updatesInWriteOrder, root: project)
+            // The generated files exist now: a project init wired lists the new ones and forgets the deleted ones.
+            if session.createsOrDeletesGeneratedFiles,
+               let registration = try AppWiring.registration(root: project, viewTargets: Set(plan.views.map(\.target))) {
+                try Self.apply(registration.updates, root: project)
+                result.changedFiles += registration.wired.map(\.path)
+            }
             result.seconds = Self.seconds(since: start)
             report(result, console: console)
             return result
@@ -171,6 +177,7 @@ struct PrepareCommand: AsyncParsableCommand {
             console.line("skipped \(skip.declaration) (\(skip.file):\(skip.line)): \(skip.reason)")
         }
         for collision in result.collisions { console.line("collision: \(collision)") }
+        for added in result.addedSourceRoots { console.line("note: \(added)") }
     }
 }
 
@@ -191,6 +198,8 @@ struct PrepareResult: Encodable {
     var skipped: [Skipped] = []
     var collisions: [String] = []
     var fingerprint: String?
+    /// Folders the Xcode project gives a target that patch.json does not record: prepared all the same.
+    var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     var diff: String?
     /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took:
     /// on the wall clock (files parse on every core) and summed over files (on one core).
@@ -216,6 +225,7 @@ struct PrepareResult: Encodable {
         skipped = plan.skipped.map { Skipped(file: $0.file, line: $0.line, declaration: $0.declaration, reason: $0.reason) }
         collisions = plan.collisions.map(\.description)
         fingerprint = plan.fingerprint
+        addedSourceRoots = plan.addedSourceRoots
         filesParsed = plan.filesParsed
         parseSeconds = plan.parseSeconds
         parseCPUSeconds = plan.parseCPUSeconds

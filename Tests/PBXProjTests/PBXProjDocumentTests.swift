@@ -135,6 +135,15 @@ import Testing
         #expect(text(document) == "{ objects = { X = {isa = A; }; }; }")
     }
 
+    /// A list written without the comma Xcode puts after its last element still gets a valid insertion.
+    @Test func appendingToAOneLineListWithoutTrailingCommaSeparatesTheElements() throws {
+        var document = try PBXProjDocument(bytes: Array("{ objects = { X = {isa = A; list = (a); empty = (); }; }; }".utf8))
+        document.insert(.string("b"), intoArray: "list", ofObject: "X")
+        document.insert(.string("c"), intoArray: "empty", ofObject: "X")
+        #expect(text(document) == "{ objects = { X = {isa = A; list = (a, b, ); empty = (c, ); }; }; }")
+        #expect(document.objects["X"]?["list"]?.strings == ["a", "b"])
+    }
+
     @Test func objectIDsAreDeterministicXcodeShapedAndUnique() {
         let first = ObjectID.derive(from: "seed", avoiding: [])
         #expect(first == ObjectID.derive(from: "seed", avoiding: []))

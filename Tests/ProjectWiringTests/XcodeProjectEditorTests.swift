@@ -179,6 +179,79 @@ import Testing
         #expect(editor.nativeTargets[1].swiftSources == ["Sample App/Views/ItemView.swift"])
     }
 
+    @Test func excludingAFileFromASynchronizedFolderAddsAnExceptionAndUndoesIt() throws {
+        // A synchronized folder without exceptions: excluding creates the target's exception set.
+        let project = """
+            // !$*UTF8*$!
+            {
+            \tarchiveVersion = 1;
+            \tobjectVersion = 77;
+            \tobjects = {
+
+            /* Begin PBXFileSystemSynchronizedRootGroup section */
+            \t\tC40000000000000000000002 /* Shared */ = {isa = PBXFileSystemSynchronizedRootGroup; explicitFileTypes = {}; explicitFolders = (); path = Shared; sourceTree = "<group>"; };
+            /* End PBXFileSystemSynchronizedRootGroup section */
+
+            /* Begin PBXGroup section */
+            \t\tC40000000000000000000001 = {
+            \t\t\tisa = PBXGroup;
+            \t\t\tchildren = (
+            \t\t\t\tC40000000000000000000002 /* Shared */,
+            \t\t\t);
+            \t\t\tsourceTree = "<group>";
+            \t\t};
+            /* End PBXGroup section */
+
+            /* Begin PBXNativeTarget section */
+            \t\tC50000000000000000000001 /* Extension */ = {
+            \t\t\tisa = PBXNativeTarget;
+            \t\t\tbuildPhases = (
+            \t\t\t);
+            \t\t\tfileSystemSynchronizedGroups = (
+            \t\t\t\tC40000000000000000000002 /* Shared */,
+            \t\t\t);
+            \t\t\tname = Extension;
+            \t\t\tproductType = "com.apple.product-type.app-extension";
+            \t\t};
+            /* End PBXNativeTarget section */
+
+            /* Begin PBXProject section */
+            \t\tC60000000000000000000001 /* Project object */ = {
+            \t\t\tisa = PBXProject;
+            \t\t\tmainGroup = C40000000000000000000001;
+            \t\t\ttargets = (
+            \t\t\t\tC50000000000000000000001 /* Extension */,
+            \t\t\t);
+            \t\t};
+            /* End PBXProject section */
+            \t};
+            \trootObject = C60000000000000000000001 /* Project object */;
+            }
+
+            """
+        var editor = try XcodeProjectEditor(bytes: Array(project.utf8), path: "project.pbxproj")
+        #expect(editor.nativeTargets[0].compiles("Shared/Patch/PatchThunks-Shared-App.generated.swift"))
+        try editor.excludeSourceFile(path: "Shared/Patch/PatchThunks-Shared-App.generated.swift", target: "Extension")
+        try editor.excludeSourceFile(path: "Shared/Patch/PatchFingerprint.generated.swift", target: "Extension")
+        let excluded = editor.bytes
+        try editor.excludeSourceFile(path: "Shared/Patch/PatchFingerprint.generated.swift", target: "Extension")
+        #expect(editor.bytes == excluded)
+        let target = editor.nativeTargets[0]
+        #expect(target.synchronizedExclusions == ["Shared/Patch/PatchFingerprint.generated.swift", "Shared/Patch/PatchThunks-Shared-App.generated.swift"])
+        #expect(!target.compiles("Shared/Patch/PatchThunks-Shared-App.generated.swift") && target.compiles("Shared/View.swift"))
+        #expect(text(editor).contains("""
+            \t\t\tmembershipExceptions = (
+            \t\t\t\tPatch/PatchFingerprint.generated.swift,
+            \t\t\t\t"Patch/PatchThunks-Shared-App.generated.swift",
+            \t\t\t);
+            \t\t\ttarget = C50000000000000000000001 /* Extension */;
+            """))
+        #expect(text(editor).contains("exceptions = ("))
+        try editor.removeExclusion(path: "Shared/Patch/PatchThunks-Shared-App.generated.swift", target: "Extension")
+        try editor.removeExclusion(path: "Shared/Patch/PatchFingerprint.generated.swift", target: "Extension")
+        #expect(text(editor) == project)
+    }
+
     @Test func synchronizedFolderMembershipExceptionIsLifted() throws {
         var editor = try synchronized()
         // Inside the synchronized folder and not excluded: the file is already a member.

@@ -150,4 +150,63 @@ import Testing
             #expect(reverted == Data(Self.pbxproj.utf8))
         }
     }
+
+    /// What Xcode writes when the developer adds `Feature/FeatureView.swift` to the app target: a
+    /// `Feature` group in the main group, its file reference, and its build file in Compile Sources.
+    private static func addingFeatureFolder(to pbxproj: String) -> String {
+        let edits = [
+            ("\t\tB10000000000000000000002 /* ContentView.swift in Sources */ = {isa = PBXBuildFile; fileRef = B20000000000000000000002 /* ContentView.swift */; };\n",
+             "\t\tB10000000000000000000009 /* FeatureView.swift in Sources */ = {isa = PBXBuildFile; fileRef = B20000000000000000000009 /* FeatureView.swift */; };\n"),
+            ("\t\tB20000000000000000000002 /* ContentView.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = ContentView.swift; sourceTree = \"<group>\"; };\n",
+             "\t\tB20000000000000000000009 /* FeatureView.swift */ = {isa = PBXFileReference; lastKnownFileType = sourcecode.swift; path = FeatureView.swift; sourceTree = \"<group>\"; };\n"),
+            ("\t\t\t\tB40000000000000000000003 /* Products */,\n", "\t\t\t\tB40000000000000000000009 /* Feature */,\n"),
+            ("\t\t\t\tB10000000000000000000002 /* ContentView.swift in Sources */,\n", "\t\t\t\tB10000000000000000000009 /* FeatureView.swift in Sources */,\n"),
+            ("\t\t\tname = Products;\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n",
+             "\t\tB40000000000000000000009 /* Feature */ = {\n\t\t\tisa = PBXGroup;\n\t\t\tchildren = (\n\t\t\t\tB20000000000000000000009 /* FeatureView.swift */,\n\t\t\t);\n\t\t\tpath = Feature;\n\t\t\tsourceTree = \"<group>\";\n\t\t};\n"),
+        ]
+        var text = pbxproj
+        for (anchor, added) in edits {
+            guard let range = text.range(of: anchor) else { Issue.record("anchor missing: \(anchor)"); continue }
+            text.insert(contentsOf: added, at: range.upperBound)
+        }
+        return text
+    }
+
+    @Test func aLaterPrepareRegistersANewFolderInTheWiredProjectAndRevertUndoesIt() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Shop")
+            let pbxprojPath = project.appendingPathComponent("Shop.xcodeproj/project.pbxproj")
+            try write(Self.pbxproj, "Shop.xcodeproj/project.pbxproj", in: project)
+            try write("import SwiftUI\n\n@main\nstruct ShopApp: App {\n    var body: some Scene {\n        WindowGroup { ContentView() }\n    }\n}\n",
+                      "Shop/ShopApp.swift", in: project)
+            try write("import SwiftUI\n\nstruct ContentView: View {\n    var body: some View {\n        Text(\"Hello\")\n    }\n}\n",
+                      "Shop/ContentView.swift", in: project)
+            let keys = directory.appendingPathComponent("keys").path
+            let first = try CLI.run(["init", "--project", project.path, "--key-dir", keys, "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+
+            // The developer adds a folder of views to the app target in Xcode.
+            try write("import SwiftUI\n\nstruct FeatureView: View {\n    var body: some View {\n        Text(\"New\")\n    }\n}\n",
+                      "Feature/FeatureView.swift", in: project)
+            let wired = try String(contentsOf: pbxprojPath, encoding: .utf8)
+            try Data(Self.addingFeatureFolder(to: wired).utf8).write(to: pbxprojPath)
+
+            let prepare = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(prepare.status == 0, "\(prepare.stderr)")
+            let changed = prepare.result?["changed_files"] as? [String] ?? []
+            #expect(changed.contains("Feature/Patch/PatchThunks-Feature.generated.swift") && changed.contains("Shop.xcodeproj/project.pbxproj"), "\(changed)")
+            let added = prepare.result?["added_source_roots"] as? [[String: String]] ?? []
+            #expect(added == [["target": "Shop", "root": "Feature"]])
+            let registered = try String(contentsOf: pbxprojPath, encoding: .utf8)
+            #expect(registered.contains("/* PatchThunks-Feature.generated.swift in Sources */ = {isa = PBXBuildFile;"))
+
+            let again = try CLI.run(["prepare", "--project", project.path])
+            #expect(again.stdout.contains("already prepared: nothing changed"), "\(again.stdout)")
+            #expect(again.stdout.contains("note: target Shop: the Xcode project compiles files in \"Feature\""), "\(again.stdout)")
+
+            let revert = try CLI.run(["init", "--project", project.path, "--revert"])
+            #expect(revert.status == 0, "\(revert.stderr)")
+            #expect(try String(contentsOf: pbxprojPath, encoding: .utf8) == Self.addingFeatureFolder(to: Self.pbxproj))
+        }
+    }
 }
