@@ -29,7 +29,7 @@ import Testing
             appKey: "shop", appID: nil, apiBaseURL: "https://example.invalid", channel: "production",
             project: detected.project, targets: detected.targets, appTarget: detected.appTarget,
             include: ["**/*.swift"], exclude: [], patchableFunctions: [],
-            signing: .init(privateKeyPath: "/nonexistent", publicKeyFile: "App/Patch/PatchPublicKey.generated.swift"))
+            signing: .init(keyDirectory: "/nonexistent", publicKeyFile: "App/Patch/PatchPublicKey.generated.swift"))
         try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
         return config
     }
