@@ -46,8 +46,17 @@ public struct UpdateServer: Sendable {
         self.configuration = configuration
     }
 
+    /// The routes, each with the methods it answers: anything else is a JSON 404 or 405.
+    static func allowedMethods(forPath path: String) -> [HTTPRequest.Method] {
+        if path == checkPath || path == eventsPath { return [.post] }
+        if path.hasPrefix("/targets/") { return [.get, .head] }
+        return []
+    }
+
     public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD on an artifact answers GET's status and headers (after the same checks) without the body.
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: UnroutedRequests())
         router.post(RouterPath(Self.checkPath)) { request, _ in
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
@@ -169,6 +178,34 @@ public struct UpdateServer: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Answers what no route takes with the JSON error every other answer uses (docs/serve.md,
+/// "Errors"): 404 for an unknown path, 405 with `Allow` for a known path and another method.
+/// The router signals both as `HTTPError(.notFound)`; the handlers never throw.
+struct UnroutedRequests: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await unrouted(request, context: context, next: next)
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    private func unrouted(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = UpdateServer.allowedMethods(forPath: request.uri.path)
+            guard !allowed.isEmpty else {
+                return UpdateServer.errorResponse(.notFound, kind: "not_found", reason: "no such endpoint: \(request.uri.path.prefix(256))")
+            }
+            let names = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = UpdateServer.errorResponse(
+                .methodNotAllowed, kind: "method_not_allowed", reason: "\(request.uri.path.prefix(256)) answers \(names), not \(request.method.rawValue.prefix(32))")
+            response.headers[.allow] = names
+            return response
+        }
     }
 }
 
