@@ -63,11 +63,39 @@ import Testing
         }
     }
 
+    @Test func connectionLimitFlagsAreValidatedAndApplied() throws {
+        try withScratchDirectory { directory in
+            try ReleaseCommandTests.prepare(directory)
+            for flags in [["--idle-timeout", "0"], ["--request-timeout", "-1"], ["--request-timeout", "nan"], ["--max-connections", "0"]] {
+                let refused = try CLI.run(["serve", "--store", "store", "--events-db", "events.sqlite"] + flags, in: directory)
+                #expect(refused.status == 2, "\(flags): \(refused.stderr)")
+                #expect(refused.stderr.contains(flags[0]), "\(refused.stderr)")
+            }
+            // A silent client is closed after --idle-timeout (the default, 30 s, would outlast the 10 s wait).
+            let (server, base) = try Self.startServer(in: directory, ["--idle-timeout", "0.5", "--request-timeout", "5", "--max-connections", "16"])
+            defer { server.terminate() }
+            let port = try #require(base.split(separator: ":").last.map(String.init))
+            let client = Process()
+            client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            client.arguments = ["python3", "-c", """
+                import socket, sys
+                connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                connection.settimeout(10)
+                print("closed" if connection.recv(1) == b"" else "data")
+                """, port]
+            let output = Pipe()
+            client.standardOutput = output
+            try client.run()
+            client.waitUntilExit()
+            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "closed\n")
+        }
+    }
+
     /// Starts `patchcli serve` on a free port in `directory` and returns it with its base URL.
-    static func startServer(in directory: URL) throws -> (Process, String) {
+    static func startServer(in directory: URL, _ flags: [String] = []) throws -> (Process, String) {
         let server = Process()
         server.executableURL = CLI.binary
-        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"]
+        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"] + flags
         server.currentDirectoryURL = directory
         let output = Pipe()
         server.standardOutput = output
