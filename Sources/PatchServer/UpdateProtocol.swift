@@ -173,7 +173,7 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
     /// a C string would cut or forge (a NUL once passed `"\u0000"` as a non-empty device id).
     static func identifier(_ field: String, _ value: String, maxLength: Int, allowEmpty: Bool = false) throws(RequestProblem) {
         try text(field, value, maxLength: maxLength, allowEmpty: allowEmpty)
-        guard let index = value.unicodeScalars.firstIndex(where: { $0.properties.generalCategory == .control }) else { return }
+        guard let index = value.unicodeScalars.firstIndex(where: \.isControlCharacter) else { return }
         let code = String(value.unicodeScalars[index].value, radix: 16, uppercase: true)
         let offset = value.utf8.distance(from: value.startIndex, to: index)
         throw RequestProblem(reason: "\(field) contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) at byte \(offset); ids and versions must be printable text")
@@ -216,5 +216,27 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case is Int.Type: "an integer (a whole number)"
         default: "a \(type)"
         }
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode `Cc`: U+0000-U+001F and U+007F-U+009F.
+    var isControlCharacter: Bool { properties.generalCategory == .control }
+}
+
+extension String {
+    /// The text with each control character written as `\u{1B}`, for a terminal: free text a
+    /// device sent (an event's error message, stored as sent) can then neither move the cursor,
+    /// recolour or clear the screen, nor hide what follows a NUL.
+    package var withControlCharactersEscaped: String {
+        var escaped = ""
+        for scalar in unicodeScalars {
+            if scalar.isControlCharacter {
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

@@ -33,7 +33,7 @@ struct Status: AsyncParsableCommand {
                 }
                 console.line("\(release.version)\(placement)")
                 console.line("  running on \(release.devicesRunning) devices (\(release.adoptionPercent)%), activated by \(release.devicesActivated); \(release.downloads) downloads, \(release.activations) activations, \(release.errors) errors, \(release.fallbacks) fallbacks")
-                if let error = release.commonestError { console.line("  commonest error: \(error)") }
+                if let error = release.commonestError { console.line("  commonest error: \(error.withControlCharactersEscaped)") }
             }
             return report
         }

@@ -341,6 +341,11 @@ struct EventTests {
         #expect(rows.last == ["e", "msg\u{0}hidden", "10"])
     }
 
+    @Test func storedControlCharactersAreEscapedForATerminal() {
+        #expect("msg\u{0}hidden\u{1B}[2J\r\n\u{85} é 😀".withControlCharactersEscaped == #"msg\u{0}hidden\u{1B}[2J\u{D}\u{A}\u{85} é 😀"#)
+        #expect("plain text".withControlCharactersEscaped == "plain text")
+    }
+
     @Test func aFractionalDurationIsRefusedByName() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
