@@ -72,7 +72,7 @@ import Testing
                 #expect(refused.stderr.contains(flags[0]), "\(refused.stderr)")
             }
             // A silent client is closed after --idle-timeout (the default, 30 s, would outlast the 10 s wait).
-            let (server, base) = try Self.startServer(in: directory, ["--idle-timeout", "0.5", "--request-timeout", "5", "--max-connections", "16"])
+            let (server, base) = try Self.startServer(in: directory, extra: ["--idle-timeout", "0.5", "--request-timeout", "5", "--max-connections", "16"])
             defer { server.terminate() }
             let port = try #require(base.split(separator: ":").last.map(String.init))
             let client = Process()
@@ -92,10 +92,10 @@ import Testing
     }
 
     /// Starts `patchcli serve` on a free port in `directory` and returns it with its base URL.
-    static func startServer(in directory: URL, _ flags: [String] = []) throws -> (Process, String) {
+    static func startServer(in directory: URL, extra: [String] = []) throws -> (Process, String) {
         let server = Process()
         server.executableURL = CLI.binary
-        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"] + flags
+        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"] + extra
         server.currentDirectoryURL = directory
         let output = Pipe()
         server.standardOutput = output
