@@ -47,22 +47,6 @@ import Testing
         #expect(release["channel"] as? String == "production")
     }
 
-    @Test func aBusyPortAndAMissingDatabaseHaveTheirExitCodes() throws {
-        try withScratchDirectory { directory in
-            try ReleaseCommandTests.prepare(directory)
-            let (first, base) = try Self.startServer(in: directory)
-            defer { first.terminate() }
-            let port = try #require(base.split(separator: ":").last.map(String.init))
-            let busy = try CLI.run(["serve", "--store", "store", "--port", port, "--events-db", "events.sqlite", "--json"], in: directory)
-            #expect(busy.status == 47, "\(busy.stdout)")
-            #expect(busy.error?["kind"] as? String == "serve_failed")
-
-            let missing = try CLI.run(["status", "--events-db", "nowhere.sqlite", "--json"], in: directory)
-            #expect(missing.status == 48)
-            #expect(missing.error?["kind"] as? String == "events_db")
-        }
-    }
-
     @Test func connectionLimitFlagsAreValidatedAndApplied() throws {
         try withScratchDirectory { directory in
             try ReleaseCommandTests.prepare(directory)
@@ -88,6 +72,22 @@ import Testing
             try client.run()
             client.waitUntilExit()
             #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "closed\n")
+        }
+    }
+
+    @Test func aBusyPortAndAMissingDatabaseHaveTheirExitCodes() throws {
+        try withScratchDirectory { directory in
+            try ReleaseCommandTests.prepare(directory)
+            let (first, base) = try Self.startServer(in: directory)
+            defer { first.terminate() }
+            let port = try #require(base.split(separator: ":").last.map(String.init))
+            let busy = try CLI.run(["serve", "--store", "store", "--port", port, "--events-db", "events.sqlite", "--json"], in: directory)
+            #expect(busy.status == 47, "\(busy.stdout)")
+            #expect(busy.error?["kind"] as? String == "serve_failed")
+
+            let missing = try CLI.run(["status", "--events-db", "nowhere.sqlite", "--json"], in: directory)
+            #expect(missing.status == 48)
+            #expect(missing.error?["kind"] as? String == "events_db")
         }
     }
 
