@@ -51,9 +51,10 @@ final class ConnectionRegistry: Sendable {
 /// The first handler of every connection, where raw bytes arrive: it admits the connection into
 /// the registry (or closes it), and gives each request `requestTimeout` from its first byte to
 /// the first byte of its answer, closing the connection when a client takes longer to send it
-/// (slowloris: headers or a body dribbled a byte at a time, which the idle timeout never sees
-/// because each byte is activity). It sits before the HTTP decoder so that headers that never
-/// complete are timed too.
+/// (slowloris: headers or a body dribbled a byte at a time). Hummingbird's idle timeout counts
+/// each body part as activity, so it never ends a dribbled body, and it gives dribbled headers
+/// the whole idle timeout; this handler sits before the HTTP decoder so that headers that never
+/// complete are timed from their first byte.
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = IOData
