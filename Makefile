@@ -88,6 +88,13 @@ bench-prepare: setup
 bench-corpus: setup
 	python3 benchmarks/corpus/run.py $(BENCH_ARGS)
 
+# Server abuse: checks timed with wrk before, during and after 16k idle sockets, slowloris clients and
+# malformed requests; server RSS and descriptors sampled (header of benchmarks/faults/abuse.py).
+# Writes its section of docs/benchmarks.md. BENCH_ARGS=--debug, --seconds N, --idle-sockets N, ...
+.PHONY: bench-faults-abuse
+bench-faults-abuse: setup
+	python3 benchmarks/faults/abuse.py $(BENCH_ARGS)
+
 # `patchcli serve` under wrk: 10k devices on the check endpoint, checks/s, p50/p99, RSS over 60 s;
 # writes its section of docs/benchmarks.md (benchmarks/serve/README.md). BENCH_ARGS=--debug, --seconds N.
 .PHONY: bench-serve

@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "PatchStore", "PatchManifest", "CSQLite",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
 

@@ -99,8 +99,9 @@ public final class EventDatabase: Sendable {
         }
     }
 
-    /// Runs a read query and returns each row's columns as text (nil for NULL).
-    func rows(_ sql: String) throws(EventDatabaseError) -> [[String?]] {
+    /// Runs a read query and returns each row's columns as text (nil for NULL), each as long as
+    /// SQLite says it is: text with a NUL in it comes back whole.
+    package func rows(_ sql: String) throws(EventDatabaseError) -> [[String?]] {
         let path = self.path
         return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> [[String?]] in
             let statement = try Self.prepare(connection.handle, path: path, sql)
@@ -111,7 +112,9 @@ public final class EventDatabase: Sendable {
                 if step == SQLITE_DONE { break }
                 guard step == SQLITE_ROW else { throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle))) }
                 rows.append((0..<sqlite3_column_count(statement)).map { column in
-                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                    sqlite3_column_text(statement, column).map { text in
+                        String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+                    }
                 })
             }
             return rows
@@ -123,9 +126,11 @@ public final class EventDatabase: Sendable {
     /// SQLITE_TRANSIENT: SQLite copies the bound text, so the Swift string may go away.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Binds with the UTF-8 length: with -1 SQLite would stop at the first NUL, and an error
+    /// message `"msg\u0000hidden"` would be stored as `msg`.
     private static func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
         guard let text else { sqlite3_bind_null(statement, index); return }
-        sqlite3_bind_text(statement, index, text, -1, transient)
+        sqlite3_bind_text64(statement, index, text, sqlite3_uint64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
     }
 
     private static func execute(_ handle: OpaquePointer, path: String, _ sql: String) throws(EventDatabaseError) {

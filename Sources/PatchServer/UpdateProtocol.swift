@@ -37,14 +37,14 @@ public struct UpdateCheckRequest: Codable, Sendable, Equatable {
     }
 
     /// Bounds on what a device can send: generous for real values, small enough that one request
-    /// cannot make the server hash or store megabytes.
+    /// cannot make the server hash or store megabytes. Every field is an identifier.
     func validate() throws(RequestProblem) {
-        try RequestProblem.check("current_version", currentVersion, maxLength: 128)
-        try RequestProblem.check("fingerprint", fingerprint, maxLength: 256, allowEmpty: true)
-        try RequestProblem.check("device_id", deviceID, maxLength: 256)
-        try RequestProblem.check("channel", channel, maxLength: 64)
+        try RequestProblem.identifier("current_version", currentVersion, maxLength: 128)
+        try RequestProblem.identifier("fingerprint", fingerprint, maxLength: 256, allowEmpty: true)
+        try RequestProblem.identifier("device_id", deviceID, maxLength: 256)
+        try RequestProblem.identifier("channel", channel, maxLength: 64)
         for (field, value) in [("app_id", appID), ("app_key", appKey), ("os_version", osVersion), ("app_version", appVersion), ("sdk_version", sdkVersion), ("cohort", cohort)] {
-            if let value { try RequestProblem.check(field, value, maxLength: 256, allowEmpty: true) }
+            if let value { try RequestProblem.identifier(field, value, maxLength: 256, allowEmpty: true) }
         }
     }
 }
@@ -121,13 +121,36 @@ public struct DeviceEvent: Codable, Sendable, Equatable {
         self.durationMS = durationMS
     }
 
+    /// `error_message` is free text, stored as sent (control characters included); every other
+    /// string is an identifier.
     func validate() throws(RequestProblem) {
-        try RequestProblem.check("device_id", deviceID, maxLength: 256)
-        try RequestProblem.check("error_message", errorMessage ?? "", maxLength: 4096, allowEmpty: true)
+        try RequestProblem.identifier("device_id", deviceID, maxLength: 256)
+        try RequestProblem.text("error_message", errorMessage ?? "", maxLength: 4096, allowEmpty: true)
         for (field, value) in [("app_id", appID), ("app_key", appKey), ("module_version", moduleVersion), ("os_version", osVersion), ("device_model", deviceModel), ("app_version", appVersion)] {
-            if let value { try RequestProblem.check(field, value, maxLength: 256, allowEmpty: true) }
+            if let value { try RequestProblem.identifier(field, value, maxLength: 256, allowEmpty: true) }
         }
         if let durationMS, durationMS < 0 { throw RequestProblem(reason: "duration_ms must not be negative") }
+    }
+
+    /// Synthesized but for `duration_ms`: a number with a fraction (`1.5`) is valid JSON, so it is
+    /// refused by name rather than as a body that does not parse.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        appID = try container.decodeIfPresent(String.self, forKey: .appID)
+        appKey = try container.decodeIfPresent(String.self, forKey: .appKey)
+        deviceID = try container.decode(String.self, forKey: .deviceID)
+        eventType = try container.decode(DeviceEventType.self, forKey: .eventType)
+        moduleVersion = try container.decodeIfPresent(String.self, forKey: .moduleVersion)
+        osVersion = try container.decodeIfPresent(String.self, forKey: .osVersion)
+        deviceModel = try container.decodeIfPresent(String.self, forKey: .deviceModel)
+        appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
+        errorMessage = try container.decodeIfPresent(String.self, forKey: .errorMessage)
+        do {
+            durationMS = try container.decodeIfPresent(Int.self, forKey: .durationMS)
+        } catch where (try? container.decode(Double.self, forKey: .durationMS)) != nil {
+            throw DecodingError.typeMismatch(Int.self, DecodingError.Context(
+                codingPath: container.codingPath + [CodingKeys.durationMS], debugDescription: "a number with a fraction or out of range"))
+        }
     }
 }
 
@@ -139,9 +162,21 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String { reason }
 
-    static func check(_ field: String, _ value: String, maxLength: Int, allowEmpty: Bool = false) throws(RequestProblem) {
+    /// Free text: only its length is bounded.
+    static func text(_ field: String, _ value: String, maxLength: Int, allowEmpty: Bool = false) throws(RequestProblem) {
         if value.utf8.count > maxLength { throw RequestProblem(reason: "\(field) is longer than \(maxLength) bytes") }
         if !allowEmpty, value.isEmpty { throw RequestProblem(reason: "\(field) must not be empty") }
+    }
+
+    /// An id, version or name: bounded like text and without control characters (Unicode `Cc`,
+    /// U+0000-U+001F and U+007F-U+009F), which no real id has and which a log line, a terminal or
+    /// a C string would cut or forge (a NUL once passed `"\u0000"` as a non-empty device id).
+    static func identifier(_ field: String, _ value: String, maxLength: Int, allowEmpty: Bool = false) throws(RequestProblem) {
+        try text(field, value, maxLength: maxLength, allowEmpty: allowEmpty)
+        guard let index = value.unicodeScalars.firstIndex(where: \.isControlCharacter) else { return }
+        let code = String(value.unicodeScalars[index].value, radix: 16, uppercase: true)
+        let offset = value.utf8.distance(from: value.startIndex, to: index)
+        throw RequestProblem(reason: "\(field) contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) at byte \(offset); ids and versions must be printable text")
     }
 
     /// Decodes a request body, turning the decoder's error into a reason that names the field.
@@ -161,9 +196,10 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case let .keyNotFound(key, context):
             return "missing field \(field(context.codingPath + [key]))"
         case let .valueNotFound(_, context):
+            if context.codingPath.isEmpty { return "the request body must be a JSON object, not null" }
             return "field \(field(context.codingPath)) must not be null"
         case let .typeMismatch(type, context):
-            if context.codingPath.isEmpty { return "the body must be a JSON object" }
+            if context.codingPath.isEmpty { return "the request body must be a JSON object" }
             return "field \(field(context.codingPath)) must be \(typeName(type))"
         case let .dataCorrupted(context):
             if context.codingPath.isEmpty { return "the body is not valid JSON" }
@@ -177,8 +213,30 @@ public struct RequestProblem: Error, Sendable, Equatable, CustomStringConvertibl
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "a boolean"
-        case is Int.Type: "an integer"
+        case is Int.Type: "an integer (a whole number)"
         default: "a \(type)"
         }
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode `Cc`: U+0000-U+001F and U+007F-U+009F.
+    var isControlCharacter: Bool { properties.generalCategory == .control }
+}
+
+extension String {
+    /// The text with each control character written as `\u{1B}`, for a terminal: free text a
+    /// device sent (an event's error message, stored as sent) can then neither move the cursor,
+    /// recolour or clear the screen, nor hide what follows a NUL.
+    package var withControlCharactersEscaped: String {
+        var escaped = ""
+        for scalar in unicodeScalars {
+            if scalar.isControlCharacter {
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

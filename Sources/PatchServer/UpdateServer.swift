@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import NIOCore
 import PatchManifest
 import PatchStore
@@ -12,12 +13,32 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// Check and event bodies above this are refused with 400 before they are parsed.
     public var maxBodyBytes: Int
+    /// A connection on which nothing is being read or answered for this long is closed (before its
+    /// first request too). Hummingbird's idle timeout.
+    public var idleTimeout: Duration
+    /// A request must be sent in full within this long of its first byte (the first byte of its
+    /// answer stops the clock), or the connection is closed: what cuts off clients that dribble.
+    public var requestTimeout: Duration
+    /// At most this many connections are open at once; a new one past it replaces the connection
+    /// idle longest, or is closed when every one is in the middle of a request.
+    public var maxConnections: Int
     /// The time expiry is checked against; tests move it.
     public var clock: @Sendable () -> Date
 
-    public init(publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public static let defaultIdleTimeout: Duration = .seconds(30)
+    public static let defaultRequestTimeout: Duration = .seconds(10)
+    public static let defaultMaxConnections = 4096
+
+    public init(
+        publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
+        requestTimeout: Duration = defaultRequestTimeout, maxConnections: Int = defaultMaxConnections,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maxBodyBytes = maxBodyBytes
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.maxConnections = maxConnections
         self.clock = clock
     }
 }
@@ -51,8 +72,17 @@ public struct UpdateServer: Sendable {
         self.configuration = configuration
     }
 
+    /// The routes, each with the methods it answers: anything else is a JSON 404 or 405.
+    static func allowedMethods(forPath path: String) -> [HTTPRequest.Method] {
+        if path == checkPath || path == eventsPath { return [.post] }
+        if path.hasPrefix("/targets/") { return [.get, .head] }
+        return []
+    }
+
     public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        // HEAD on an artifact answers GET's status and headers (after the same checks) without the body.
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: UnroutedRequests())
         router.post(RouterPath(Self.checkPath)) { request, _ in
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
@@ -78,9 +108,17 @@ public struct UpdateServer: Sendable {
     }
 
     /// The server on `host:port` (port 0 picks a free one); `onRunning` gets the bound port.
+    /// Each connection gets the idle and request timeouts, and all of them share one registry
+    /// that holds their number to `maxConnections` (see `ConnectionRegistry`).
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
+        let registry = ConnectionRegistry(limit: configuration.maxConnections)
+        let requestTimeout = TimeAmount(configuration.requestTimeout)
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuardInstaller(registry: registry, requestTimeout: requestTimeout)],
+            idleTimeout: TimeAmount(configuration.idleTimeout))
+        return Application(
             router: router(),
+            server: .http1(configuration: http),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "patchcli"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }
@@ -174,6 +212,34 @@ public struct UpdateServer: Sendable {
         Response(
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Answers what no route takes with the JSON error every other answer uses (docs/serve.md,
+/// "Errors"): 404 for an unknown path, 405 with `Allow` for a known path and another method.
+/// The router signals both as `HTTPError(.notFound)`; the handlers never throw.
+struct UnroutedRequests: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await unrouted(request, context: context, next: next)
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    private func unrouted(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = UpdateServer.allowedMethods(forPath: request.uri.path)
+            guard !allowed.isEmpty else {
+                return UpdateServer.errorResponse(.notFound, kind: "not_found", reason: "no such endpoint: \(request.uri.path.prefix(256))")
+            }
+            let names = allowed.map(\.rawValue).joined(separator: ", ")
+            var response = UpdateServer.errorResponse(
+                .methodNotAllowed, kind: "method_not_allowed", reason: "\(request.uri.path.prefix(256)) answers \(names), not \(request.method.rawValue.prefix(32))")
+            response.headers[.allow] = names
+            return response
+        }
     }
 }
 

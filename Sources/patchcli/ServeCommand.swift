@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchBuild
 import PatchServer
 import PatchStore
 
@@ -26,7 +27,24 @@ struct Serve: AsyncParsableCommand {
         "Base URL devices download artifacts from, e.g. https://updates.example.com (default: http:// and the request's Host header).",
         valueName: "URL"))
     var publicURL: String?
+    @Option(help: ArgumentHelp("Close a connection after this long with no request in progress (before its first one too).", valueName: "SECONDS"))
+    var idleTimeout = ServerConfiguration.defaultIdleTimeout.inSeconds
+    @Option(help: ArgumentHelp(
+        "Close a connection whose request is not sent in full within this long of its first byte (slow or stalled clients).",
+        valueName: "SECONDS"))
+    var requestTimeout = ServerConfiguration.defaultRequestTimeout.inSeconds
+    @Option(help: ArgumentHelp(
+        "Connections open at once; past it a new one replaces the longest-idle one, or is closed if all are mid-request.",
+        valueName: "N"))
+    var maxConnections = ServerConfiguration.defaultMaxConnections
     @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        for (flag, seconds) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout)] where !(seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
+        }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
+    }
 
     struct Report: Encodable {
         var store: String
@@ -42,7 +60,9 @@ struct Serve: AsyncParsableCommand {
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
                 console.log(message)
             }
-            let server = UpdateServer(watcher: watcher, events: events, configuration: ServerConfiguration(publicURL: publicURL))
+            let configuration = ServerConfiguration(
+                publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), maxConnections: maxConnections)
+            let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
             let bound = BoundPort()
             try await server.run(host: host, port: port) { port in
                 await bound.set(port)

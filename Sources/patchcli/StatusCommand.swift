@@ -41,7 +41,7 @@ struct Status: AsyncParsableCommand {
                 }
                 console.line("\(release.version)\(placement)")
                 console.line("  running on \(release.devicesRunning) devices (\(release.adoptionPercent)%), activated by \(release.devicesActivated); \(release.downloads) downloads, \(release.activations) activations, \(release.errors) errors, \(release.fallbacks) fallbacks")
-                if let error = release.commonestError { console.line("  commonest error: \(error)") }
+                if let error = release.commonestError { console.line("  commonest error: \(error.withControlCharactersEscaped)") }
                 if release.notOffered != nil { console.line("  NOT OFFERED: its artifact does not match the store's metadata; devices get the previous good release") }
             }
             return report

@@ -190,6 +190,8 @@ struct MalformedRequestTests {
         (#"{"current_version":"0.0.0","fingerprint":"fp-1","device_id":"","channel":"production"}"#, "device_id must not be empty"),
         (#"{"current_version":"0.0.0","fingerprint":"fp-1","device_id":"d","channel":"production","cohort":7}"#, "field cohort must be a string"),
         ("{\"current_version\":\"0.0.0\",\"fingerprint\":\"\(String(repeating: "f", count: 300))\",\"device_id\":\"d\",\"channel\":\"p\"}", "fingerprint is longer than 256"),
+        ("null", "the request body must be a JSON object, not null"),
+        (#"{"current_version":"0.0.0","fingerprint":"fp-1","device_id":"\u0000","channel":"production"}"#, "device_id contains the control character U+0000 at byte 0"),
     ])
     func badCheckBodiesAre400WithAReason(body: String, reason: String) async throws {
         let fixture = try ServerFixture()
@@ -216,6 +218,53 @@ struct MalformedRequestTests {
             #expect(event.status == .badRequest)
             #expect(event.reason?.contains("event_type") == true)
         }
+    }
+}
+
+struct UnroutedRequestTests {
+    @Test func headOnAnArtifactAnswersGETsHeadersWithoutTheBody() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let release = try fixture.publish(answer: 1)
+        let listed = try #require(try fixture.store.loadState(now: nil).targets.targets[release.module.path]?.hashes["sha256"])
+        let uri = "/" + StorePath.targetFile(release.module.path, sha256: listed)
+        try await fixture.application.test(.router) { client async throws in
+            let get = try await client.execute(uri: uri, method: .get)
+            #expect(get.status == .ok && get.body.readableBytes > 0)
+            let head = try await client.execute(uri: uri, method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+            #expect(head.headers[.eTag] == get.headers[.eTag] && head.headers[.eTag] != nil)
+            let missing = "/" + StorePath.targetFile(release.module.path, sha256: String(repeating: "0", count: 64))
+            #expect(try await client.execute(uri: missing, method: .head).status == .notFound)
+        }
+    }
+
+    @Test func unknownPathsAndMethodsGetTheJSONError() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application.test(.router) { client async throws in
+            let unknown = try await client.execute(uri: "/api/v1/nothing", method: .get)
+            #expect(unknown.status == .notFound)
+            #expect(try errorKind(of: unknown) == "not_found")
+            for (uri, method, allowed) in [
+                (UpdateServer.checkPath, HTTPRequest.Method.get, "POST"), (UpdateServer.eventsPath, .put, "POST"),
+                ("/targets/modules/x.wasm.br", .post, "GET, HEAD"),
+            ] {
+                let answer = try await client.execute(uri: uri, method: method)
+                #expect(answer.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(answer.headers[.allow] == allowed)
+                #expect(try errorKind(of: answer) == "method_not_allowed")
+            }
+        }
+    }
+
+    private func errorKind(of response: TestResponse) throws -> String? {
+        #expect(response.headers[.contentType] == "application/json")
+        let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+        #expect((object?["reason"] as? String)?.isEmpty == false)
+        return object?["error"] as? String
     }
 }
 
@@ -256,6 +305,64 @@ struct EventTests {
         #expect(earlier.fallbacks == 1 && earlier.devicesRunning == 1)
     }
 
+    /// Every string field of an event and a check, with a NUL and other control characters
+    /// (C0, DEL, C1): refused by name in ids, stored byte for byte in the free-text error message.
+    @Test func controlCharactersAreRefusedInIdsAndKeptInFreeText() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        let eventIDs = ["device_id", "app_id", "app_key", "module_version", "os_version", "device_model", "app_version"]
+        let checkIDs = ["current_version", "fingerprint", "device_id", "channel", "app_id", "app_key", "os_version", "app_version", "sdk_version", "cohort"]
+        let controls = ["\u{0}", "a\u{0}hidden", "\u{1}", "tab\there", "line\n", "\u{1B}[31m", "del\u{7F}", "c1\u{85}"]
+        let message = "msg\u{0}hidden\u{1}\t\n\u{7F}\u{85} é 😀"
+        try await fixture.application.test(.router) { client async throws in
+            for control in controls {
+                for field in eventIDs {
+                    var event: [String: Any] = ["device_id": "d", "event_type": "error"]
+                    event[field] = control
+                    let answer = try await client.post(UpdateServer.eventsPath, try json(event))
+                    #expect(answer.status == .badRequest, "\(field): \(control.debugDescription)")
+                    #expect(answer.reason?.hasPrefix("\(field) contains the control character U+") == true, "\(answer.reason ?? "none")")
+                }
+                for field in checkIDs {
+                    var check: [String: Any] = ["current_version": "0.0.0", "fingerprint": "fp-1", "device_id": "d", "channel": "production"]
+                    check[field] = control
+                    let answer = try await client.post(UpdateServer.checkPath, try json(check))
+                    #expect(answer.status == .badRequest, "\(field): \(control.debugDescription)")
+                    #expect(answer.reason?.hasPrefix("\(field) contains the control character U+") == true, "\(answer.reason ?? "none")")
+                }
+            }
+            let stored = try await client.post(UpdateServer.eventsPath, try json(["device_id": "d", "event_type": "error", "error_message": message]))
+            #expect(stored.status == .accepted)
+            // The raw escape as a device would send it, not only as JSONSerialization writes it.
+            let raw = try await client.post(UpdateServer.eventsPath, #"{"device_id":"e","event_type":"error","error_message":"msg\u0000hidden"}"#)
+            #expect(raw.status == .accepted)
+        }
+        let rows = try fixture.events.rows("SELECT device_id, error_message, length(CAST(error_message AS BLOB)) FROM events ORDER BY id")
+        #expect(rows.count == 2, "nothing refused was stored")
+        #expect(rows.first == ["d", message, String(message.utf8.count)])
+        #expect(rows.last == ["e", "msg\u{0}hidden", "10"])
+    }
+
+    @Test func storedControlCharactersAreEscapedForATerminal() {
+        #expect("msg\u{0}hidden\u{1B}[2J\r\n\u{85} é 😀".withControlCharactersEscaped == #"msg\u{0}hidden\u{1B}[2J\u{D}\u{A}\u{85} é 😀"#)
+        #expect("plain text".withControlCharactersEscaped == "plain text")
+    }
+
+    @Test func aFractionalDurationIsRefusedByName() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.remove() }
+        try await fixture.application.test(.router) { client async throws in
+            for duration in ["1.5", "1e300"] {
+                let answer = try await client.post(UpdateServer.eventsPath, #"{"device_id":"d","event_type":"download","duration_ms":\#(duration)}"#)
+                #expect(answer.status == .badRequest)
+                #expect(answer.reason == "field duration_ms must be an integer (a whole number)", "\(answer.reason ?? "none")")
+            }
+            #expect(try await client.post(UpdateServer.eventsPath, #"{"device_id":"d","event_type":"download","duration_ms":15}"#).status == .accepted)
+            #expect(try await client.post(UpdateServer.eventsPath, #"{"device_id":"d","event_type":"download","duration_ms":-1}"#).status == .badRequest)
+        }
+        #expect(try fixture.events.rows("SELECT duration_ms FROM events") == [["15"]])
+    }
+
     @Test func twoServersCanAppendToOneDatabaseAtOnce() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
@@ -280,4 +387,8 @@ struct EventTests {
         #expect(throws: EventDatabaseError.self) { _ = try EventDatabase(path: path, create: false) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+}
+
+private func json(_ object: [String: Any]) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
 }

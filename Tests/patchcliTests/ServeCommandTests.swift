@@ -47,6 +47,34 @@ import Testing
         #expect(release["channel"] as? String == "production")
     }
 
+    @Test func connectionLimitFlagsAreValidatedAndApplied() throws {
+        try withScratchDirectory { directory in
+            try ReleaseCommandTests.prepare(directory)
+            for flags in [["--idle-timeout", "0"], ["--request-timeout", "-1"], ["--request-timeout", "nan"], ["--max-connections", "0"]] {
+                let refused = try CLI.run(["serve", "--store", "store", "--events-db", "events.sqlite"] + flags, in: directory)
+                #expect(refused.status == 2, "\(flags): \(refused.stderr)")
+                #expect(refused.stderr.contains(flags[0]), "\(refused.stderr)")
+            }
+            // A silent client is closed after --idle-timeout (the default, 30 s, would outlast the 10 s wait).
+            let (server, base) = try Self.startServer(in: directory, extra: ["--idle-timeout", "0.5", "--request-timeout", "5", "--max-connections", "16"])
+            defer { server.terminate() }
+            let port = try #require(base.split(separator: ":").last.map(String.init))
+            let client = Process()
+            client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            client.arguments = ["python3", "-c", """
+                import socket, sys
+                connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                connection.settimeout(10)
+                print("closed" if connection.recv(1) == b"" else "data")
+                """, port]
+            let output = Pipe()
+            client.standardOutput = output
+            try client.run()
+            client.waitUntilExit()
+            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "closed\n")
+        }
+    }
+
     @Test func aBusyPortAndAMissingDatabaseHaveTheirExitCodes() throws {
         try withScratchDirectory { directory in
             try ReleaseCommandTests.prepare(directory)
