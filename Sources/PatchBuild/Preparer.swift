@@ -265,7 +265,7 @@ public enum Preparer {
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
         // while files are emitted.
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
-        planner.resolveCollisions(analyses)
+        planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
         var generated: [String: [UInt8]?] = [:]
@@ -399,8 +399,10 @@ private struct Planner {
     var parseDuration = Duration.zero
     var insertions: [String: PreparedInsertions] = [:]
     var preparedHashes: [String: String] = [:]
-    /// Sanitized names claimed by more than one declaration: none of them is routed.
-    private var collidingNames: Set<String> = []
+    /// The patch name of every view; a colliding view has none and is not routed.
+    private var viewNames = PatchNames.viewTypeNames([])
+    /// Function exports claimed by more than one function: none of them is routed.
+    private var collidingFunctionExports: Set<String> = []
     /// What every target declares, to check that function thunks' types are Codable.
     private var codableIndex = CodableIndex()
 
@@ -510,27 +512,32 @@ private struct Planner {
         return codableIndex.unsupportedReason(function)
     }
 
-    /// Names are checked across all targets: the manifest has one namespace per app.
-    mutating func resolveCollisions(_ analyses: [TargetAnalysis]) {
-        var claims: [(name: String, claimant: String)] = []
+    /// Names are given and checked across all targets: every product of the project receives the
+    /// same modules, whose manifest is one namespace (`PatchNames.viewTypeNames`).
+    mutating func resolveNames(_ analyses: [TargetAnalysis]) {
+        var viewClaims: [PatchNames.ViewClaim] = []
+        var functionClaims: [(name: String, claimant: String)] = []
         let planner = self
         for analysis in analyses {
-            // Names are made per file on every core (sanitizing thousands of names adds up).
-            claims += ConcurrentMap.map(analysis.files) { file in
-                var fileClaims: [(name: String, claimant: String)] = []
+            let target = analysis.target.name
+            for file in analysis.files {
                 for body in file.scan.bodies where analysis.viewTypes.contains(body.ownerPath.joined(separator: ".")) {
-                    fileClaims.append((PatchNames.viewTypeName(path: body.ownerPath), "\(analysis.target.name).\(body.ownerPath.joined(separator: "."))"))
+                    viewClaims.append(.init(view: .init(target: target, path: body.ownerPath), location: "\(file.path):\(body.line)"))
                 }
-                for function in file.scan.functions where planner.isOptedIn(function) {
-                    let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
-                                                           argumentLabels: function.parameters.map(\.label))
-                    fileClaims.append((export, "\(analysis.target.name).\(function.key)"))
+            }
+            // Exports are made per file on every core (sanitizing thousands of names adds up).
+            functionClaims += ConcurrentMap.map(analysis.files) { file in
+                file.scan.functions.filter(planner.isOptedIn).map { function in
+                    (PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
+                                               argumentLabels: function.parameters.map(\.label)),
+                     "\(file.path):\(function.line): \(function.key) (target \(target))")
                 }
-                return fileClaims
             }.joined()
         }
-        collisions = PatchNames.collisions(in: claims)
-        collidingNames = Set(collisions.map(\.name))
+        viewNames = PatchNames.viewTypeNames(viewClaims)
+        let functionCollisions = PatchNames.collisions(in: functionClaims)
+        collidingFunctionExports = Set(functionCollisions.map(\.name))
+        collisions = (viewNames.collisions + functionCollisions).sorted { $0.name < $1.name }
     }
 
     /// The innermost source root, of any target, holding `path` (a root may be a single file). Every
@@ -583,11 +590,12 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 continue
             }
-            let typeName = PatchNames.viewTypeName(path: body.ownerPath)
+            let view = PatchNames.ViewIdentity(target: targetName, path: body.ownerPath)
+            let typeName = viewNames.typeName(of: view)
             let declaredType = analysis.declaredTypes[owner]
             var reason = body.unsupportedReason
-            if reason == nil, collidingNames.contains(typeName) {
-                reason = "its patch name \"\(typeName)\" is also claimed by another view (see collisions); rename one of them"
+            if reason == nil, typeName == nil {
+                reason = "its patch name \"\(viewNames.names[view] ?? "")\" is also claimed by another view (see collisions); rename one of them"
             }
             if let reason {
                 output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
@@ -595,6 +603,7 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 continue
             }
+            guard let typeName else { continue }
             if !body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: PreparedNames.nativeBody)) }
             var attributes = ""
             if body.viewBuilderRange == nil {
@@ -628,7 +637,7 @@ private struct Planner {
             let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
                                                    argumentLabels: function.parameters.map(\.label))
             var reason = targetUnsupportedReason(function, in: analysis)
-            if reason == nil, collidingNames.contains(export) {
+            if reason == nil, collidingFunctionExports.contains(export) {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
             }
             if let reason {

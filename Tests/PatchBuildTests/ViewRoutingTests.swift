@@ -243,10 +243,60 @@ import Testing
             struct Outer_Inner: View { var body: some View { Text("b") } }
             struct Fine: View { var body: some View { Text("c") } }
             """)
-        #expect(project.plan.collisions == [PatchNames.Collision(name: "Outer_Inner", claimants: ["App.Outer.Inner", "App.Outer_Inner"])])
+        #expect(project.plan.collisions == [PatchNames.Collision(name: "Outer_Inner", claimants: [
+            "Sources/App/View.swift:1: Outer.Inner (target App)", "Sources/App/View.swift:2: Outer_Inner (target App)",
+        ])])
         #expect(project.plan.views.map(\.typeName) == ["Fine"])
         #expect(project.plan.skipped.count == 2)
         #expect(!project.userFile.contains("struct Outer_Inner: View { @ViewBuilder"))
+    }
+
+    /// An app and two of its packages each declare `Row` (and `Outer.Row`): all are routed, each named
+    /// with its target, and `build` derives the same names from the baseline alone.
+    @Test func sameNamedViewsOfDifferentTargetsAreQualifiedWithTheirTarget() throws {
+        let row = "import SwiftUI\nstruct Row: View { var body: some View { Text(\"row\") } }\nenum Outer { struct Row: View { var body: some View { Text(\"o\") } } }\n"
+        let project = PreparedProject(targets: [
+            "App": ["Row.swift": row, "Home.swift": "import SwiftUI\nstruct Home: View { var body: some View { Text(\"home\") } }\n"],
+            "Kit/UI": ["Row.swift": row],
+            "Cards": ["Row.swift": row],
+        ], appTarget: "App")
+        #expect(project.plan.collisions.isEmpty)
+        #expect(project.plan.skipped.isEmpty)
+        let names = project.plan.views.map { "\($0.target) \($0.declaredName) \($0.typeName)" }.sorted()
+        #expect(names == [
+            "App Home Home", "App Outer.Row App_Outer_Row", "App Row App_Row",
+            "Cards Outer.Row Cards_Outer_Row", "Cards Row Cards_Row",
+            "Kit/UI Outer.Row Kit_u2F_UI_Outer_Row", "Kit/UI Row Kit_u2F_UI_Row",
+        ])
+        for target in ["App", "Kit/UI", "Cards"] {
+            let routing = project.files[Preparer.routingFilePath(sourceRoot: "Sources/\(target)")] ?? ""
+            for view in project.plan.views where view.target == target {
+                #expect(routing.contains("thunkBody(typeName: \"\(view.typeName)\", instance: self)"), "\(target): \(view.typeName)")
+            }
+        }
+        // `build` names the shipped binary's views from its baseline: the same names.
+        let shipped = PatchNames.viewTypeNames(PatchNames.viewClaims(in: project.plan.baseline))
+        #expect(shipped.collisions.isEmpty)
+        for view in project.plan.views {
+            let path = view.declaredName.split(separator: ".").map(String.init)
+            #expect(shipped.typeName(of: .init(target: view.target, path: path)) == view.typeName)
+        }
+    }
+
+    /// Qualifying with the target cannot separate a qualified name from a view that is written that
+    /// way: both are reported with where they are, and neither is routed.
+    @Test func aQualifiedNameThatMeetsAnotherViewIsACollision() {
+        let project = PreparedProject(targets: [
+            "App": ["Row.swift": "struct Row: View { var body: some View { Text(\"a\") } }\n",
+                    "Odd.swift": "struct Kit_Row: View {\n    var body: some View { Text(\"b\") }\n}\n"],
+            "Kit": ["Row.swift": "struct Row: View { var body: some View { Text(\"c\") } }\n"],
+        ], appTarget: "App")
+        #expect(project.plan.collisions == [PatchNames.Collision(name: "Kit_Row", claimants: [
+            "Sources/App/Odd.swift:2: Kit_Row (target App)", "Sources/Kit/Row.swift:1: Row (target Kit)",
+        ])])
+        #expect(project.plan.views.map(\.typeName) == ["App_Row"])
+        #expect(project.plan.skipped.map { "\($0.file):\($0.line)" }.sorted() == ["Sources/App/Odd.swift:2", "Sources/Kit/Row.swift:1"])
+        #expect(project.plan.skipped.allSatisfy { $0.reason.contains("\"Kit_Row\" is also claimed by another view") })
     }
 
     @Test func prepareIsIdempotent() {
