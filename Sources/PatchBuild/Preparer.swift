@@ -94,7 +94,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 4
+    public static let formatVersion = 5
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -260,7 +260,9 @@ public enum Preparer {
     public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
                             cache: ScanCache = ScanCache(), existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, sourceRoots: Set(targets.flatMap(\.sourceRoots)))
-        let analyses = targets.map { planner.analyze($0) }
+        var scanned = targets.map { planner.analyze($0) }
+        planner.resolveViewTypes(&scanned)
+        let analyses = scanned
         planner.indexCodableTypes(analyses)
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
         // while files are emitted.
@@ -362,7 +364,10 @@ private struct TargetAnalysis {
     var target: PrepareTarget
     var files: [ParsedFile]
     var declaredTypes: [String: DeclaredType]
-    var viewTypes: Set<String>
+    /// What each declared type conforms to, in its declaration and the target's extensions, as written.
+    var conformances: [String: [String]]
+    /// The declared types that are SwiftUI views (`Planner.resolveViewTypes`).
+    var viewTypes: Set<String> = []
 }
 
 /// What one file adds to its target's output.
@@ -450,9 +455,35 @@ private struct Planner {
                 conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
             }
         }
-        let viewTypes = Set(conformances.filter { $0.value.contains("View") || $0.value.contains("SwiftUI.View") }.keys)
-            .intersection(declaredTypes.keys)
-        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, viewTypes: viewTypes)
+        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes,
+                              conformances: conformances.filter { declaredTypes[$0.key] != nil })
+    }
+
+    /// Finds each target's views: its types that conform to `View` directly, through protocols that
+    /// refine it or through typealiases of those, declared in any target. A view whose only `body`
+    /// comes from a protocol extension is reported: there is no body of its own to route.
+    mutating func resolveViewTypes(_ analyses: inout [TargetAnalysis]) {
+        let conformance = ViewConformance(analyses.map { analysis in
+            (analysis.target.name, analysis.files.map { ($0.path, $0.scan) })
+        })
+        for index in analyses.indices {
+            let target = analyses[index].target.name
+            let viewTypes = Set(analyses[index].conformances.filter { _, inherited in
+                inherited.contains { conformance.isView($0, in: target) }
+            }.keys)
+            analyses[index].viewTypes = viewTypes
+            let ownBodies = Set(analyses[index].files.flatMap { $0.scan.bodies.map { $0.ownerPath.joined(separator: ".") } })
+            for file in analyses[index].files {
+                for declaration in file.scan.declarations where declaration.kind == .storedLayout
+                    && viewTypes.contains(declaration.localID) && !ownBodies.contains(declaration.localID) {
+                    let inherited = analyses[index].conformances[declaration.localID] ?? []
+                    guard let provider = inherited.lazy.compactMap({ conformance.extensionBody(through: $0, in: target) }).first else { continue }
+                    skipped.append(.init(
+                        file: file.path, line: declaration.line, declaration: "\(declaration.localID).body",
+                        reason: "its `body` comes from `extension \(provider.protocolName)` (\(provider.file):\(provider.line)), which every conforming type shares; the type has no body of its own to route (declare `var body: some View` in it to route it)"))
+                }
+            }
+        }
     }
 
     enum FileOutcome {

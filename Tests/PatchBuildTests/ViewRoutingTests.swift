@@ -299,6 +299,72 @@ import Testing
         #expect(project.plan.skipped.allSatisfy { $0.reason.contains("\"Kit_Row\" is also claimed by another view") })
     }
 
+    /// `View` through protocols that refine it (in chains, declared in another target, qualified with
+    /// its module) and through typealiases: each conforming type's own `body` is routed.
+    @Test func viewsThroughRefiningProtocolsAndTypealiasesAreRouted() {
+        let ui = """
+            import SwiftUI
+            public protocol ThemedView: View { var title: String { get } }
+            public typealias Screen = SwiftUI.View
+            public protocol Titled { var title: String { get } }
+            """
+        let app = """
+            import SwiftUI
+            import UI
+            protocol BrandedView: ThemedView {}
+            typealias Card = Titled & BrandedView
+            struct Badge: ThemedView { let title = "b"; var body: some View { Text(title) } }
+            struct Banner: BrandedView { let title = "n"; var body: some View { Text(title) } }
+            struct Page: Screen { var body: some View { Text("p") } }
+            struct Tile: UI.ThemedView { let title = "t"; var body: some View { Text(title) } }
+            struct Deck { let title = "d" }
+            extension Deck: Card { var body: some View { Text(title) } }
+            struct Plain: Titled { let title = "x"; var body: Int { 1 } }
+            struct Generic<Content: View>: ThemedView { let title = "g"; let content: Content; var body: some View { content } }
+            """
+        let project = PreparedProject(targets: ["UI": ["Protocols.swift": ui], "App": ["Views.swift": app]], appTarget: "App")
+        #expect(project.plan.views.map(\.declaredName).sorted() == ["Badge", "Banner", "Deck", "Generic", "Page", "Tile"])
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        let views = project.files["Sources/App/Views.swift"] ?? ""
+        #expect(views.contains("struct Plain: Titled { let title = \"x\"; var body: Int { 1 } }"))
+        #expect(views.components(separatedBy: "@ViewBuilder @MainActor var __patch_native_body").count == 7)
+        assertParses(views, "user file")
+        // The baseline records them as view bodies; `Plain.body` stays a computed property.
+        let kinds = Dictionary(uniqueKeysWithValues: project.plan.baseline.declarations.map { ($0.id, $0.kind) })
+        #expect(kinds["App:Banner.body"] == .viewBody && kinds["App:Deck.body"] == .viewBody && kinds["App:Plain.body"] == .computedProperty)
+    }
+
+    /// A protocol extension that declares `body` gives it to every conforming type: such a type has
+    /// no body of its own to route, and is reported where it is declared; a conforming type that
+    /// declares its own `body` is routed.
+    @Test func aBodyFromAProtocolExtensionIsReportedNotRouted() {
+        let source = """
+            import SwiftUI
+            protocol PlatformView: View {
+                var phoneView: Text { get }
+            }
+            extension PlatformView {
+                var body: some View { phoneView }
+            }
+            struct Selector: PlatformView {
+                var phoneView: Text { Text("s") }
+            }
+            struct Custom: PlatformView {
+                var phoneView: Text { Text("c") }
+                var body: some View { phoneView.bold() }
+            }
+            """
+        let project = PreparedProject(source)
+        #expect(project.plan.views.map(\.declaredName) == ["Custom"])
+        #expect(project.plan.skipped.count == 1)
+        let skip = project.plan.skipped.first
+        #expect(skip?.declaration == "Selector.body" && skip?.file == "Sources/App/View.swift" && skip?.line == 8)
+        #expect(skip?.reason.contains("comes from `extension PlatformView` (Sources/App/View.swift:6)") == true, "\(skip?.reason ?? "")")
+        #expect(skip?.reason.contains("no body of its own to route") == true)
+        // The protocol extension's `body` is left as written.
+        #expect(project.userFile.contains("extension PlatformView {\n    var body: some View { phoneView }"))
+    }
+
     @Test func prepareIsIdempotent() {
         let first = PreparedProject(targets: [
             "App": [
