@@ -195,6 +195,8 @@ public enum ChangeDetector {
         func location(_ declaration: Baseline.Declaration) -> GuestSourceLocation {
             GuestSourceLocation(file: declaration.file, line: current.declarationLines[declaration.id] ?? 0)
         }
+        // The names the shipped binary's view thunks pass to the SDK: those of the baseline's views.
+        let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
         var changes: [DeclarationChange] = []
         var renamedFrom = Set<String>()
         for declaration in current.baseline.declarations {
@@ -217,7 +219,8 @@ public enum ChangeDetector {
                 continue
             }
             guard previous.contentHash != declaration.contentHash else { continue }
-            changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports, location: location(declaration)))
+            changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports,
+                                                shippedViewNames: shippedViewNames, location: location(declaration)))
         }
         for declaration in baseline.declarations where new[declaration.id] == nil && !renamedFrom.contains(declaration.id) {
             changes.append(DeclarationChange(
@@ -228,7 +231,7 @@ public enum ChangeDetector {
     }
 
     private static func classifyModification(_ declaration: Baseline.Declaration, current: PreparePlan, shippedExports: Set<String>,
-                                             location: GuestSourceLocation) -> DeclarationChange {
+                                             shippedViewNames: PatchNames.ViewNames, location: GuestSourceLocation) -> DeclarationChange {
         func native(_ reason: String, _ detail: String) -> DeclarationChange {
             DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .nativeOnly, reason: reason,
                               detail: detail, location: location)
@@ -238,7 +241,14 @@ public enum ChangeDetector {
             return native(DeclarationChange.NativeReason.storedLayoutChanged,
                           "its stored properties or enum cases changed; the native binary owns the memory layout, so this needs an app release")
         case .viewBody:
-            return native(DeclarationChange.NativeReason.viewBody, "view bodies are routed by prepare, but build compiles functions only so far")
+            let view = PatchNames.ViewIdentity(baselineID: declaration.id)
+            guard let typeName = view.flatMap(shippedViewNames.typeName(of:)) else {
+                let why = view.flatMap { shippedViewNames.names[$0] } == nil
+                    ? "its baseline does not record it as a view" : "its patch name collides with another view's"
+                return native(DeclarationChange.NativeReason.notRouted, "the shipped binary has no thunk for this view body (\(why))")
+            }
+            return native(DeclarationChange.NativeReason.viewBody,
+                          "the shipped binary routes this view as \"\(typeName)\" (export `\(PatchNames.viewBodyExport(typeName: typeName))`), but build compiles functions only so far")
         case .function, .method:
             if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {
                 return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,

@@ -116,7 +116,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 4
+    public static let formatVersion = 5
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -295,12 +295,14 @@ public enum Preparer {
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, targets: targets)
-        let analyses = targets.map { planner.analyze($0) }
+        var scanned = targets.map { planner.analyze($0) }
+        planner.resolveViewTypes(&scanned)
+        let analyses = scanned
         planner.indexCodableTypes(analyses)
         // The baseline and the fingerprint depend on the scans alone: they are made on another thread
         // while files are emitted.
         let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
-        planner.resolveCollisions(analyses)
+        planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
         var generated: [String: [UInt8]?] = Dictionary(previouslyGenerated.map { ($0, nil) }, uniquingKeysWith: { first, _ in first })
@@ -410,7 +412,10 @@ private struct TargetAnalysis {
     var target: PrepareTarget
     var files: [ParsedFile]
     var declaredTypes: [String: DeclaredType]
-    var viewTypes: Set<String>
+    /// What each declared type conforms to, in its declaration and the target's extensions, as written.
+    var conformances: [String: [String]]
+    /// The declared types that are SwiftUI views (`Planner.resolveViewTypes`).
+    var viewTypes: Set<String> = []
 }
 
 /// What one file adds to its target's output.
@@ -455,8 +460,10 @@ private struct Planner {
     var parseIntervals: [Range<ContinuousClock.Instant>] = []
     var insertions: [String: PreparedInsertions] = [:]
     var preparedHashes: [String: String] = [:]
-    /// Sanitized names claimed by more than one declaration: none of them is routed.
-    private var collidingNames: Set<String> = []
+    /// The patch name of every view; a colliding view has none and is not routed.
+    private var viewNames = PatchNames.viewTypeNames([])
+    /// Function exports claimed by more than one function: none of them is routed.
+    private var collidingFunctionExports: Set<String> = []
     /// What every target declares, to check that function thunks' types are Codable.
     private var codableIndex = CodableIndex()
 
@@ -507,9 +514,35 @@ private struct Planner {
                 conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
             }
         }
-        let viewTypes = Set(conformances.filter { $0.value.contains("View") || $0.value.contains("SwiftUI.View") }.keys)
-            .intersection(declaredTypes.keys)
-        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, viewTypes: viewTypes)
+        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes,
+                              conformances: conformances.filter { declaredTypes[$0.key] != nil })
+    }
+
+    /// Finds each target's views: its types that conform to `View` directly, through protocols that
+    /// refine it or through typealiases of those, declared in any target. A view whose only `body`
+    /// comes from a protocol extension is reported: there is no body of its own to route.
+    mutating func resolveViewTypes(_ analyses: inout [TargetAnalysis]) {
+        let conformance = ViewConformance(analyses.map { analysis in
+            (analysis.target.name, analysis.files.map { ($0.path, $0.scan) })
+        })
+        for index in analyses.indices {
+            let target = analyses[index].target.name
+            let viewTypes = Set(analyses[index].conformances.filter { _, inherited in
+                inherited.contains { conformance.isView($0, in: target) }
+            }.keys)
+            analyses[index].viewTypes = viewTypes
+            let ownBodies = Set(analyses[index].files.flatMap { $0.scan.bodies.map { $0.ownerPath.joined(separator: ".") } })
+            for file in analyses[index].files {
+                for declaration in file.scan.declarations where declaration.kind == .storedLayout
+                    && viewTypes.contains(declaration.localID) && !ownBodies.contains(declaration.localID) {
+                    let inherited = analyses[index].conformances[declaration.localID] ?? []
+                    guard let provider = inherited.lazy.compactMap({ conformance.extensionBody(through: $0, in: target) }).first else { continue }
+                    skipped.append(.init(
+                        file: file.path, line: declaration.line, declaration: "\(declaration.localID).body",
+                        reason: "its `body` comes from `extension \(provider.protocolName)` (\(provider.file):\(provider.line)), which every conforming type shares; the type has no body of its own to route (declare `var body: some View` in it to route it)"))
+                }
+            }
+        }
     }
 
     enum FileOutcome {
@@ -569,27 +602,32 @@ private struct Planner {
         return codableIndex.unsupportedReason(function)
     }
 
-    /// Names are checked across all targets: the manifest has one namespace per app.
-    mutating func resolveCollisions(_ analyses: [TargetAnalysis]) {
-        var claims: [(name: String, claimant: String)] = []
+    /// Names are given and checked across all targets: every product of the project receives the
+    /// same modules, whose manifest is one namespace (`PatchNames.viewTypeNames`).
+    mutating func resolveNames(_ analyses: [TargetAnalysis]) {
+        var viewClaims: [PatchNames.ViewClaim] = []
+        var functionClaims: [(name: String, claimant: String)] = []
         let planner = self
         for analysis in analyses {
-            // Names are made per file on every core (sanitizing thousands of names adds up).
-            claims += ConcurrentMap.map(analysis.files) { file in
-                var fileClaims: [(name: String, claimant: String)] = []
+            let target = analysis.target.name
+            for file in analysis.files {
                 for body in file.scan.bodies where analysis.viewTypes.contains(body.ownerPath.joined(separator: ".")) {
-                    fileClaims.append((PatchNames.viewTypeName(path: body.ownerPath), "\(analysis.target.name).\(body.ownerPath.joined(separator: "."))"))
+                    viewClaims.append(.init(view: .init(target: target, path: body.ownerPath), location: "\(file.path):\(body.line)"))
                 }
-                for function in file.scan.functions where planner.isOptedIn(function) {
-                    let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
-                                                           argumentLabels: function.parameters.map(\.label))
-                    fileClaims.append((export, "\(analysis.target.name).\(function.key)"))
+            }
+            // Exports are made per file on every core (sanitizing thousands of names adds up).
+            functionClaims += ConcurrentMap.map(analysis.files) { file in
+                file.scan.functions.filter(planner.isOptedIn).map { function in
+                    (PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
+                                               argumentLabels: function.parameters.map(\.label)),
+                     "\(file.path):\(function.line): \(function.key) (target \(target))")
                 }
-                return fileClaims
             }.joined()
         }
-        collisions = PatchNames.collisions(in: claims)
-        collidingNames = Set(collisions.map(\.name))
+        viewNames = PatchNames.viewTypeNames(viewClaims)
+        let functionCollisions = PatchNames.collisions(in: functionClaims)
+        collidingFunctionExports = Set(functionCollisions.map(\.name))
+        collisions = (viewNames.collisions + functionCollisions).sorted { $0.name < $1.name }
     }
 
     /// The innermost source root, of any target, holding `path` (a root may be a single file). Every
@@ -645,11 +683,12 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 continue
             }
-            let typeName = PatchNames.viewTypeName(path: body.ownerPath)
+            let view = PatchNames.ViewIdentity(target: targetName, path: body.ownerPath)
+            let typeName = viewNames.typeName(of: view)
             let declaredType = analysis.declaredTypes[owner]
             var reason = body.unsupportedReason
-            if reason == nil, collidingNames.contains(typeName) {
-                reason = "its patch name \"\(typeName)\" is also claimed by another view (see collisions); rename one of them"
+            if reason == nil, typeName == nil {
+                reason = "its patch name \"\(viewNames.names[view] ?? "")\" is also claimed by another view (see collisions); rename one of them"
             }
             if let reason {
                 output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
@@ -657,6 +696,7 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 continue
             }
+            guard let typeName else { continue }
             if !body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: PreparedNames.nativeBody)) }
             var attributes = ""
             if body.viewBuilderRange == nil {
@@ -690,7 +730,7 @@ private struct Planner {
             let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
                                                    argumentLabels: function.parameters.map(\.label))
             var reason = targetUnsupportedReason(function, in: analysis)
-            if reason == nil, collidingNames.contains(export) {
+            if reason == nil, collidingFunctionExports.contains(export) {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
             }
             if let reason {

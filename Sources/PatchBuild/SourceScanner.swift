@@ -124,6 +124,9 @@ struct TypeAliasScan: Sendable, Codable, Equatable {
     var path: [String]
     var references: [[String]]
     var unsupportedReason: String?
+    /// The aliased type as written, without whitespace (`View`, `SwiftUI.View&Themed`): an alias of
+    /// `View` or of a protocol refining it makes its conforming types views.
+    var aliasedType: String
 }
 
 /// A baseline entry before the target name is prefixed to its id.
@@ -213,7 +216,7 @@ struct SourceScanner {
             var references: [CodableReference] = []
             let reason = CodableShape.collect(alias.initializer.value, isResult: false, into: &references)
             result.typeAliases.append(TypeAliasScan(path: context.typePath + [alias.name.text], references: references.map(\.path),
-                                                    unsupportedReason: reason))
+                                                    unsupportedReason: reason, aliasedType: alias.initializer.value.textWithoutWhitespace))
         } else if let extensionDecl = decl.as(ExtensionDeclSyntax.self) {
             visitExtension(extensionDecl, context: context)
         } else if let variable = decl.as(VariableDeclSyntax.self) {

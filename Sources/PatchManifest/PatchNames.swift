@@ -6,13 +6,100 @@
 /// serves every specialization), backticks removed. The sanitized name joins the components with
 /// `_` and keeps ASCII letters, digits and `_`; any other character becomes `_uXXXX_` (its Unicode
 /// scalar in hex). Plain top-level names are therefore used verbatim (`Banner`), as the SDK expects.
-/// The rule is not injective (`Outer.Inner` and a top-level `Outer_Inner` both give `Outer_Inner`;
-/// views of two targets share one namespace), so callers must check `collisions(in:)` and refuse
-/// to route colliding names rather than let one view receive another's module code.
+///
+/// Views share one namespace per `appKey`: every product of a project (an iOS and a tvOS app, an app
+/// and its packages) ships with the same fingerprint, so the update server offers each of them the
+/// same module, and the SDK routes by name alone. Same-named views of different targets are
+/// therefore told apart by their target (`viewTypeNames(_:)`); what that cannot separate
+/// (`Outer.Inner` and a top-level `Outer_Inner` of one target) is a collision, which callers must
+/// refuse to route rather than let one view receive another's module code.
 public enum PatchNames {
     /// The `typeName` literal of a view thunk and the manifest `type` (§5.3).
     public static func viewTypeName(path: [String]) -> String {
         path.map(sanitizedComponent).joined(separator: "_")
+    }
+
+    /// A view body that `prepare` routes: the target declaring it and its path of enclosing types.
+    public struct ViewIdentity: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public var target: String
+        public var path: [String]
+
+        public init(target: String, path: [String]) {
+            self.target = target
+            self.path = path
+        }
+
+        /// The view whose body has this baseline id (`<target>:<Type.path>.body`, `#2`… for the same
+        /// body under another `#if` clause), nil for an id of anything else.
+        public init?(baselineID id: String) {
+            guard let colon = id.firstIndex(of: ":"),
+                  let localID = id[id.index(after: colon)...].split(separator: "#", maxSplits: 1).first,
+                  localID.hasSuffix(".body") else { return nil }
+            self.init(target: String(id[..<colon]), path: localID.dropLast(".body".count).split(separator: ".").map(String.init))
+        }
+
+        public var description: String { "\(path.joined(separator: ".")) (target \(target))" }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.target, lhs.path.joined(separator: ".")) < (rhs.target, rhs.path.joined(separator: "."))
+        }
+    }
+
+    /// One declaration of a view body, with where it is (`file:line`, or the file alone) for messages.
+    public struct ViewClaim: Sendable, Equatable {
+        public var view: ViewIdentity
+        public var location: String
+
+        public init(view: ViewIdentity, location: String) {
+            self.view = view
+            self.location = location
+        }
+    }
+
+    /// The patch names of all views of a project, and what could not be named apart.
+    public struct ViewNames: Sendable, Equatable {
+        public var names: [ViewIdentity: String]
+        /// Names claimed by views that the rule cannot tell apart: none of them may be routed.
+        public var collisions: [Collision]
+
+        /// The `typeName` literal of a view, nil when it is not a claimed view or its name collides.
+        public func typeName(of view: ViewIdentity) -> String? {
+            guard let name = names[view], !collisions.contains(where: { $0.name == name }) else { return nil }
+            return name
+        }
+    }
+
+    /// Names every view of a project. A view is named by its path (`viewTypeName(path:)`) unless
+    /// views of other targets have the same name; then each of them is qualified with its target's
+    /// name as an outer component (`UI.Row` is `UI_Row`, `Swiftfin iOS.Row` is `Swiftfin_u20_iOS_Row`).
+    /// A name the qualification does not separate (two views of one target, or a qualified name equal
+    /// to another view's) is a collision. The names depend only on the set of views, never on their
+    /// order, so `prepare` (from the sources) and `build` (from the baseline of the shipped binary,
+    /// `viewClaims(in:)`) agree.
+    public static func viewTypeNames(_ claims: [ViewClaim]) -> ViewNames {
+        // A view declared more than once (a body under several `#if` clauses) is shown where it comes first.
+        var locations: [ViewIdentity: String] = [:]
+        for claim in claims where locations[claim.view] == nil { locations[claim.view] = claim.location }
+        var viewsByName: [String: [ViewIdentity]] = [:]
+        for view in locations.keys { viewsByName[viewTypeName(path: view.path), default: []].append(view) }
+        var names: [ViewIdentity: String] = [:]
+        for (name, views) in viewsByName {
+            let isShared = Set(views.map(\.target)).count > 1
+            for view in views { names[view] = isShared ? viewTypeName(path: [view.target] + view.path) : name }
+        }
+        let collisions = self.collisions(in: names.map { view, name in
+            (name, "\(locations[view] ?? ""): \(view)")
+        })
+        return ViewNames(names: names, collisions: collisions)
+    }
+
+    /// The views a baseline records (its `viewBody` declarations): the names `prepare` gave the
+    /// shipped binary's thunks are `viewTypeNames(viewClaims(in: baseline))`.
+    public static func viewClaims(in baseline: Baseline) -> [ViewClaim] {
+        baseline.declarations.compactMap { declaration in
+            guard declaration.kind == .viewBody else { return nil }
+            return ViewIdentity(baselineID: declaration.id).map { ViewClaim(view: $0, location: declaration.file) }
+        }
     }
 
     /// The body export a module provides for a view (§5.3 `views[].export`).
@@ -42,7 +129,7 @@ public enum PatchNames {
     /// One sanitized name claimed by more than one declaration.
     public struct Collision: Sendable, Equatable, CustomStringConvertible {
         public var name: String
-        /// Where each claimant is declared, e.g. `App/Sources/App/Rows.swift: Outer.Inner`.
+        /// Where each claimant is declared and what it is, e.g. `Sources/App/Rows.swift:3: Outer.Inner (target App)`.
         public var claimants: [String]
 
         public init(name: String, claimants: [String]) {

@@ -93,4 +93,47 @@ import Testing
         #expect(PatchNames.functionKey(typePath: ["Pricing"], baseName: "total", argumentLabels: ["of", nil]) == "Pricing.total(of:_:)")
         #expect(PatchNames.functionExport(typePath: [], baseName: "format", argumentLabels: [nil]) == "_pf_format___")
     }
+
+    /// Views of different targets that share a name are qualified with their target; the names do
+    /// not depend on the order the views are listed in; one target's look-alikes stay a collision.
+    @Test func viewNamesAreQualifiedByTargetOnlyWhenTargetsShareAName() {
+        func claim(_ target: String, _ path: String, _ location: String) -> PatchNames.ViewClaim {
+            .init(view: .init(target: target, path: path.split(separator: ".").map(String.init)), location: location)
+        }
+        let claims = [
+            claim("Swiftfin iOS", "CapsuleSlider", "iOS/CapsuleSlider.swift:9"),
+            claim("Swiftfin tvOS", "CapsuleSlider", "tvOS/CapsuleSlider.swift:3"),
+            claim("Swiftfin iOS", "VideoPlayer.Controls", "iOS/Controls.swift:4"),
+            claim("Swiftfin iOS", "VideoPlayer.Controls", "iOS/Controls.swift:40"),
+            claim("Swiftfin tvOS", "VideoPlayer.Controls", "tvOS/Controls.swift:5"),
+            claim("Swiftfin iOS", "Home", "iOS/Home.swift:1"),
+            claim("Swiftfin iOS", "A.B", "iOS/AB.swift:1"),
+            claim("Swiftfin iOS", "A_B", "iOS/A_B.swift:1"),
+        ]
+        let naming = PatchNames.viewTypeNames(claims)
+        #expect(naming == PatchNames.viewTypeNames(claims.reversed()))
+        #expect(naming.typeName(of: .init(target: "Swiftfin iOS", path: ["CapsuleSlider"])) == "Swiftfin_u20_iOS_CapsuleSlider")
+        #expect(naming.typeName(of: .init(target: "Swiftfin tvOS", path: ["CapsuleSlider"])) == "Swiftfin_u20_tvOS_CapsuleSlider")
+        #expect(naming.typeName(of: .init(target: "Swiftfin tvOS", path: ["VideoPlayer", "Controls"])) == "Swiftfin_u20_tvOS_VideoPlayer_Controls")
+        #expect(naming.typeName(of: .init(target: "Swiftfin iOS", path: ["Home"])) == "Home")
+        #expect(naming.typeName(of: .init(target: "Swiftfin iOS", path: ["A", "B"])) == nil)
+        #expect(naming.typeName(of: .init(target: "Swiftfin iOS", path: ["Missing"])) == nil)
+        #expect(naming.collisions == [PatchNames.Collision(name: "A_B", claimants: [
+            "iOS/AB.swift:1: A.B (target Swiftfin iOS)", "iOS/A_B.swift:1: A_B (target Swiftfin iOS)",
+        ])])
+    }
+
+    /// `build` reads the views from the baseline's ids, `#if` duplicates and all.
+    @Test func viewClaimsAreReadFromTheBaseline() {
+        let baseline = Baseline(declarations: [
+            .init(id: "Kit/UI:Outer.Row.body", kind: .viewBody, contentHash: "a", file: "UI/Row.swift"),
+            .init(id: "Kit/UI:Outer.Row.body#2", kind: .viewBody, contentHash: "b", file: "UI/Row.swift"),
+            .init(id: "App:Scene.body", kind: .computedProperty, contentHash: "c", file: "App/Scene.swift"),
+            .init(id: "App:Row", kind: .storedLayout, contentHash: "d", file: "App/Row.swift"),
+        ])
+        #expect(PatchNames.viewClaims(in: baseline) == [
+            .init(view: .init(target: "Kit/UI", path: ["Outer", "Row"]), location: "UI/Row.swift"),
+            .init(view: .init(target: "Kit/UI", path: ["Outer", "Row"]), location: "UI/Row.swift"),
+        ])
+    }
 }

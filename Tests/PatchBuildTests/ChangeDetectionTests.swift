@@ -76,6 +76,21 @@ import Testing
         #expect(result.map(\.reason) == [DeclarationChange.NativeReason.notRouted])
     }
 
+    /// A changed view body is reported with the name the shipped binary's thunk passes to the SDK,
+    /// which `build` derives from the baseline alone.
+    @Test func aChangedViewBodyIsNamedAsTheShippedBinaryRoutesIt() throws {
+        let row = "struct Row: View { var body: some View { Text(\"row\") } }\n"
+        let shipped = PreparedProject(targets: ["App": ["Row.swift": row], "UI": ["Row.swift": row]], appTarget: "App")
+        let edited = PreparedProject(targets: ["App": ["Row.swift": row.replacingOccurrences(of: "\"row\"", with: "\"edited\"")],
+                                               "UI": ["Row.swift": row]], appTarget: "App")
+        let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
+        let change = try #require(changes.first)
+        #expect(changes.count == 1 && change.id == "App:Row.body")
+        #expect(change.reason == DeclarationChange.NativeReason.viewBody)
+        #expect(change.detail?.contains("\"App_Row\" (export `view_body__App_Row`)") == true, "\(change.detail ?? "")")
+        #expect(shipped.plan.views.contains { $0.target == "App" && $0.typeName == "App_Row" })
+    }
+
     @Test func shippedExportsAreTheNamesTheGeneratedThunksCall() {
         let project = PreparedProject(Self.shipped)
         let files = project.files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }

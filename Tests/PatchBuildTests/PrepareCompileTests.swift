@@ -307,6 +307,58 @@ struct PrepareCompileTests {
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
 
+    /// An iOS and a tvOS app each declare `ContentView` and `Controls.Bar`, and two packages of the
+    /// iOS app each declare `Row`: every view is routed under a name qualified with its target, and
+    /// each target (its own module) compiles with its generated code.
+    @Test func sameNamedViewsOfSeveralTargetsAreAllRoutedAndCompile() throws {
+        let app = """
+            import SwiftUI
+            struct ContentView: View { var body: some View { Text("home") } }
+            enum Controls { struct Bar: View { var body: some View { Text("bar") } } }
+            """
+        let row = "import SwiftUI\npublic struct Row: View {\n    public init() {}\n    public var body: some View { Text(\"row\") }\n}\n"
+        let project = PreparedProject(targets: [
+            "Phone": ["App.swift": app], "TV": ["App.swift": app.replacingOccurrences(of: "\"home\"", with: "\"tv\"")],
+            "CardsKit": ["Row.swift": row], "ListKit": ["Row.swift": row],
+        ], appTarget: "Phone")
+        #expect(project.plan.collisions.isEmpty && project.plan.skipped.isEmpty)
+        #expect(project.plan.views.map(\.typeName).sorted() == [
+            "CardsKit_Row", "ListKit_Row", "Phone_ContentView", "Phone_Controls_Bar", "TV_ContentView", "TV_Controls_Bar",
+        ])
+        for target in ["Phone", "TV", "CardsKit", "ListKit"] {
+            let files = files(of: project, target: target)
+            #expect(files.keys.contains(routingFile(of: target)))
+            let diagnostics = try SDKStandIn.typecheck(files, moduleName: target)
+            #expect(diagnostics == nil, "\(target): \(diagnostics ?? "")")
+        }
+    }
+
+    /// Views through a protocol refining `View` and a typealias compile once routed; a view whose
+    /// `body` comes from a protocol extension is left as written and compiles too.
+    @Test func viewsThroughProtocolsCompile() throws {
+        let source = """
+            import SwiftUI
+            protocol ThemedView: View { var title: String { get } }
+            protocol BrandedView: ThemedView {}
+            typealias Screen = View
+            struct Badge: BrandedView {
+                let title = "badge"
+                var body: some View { Text(title) }
+            }
+            struct Page: Screen { var body: some View { VStack { Text("a"); Text("b") } } }
+            protocol PlatformView: View { var phone: Text { get } }
+            extension PlatformView {
+                var body: some View { phone }
+            }
+            struct Selector: PlatformView { var phone: Text { Text("s") } }
+            """
+        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App")
+        #expect(project.plan.views.map(\.typeName) == ["Badge", "Page"])
+        #expect(project.plan.skipped.map(\.declaration) == ["Selector.body"])
+        let diagnostics = try SDKStandIn.typecheck(files(of: project, target: "App"))
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
     /// The check is real: a thunk that calls the SDK the old way (no `returning:`) fails it.
     @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
         let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")

@@ -243,10 +243,126 @@ import Testing
             struct Outer_Inner: View { var body: some View { Text("b") } }
             struct Fine: View { var body: some View { Text("c") } }
             """)
-        #expect(project.plan.collisions == [PatchNames.Collision(name: "Outer_Inner", claimants: ["App.Outer.Inner", "App.Outer_Inner"])])
+        #expect(project.plan.collisions == [PatchNames.Collision(name: "Outer_Inner", claimants: [
+            "Sources/App/View.swift:1: Outer.Inner (target App)", "Sources/App/View.swift:2: Outer_Inner (target App)",
+        ])])
         #expect(project.plan.views.map(\.typeName) == ["Fine"])
         #expect(project.plan.skipped.count == 2)
         #expect(!project.userFile.contains("struct Outer_Inner: View { @ViewBuilder"))
+    }
+
+    /// An app and two of its packages each declare `Row` (and `Outer.Row`): all are routed, each named
+    /// with its target, and `build` derives the same names from the baseline alone.
+    @Test func sameNamedViewsOfDifferentTargetsAreQualifiedWithTheirTarget() throws {
+        let row = "import SwiftUI\nstruct Row: View { var body: some View { Text(\"row\") } }\nenum Outer { struct Row: View { var body: some View { Text(\"o\") } } }\n"
+        let project = PreparedProject(targets: [
+            "App": ["Row.swift": row, "Home.swift": "import SwiftUI\nstruct Home: View { var body: some View { Text(\"home\") } }\n"],
+            "Kit/UI": ["Row.swift": row],
+            "Cards": ["Row.swift": row],
+        ], appTarget: "App")
+        #expect(project.plan.collisions.isEmpty)
+        #expect(project.plan.skipped.isEmpty)
+        let names = project.plan.views.map { "\($0.target) \($0.declaredName) \($0.typeName)" }.sorted()
+        #expect(names == [
+            "App Home Home", "App Outer.Row App_Outer_Row", "App Row App_Row",
+            "Cards Outer.Row Cards_Outer_Row", "Cards Row Cards_Row",
+            "Kit/UI Outer.Row Kit_u2F_UI_Outer_Row", "Kit/UI Row Kit_u2F_UI_Row",
+        ])
+        for target in ["App", "Kit/UI", "Cards"] {
+            let routing = project.files[Preparer.routingFilePath(sourceRoot: "Sources/\(target)")] ?? ""
+            for view in project.plan.views where view.target == target {
+                #expect(routing.contains("thunkBody(typeName: \"\(view.typeName)\", instance: self)"), "\(target): \(view.typeName)")
+            }
+        }
+        // `build` names the shipped binary's views from its baseline: the same names.
+        let shipped = PatchNames.viewTypeNames(PatchNames.viewClaims(in: project.plan.baseline))
+        #expect(shipped.collisions.isEmpty)
+        for view in project.plan.views {
+            let path = view.declaredName.split(separator: ".").map(String.init)
+            #expect(shipped.typeName(of: .init(target: view.target, path: path)) == view.typeName)
+        }
+    }
+
+    /// Qualifying with the target cannot separate a qualified name from a view that is written that
+    /// way: both are reported with where they are, and neither is routed.
+    @Test func aQualifiedNameThatMeetsAnotherViewIsACollision() {
+        let project = PreparedProject(targets: [
+            "App": ["Row.swift": "struct Row: View { var body: some View { Text(\"a\") } }\n",
+                    "Odd.swift": "struct Kit_Row: View {\n    var body: some View { Text(\"b\") }\n}\n"],
+            "Kit": ["Row.swift": "struct Row: View { var body: some View { Text(\"c\") } }\n"],
+        ], appTarget: "App")
+        #expect(project.plan.collisions == [PatchNames.Collision(name: "Kit_Row", claimants: [
+            "Sources/App/Odd.swift:2: Kit_Row (target App)", "Sources/Kit/Row.swift:1: Row (target Kit)",
+        ])])
+        #expect(project.plan.views.map(\.typeName) == ["App_Row"])
+        #expect(project.plan.skipped.map { "\($0.file):\($0.line)" }.sorted() == ["Sources/App/Odd.swift:2", "Sources/Kit/Row.swift:1"])
+        #expect(project.plan.skipped.allSatisfy { $0.reason.contains("\"Kit_Row\" is also claimed by another view") })
+    }
+
+    /// `View` through protocols that refine it (in chains, declared in another target, qualified with
+    /// its module) and through typealiases: each conforming type's own `body` is routed.
+    @Test func viewsThroughRefiningProtocolsAndTypealiasesAreRouted() {
+        let ui = """
+            import SwiftUI
+            public protocol ThemedView: View { var title: String { get } }
+            public typealias Screen = SwiftUI.View
+            public protocol Titled { var title: String { get } }
+            """
+        let app = """
+            import SwiftUI
+            import UI
+            protocol BrandedView: ThemedView {}
+            typealias Card = Titled & BrandedView
+            struct Badge: ThemedView { let title = "b"; var body: some View { Text(title) } }
+            struct Banner: BrandedView { let title = "n"; var body: some View { Text(title) } }
+            struct Page: Screen { var body: some View { Text("p") } }
+            struct Tile: UI.ThemedView { let title = "t"; var body: some View { Text(title) } }
+            struct Deck { let title = "d" }
+            extension Deck: Card { var body: some View { Text(title) } }
+            struct Plain: Titled { let title = "x"; var body: Int { 1 } }
+            struct Generic<Content: View>: ThemedView { let title = "g"; let content: Content; var body: some View { content } }
+            """
+        let project = PreparedProject(targets: ["UI": ["Protocols.swift": ui], "App": ["Views.swift": app]], appTarget: "App")
+        #expect(project.plan.views.map(\.declaredName).sorted() == ["Badge", "Banner", "Deck", "Generic", "Page", "Tile"])
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        let views = project.files["Sources/App/Views.swift"] ?? ""
+        #expect(views.contains("struct Plain: Titled { let title = \"x\"; var body: Int { 1 } }"))
+        #expect(views.components(separatedBy: "@ViewBuilder @MainActor var __patch_native_body").count == 7)
+        assertParses(views, "user file")
+        // The baseline records them as view bodies; `Plain.body` stays a computed property.
+        let kinds = Dictionary(uniqueKeysWithValues: project.plan.baseline.declarations.map { ($0.id, $0.kind) })
+        #expect(kinds["App:Banner.body"] == .viewBody && kinds["App:Deck.body"] == .viewBody && kinds["App:Plain.body"] == .computedProperty)
+    }
+
+    /// A protocol extension that declares `body` gives it to every conforming type: such a type has
+    /// no body of its own to route, and is reported where it is declared; a conforming type that
+    /// declares its own `body` is routed.
+    @Test func aBodyFromAProtocolExtensionIsReportedNotRouted() {
+        let source = """
+            import SwiftUI
+            protocol PlatformView: View {
+                var phoneView: Text { get }
+            }
+            extension PlatformView {
+                var body: some View { phoneView }
+            }
+            struct Selector: PlatformView {
+                var phoneView: Text { Text("s") }
+            }
+            struct Custom: PlatformView {
+                var phoneView: Text { Text("c") }
+                var body: some View { phoneView.bold() }
+            }
+            """
+        let project = PreparedProject(source)
+        #expect(project.plan.views.map(\.declaredName) == ["Custom"])
+        #expect(project.plan.skipped.count == 1)
+        let skip = project.plan.skipped.first
+        #expect(skip?.declaration == "Selector.body" && skip?.file == "Sources/App/View.swift" && skip?.line == 8)
+        #expect(skip?.reason.contains("comes from `extension PlatformView` (Sources/App/View.swift:6)") == true, "\(skip?.reason ?? "")")
+        #expect(skip?.reason.contains("no body of its own to route") == true)
+        // The protocol extension's `body` is left as written.
+        #expect(project.userFile.contains("extension PlatformView {\n    var body: some View { phoneView }"))
     }
 
     @Test func prepareIsIdempotent() {

@@ -133,7 +133,8 @@ def owning_targets(path: str, targets: list[dict]) -> list[str]:
 
 def count_views(original: Path, prepared: Path, targets: list[dict]) -> dict:
     """Views present (scanned in the original) against views routed (a `thunkBody` call with the
-    view's type name anywhere in the prepared copy), per target; files outside every target form
+    view's type name, plain or qualified with a target holding its file, anywhere in the prepared
+    copy), per target; files outside every target form
     a group of their own. Source roots are relative to the app folder here."""
     present_files = swift_files(original)
     scans = {path: swift_views.scan((original / path).read_text(errors="replace")) for path in present_files}
@@ -148,11 +149,15 @@ def count_views(original: Path, prepared: Path, targets: list[dict]) -> dict:
     routed_names = [name for path in swift_files(prepared)
                     for name in checks.routed_type_names((prepared / path).read_text(errors="replace"))]
     routed = set(routed_names)
+
+    def names(view: swift_views.View) -> set[str]:
+        return swift_views.expected_names(view.name, owning_targets(view.path, targets))
+
     rows: list[dict] = []
     present: dict[tuple[str, int], swift_views.View] = {}
     for target in targets:
         views = swift_views.views_in({path: scans[path] for path in groups[target["name"]]})
-        missing = [view for view in views if view.local or swift_views.sanitized_name(view.name) not in routed]
+        missing = [view for view in views if view.local or not (names(view) & routed)]
         rows.append({"target": target["name"], "kind": target["kind"], "source_roots": target["sourceRoots"],
                      "files": len(groups[target["name"]]), "views_present": len(views),
                      "local_views": sum(view.local for view in views), "views_routed": len(views) - len(missing),
@@ -161,9 +166,9 @@ def count_views(original: Path, prepared: Path, targets: list[dict]) -> dict:
         present.update({(view.path, view.line): view for view in views})
     outside_views = swift_views.views_in({path: scans[path] for path in outside})
     present.update({(view.path, view.line): view for view in outside_views})
-    found_routed = {swift_views.sanitized_name(view.name) for view in present.values() if not view.local}
+    found_routed = set().union(*(names(view) for view in present.values() if not view.local))
     return {"targets": rows, "views_present": len(present),
-            "views_routed": sum(not view.local and swift_views.sanitized_name(view.name) in routed for view in present.values()),
+            "views_routed": sum(not view.local and bool(names(view) & routed) for view in present.values()),
             "thunks": len(routed_names), "local_views": sum(view.local for view in present.values()),
             "routed_not_found_by_scan": sorted(routed - found_routed),
             "outside_targets": {"files": len(outside), "views": len(outside_views),

@@ -268,5 +268,15 @@ def sanitized_name(name: str) -> str:
     """The `typeName` literal a routed view is expected to carry (docs/prepare.md, the name rule):
     generic parameters are already dropped by the scan; components joined by `_`; any character
     other than ASCII letters, digits and `_` becomes `_uXXXX_`."""
+    return "_".join(sanitized_component(component) for component in name.split("."))
+
+
+def sanitized_component(component: str) -> str:
     return "".join(char if (char.isascii() and (char.isalnum() or char == "_")) else f"_u{ord(char):X}_"
-                   for char in name.replace(".", "_"))
+                   for char in component)
+
+
+def expected_names(name: str, targets: list[str]) -> set[str]:
+    """The literals a routed view may carry: its sanitized name, or, when views of other targets
+    share it, that name qualified with the name of its target (any target holding its file)."""
+    return {sanitized_name(name)} | {sanitized_component(target) + "_" + sanitized_name(name) for target in targets}

@@ -78,6 +78,8 @@ class ViewCountTests(unittest.TestCase):
     def test_sanitized_names_follow_the_name_rule(self) -> None:
         self.assertEqual(swift_views.sanitized_name("Outer.Inner"), "Outer_Inner")
         self.assertEqual(swift_views.sanitized_name("Café"), "Caf_uE9_")
+        self.assertEqual(swift_views.expected_names("Outer.Row", ["Swiftfin iOS", "Kit/UI"]),
+                         {"Outer_Row", "Swiftfin_u20_iOS_Outer_Row", "Kit_u2F_UI_Outer_Row"})
 
 
 if __name__ == "__main__":
