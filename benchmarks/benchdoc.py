@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
+import sys
 from pathlib import Path
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
@@ -63,3 +65,14 @@ def write_section(section: str, begin: str, end: str, doc_path: Path = DOC_PATH)
     temporary = doc_path.with_name(doc_path.name + ".tmp")
     temporary.write_text(text)
     os.replace(temporary, doc_path)
+
+
+def build_patchcli(debug: bool, label: str) -> Path:
+    """Builds patchcli (release unless `debug`) into .build-bench, away from the tests' .build."""
+    configuration = "debug" if debug else "release"
+    scratch = DOC_PATH.parent.parent / ".build-bench"
+    print(f"{label}: building patchcli ({configuration}) into {scratch} (the first release build takes a while)",
+          file=sys.stderr, flush=True)
+    subprocess.run(["swift", "build", "-c", configuration, "--product", "patchcli", "--scratch-path", str(scratch)],
+                   cwd=DOC_PATH.parent.parent, check=True)
+    return scratch / configuration / "patchcli"

@@ -39,7 +39,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchdoc import LoadMonitor, machine_description, write_section  # noqa: E402
+from wasmblob import memory_module  # noqa: E402
+from benchdoc import build_patchcli, LoadMonitor, machine_description, write_section  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 WORK = REPO_ROOT / "bench-work" / "faults"
@@ -53,34 +54,12 @@ def say(text: str) -> None:
     print(f"bench-faults: {text}", file=sys.stderr, flush=True)
 
 
-def build_patchcli(debug: bool) -> Path:
-    configuration = "debug" if debug else "release"
-    scratch = REPO_ROOT / ".build-bench"
-    say(f"building patchcli ({configuration}) into {scratch} (the first release build takes a while)")
-    subprocess.run(["swift", "build", "-c", configuration, "--product", "patchcli", "--scratch-path", str(scratch)],
-                   cwd=REPO_ROOT, check=True)
-    return scratch / configuration / "patchcli"
-
-
 def wasm_module(seed: int) -> bytes:
     """A structurally valid module exporting memory with 60 KB of seeded bytes: several target files
     per publish (module, diffs, records), so kills land between many writes."""
     rng = random.Random(seed)
     payload = bytes(rng.getrandbits(8) for _ in range(60_000))
-
-    def leb(value: int) -> bytes:
-        out = bytearray()
-        while True:
-            byte = value & 0x7F
-            value >>= 7
-            out.append(byte | (0x80 if value else 0))
-            if not value:
-                return bytes(out)
-
-    custom = bytes([4]) + b"blob" + payload
-    exports = bytes([1, 6]) + b"memory" + bytes([2, 0])
-    return (b"\0asm" + bytes([1, 0, 0, 0]) + bytes([0]) + leb(len(custom)) + custom
-            + bytes([5, 3, 1, 0, 1]) + bytes([7]) + leb(len(exports)) + exports)
+    return memory_module(payload)
 
 
 class Store:
@@ -364,7 +343,7 @@ def main() -> int:
     except ImportError:
         say("python-tuf is required (scripts/setup.sh installs it): pip install tuf")
         return 2
-    patchcli = Path(args.patchcli).resolve() if args.patchcli else build_patchcli(args.debug)
+    patchcli = Path(args.patchcli).resolve() if args.patchcli else build_patchcli(args.debug, "bench-faults")
     version = subprocess.run([str(patchcli), "--version"], capture_output=True, text=True).stdout.strip()
     load = LoadMonitor()
     rng = random.Random(args.seed)
