@@ -193,6 +193,59 @@ import Testing
         #expect(Set(generatedNames).count == generatedNames.count)
     }
 
+    /// Upgrading a project an earlier patchcli prepared while an iOS and a tvOS `Row` collided (so
+    /// neither was routed): its baseline and fingerprint stay, `--check` asks for `prepare`, which
+    /// then routes both under qualified names.
+    @Test func aProjectPreparedWhileSameNamedViewsCollidedIsAskedToPrepareAgain() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("import SwiftUI\nstruct Row: View { var body: some View { Text(\"phone\") } }\n", to: "iOS/Row.swift", in: root)
+        try write("import SwiftUI\nstruct Row: View { var body: some View { Text(\"tv\") } }\n", to: "tvOS/Row.swift", in: root)
+        try writeConfig(targets: [.init(name: "App", sourceRoots: ["iOS"]), .init(name: "AppTV", sourceRoots: ["tvOS"])], appTarget: "App", in: root)
+        let session = try PrepareSession.run(root: root)
+        #expect(session.plan.views.map(\.typeName).sorted() == ["AppTV_Row", "App_Row"])
+        // What the earlier patchcli wrote: no view routed, only the fingerprint file and the baseline
+        // (which records the same declarations: names are not part of it).
+        try apply(session.updatesInWriteOrder.filter { $0.path.hasSuffix(Preparer.fingerprintFileName) || $0.path == ".patch/baseline.json" },
+                  root: root)
+        let upgraded = try PrepareSession.run(root: root)
+        #expect(upgraded.plan.fingerprint == session.plan.fingerprint)
+        guard case let .prepareNeeded(paths)? = upgraded.checkFinding() else {
+            Issue.record("expected prepare_needed, got \(String(describing: upgraded.checkFinding()))")
+            return
+        }
+        #expect(paths.contains("iOS/Row.swift") && paths.contains("tvOS/Row.swift"))
+        try apply(upgraded.updatesInWriteOrder, root: root)
+        #expect(try PrepareSession.run(root: root).checkFinding() == nil)
+        #expect(read(root, "tvOS/Patch/PatchThunks-tvOS.generated.swift")?.contains("thunkBody(typeName: \"AppTV_Row\"") == true)
+    }
+
+    /// A baseline an earlier patchcli recorded before views through protocols were recognised has
+    /// their bodies as computed properties: `--check` calls it stale (nothing is lost by preparing
+    /// again), and `build` compares against it as before (same ids and hashes: no change).
+    @Test func aBaselineFromBeforeProtocolViewsWereRecognisedIsStaleButComparesUnchanged() throws {
+        let root = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try write("import SwiftUI\nprotocol Themed: View {}\nstruct Card: Themed { var body: some View { Text(\"c\") } }\n", to: "App/Card.swift", in: root)
+        try writeConfig(targets: [.init(name: "App", sourceRoots: ["App"])], appTarget: "App", in: root)
+        let session = try PrepareSession.run(root: root)
+        #expect(session.plan.views.map(\.typeName) == ["Card"])
+        try apply(session.updatesInWriteOrder, root: root)
+        let old = Baseline(declarations: session.plan.baseline.declarations.map { declaration in
+            var copy = declaration
+            if copy.id == "App:Card.body" { copy.kind = .computedProperty }
+            return copy
+        })
+        #expect(old != session.plan.baseline)
+        try Data(old.canonicalJSON).write(to: URL(fileURLWithPath: root + "/.patch/baseline.json"))
+        let again = try PrepareSession.run(root: root)
+        guard case .baselineStale? = again.checkFinding() else {
+            Issue.record("expected baseline_stale, got \(String(describing: again.checkFinding()))")
+            return
+        }
+        #expect(ChangeDetector.compare(baseline: old, current: again.plan, shippedExports: []).isEmpty)
+    }
+
     /// A widget compiles `App/General`, inside the app's root `App`: the view there is routed from
     /// `App/General/Patch/`, which both targets compile, not from the app's `App/Patch/`.
     @Test func aFileUnderNestedRootsOfTwoTargetsIsRoutedFromTheInnermostRoot() throws {
