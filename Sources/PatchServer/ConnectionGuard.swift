@@ -171,7 +171,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             self.pendingWrites -= 1
             self.writeDeadline?.cancel()
             self.writeDeadline = nil
-            if self.pendingWrites > 0 {
+            if self.pendingWrites > 0, context.channel.isActive {
                 self.scheduleWriteDeadline(context)  // progress: the client took bytes; time the rest afresh
             } else if self.requestDeadline == nil {
                 self.registry.setBusy(context.channel, false)
