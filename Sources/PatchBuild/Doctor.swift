@@ -199,6 +199,9 @@ package enum Doctor {
                 checks.append(DoctorCheck(name, .failure, error.description, fix: "restore the key from its backup"))
             }
         }
+        if let advice = directory.rootKeyBesideOnlineKeys() {
+            checks.append(DoctorCheck("root_key_offline", .warning, advice, fix: "move \(directory.privateKeyPath(.root)) to offline storage; \(directory.publicKeyPath(.root)) stays"))
+        }
         let publicPath = Preparer.join(root, config.signing.publicKeyFile)
         guard let rootKey else {
             checks.append(DoctorCheck("public_key", .failure, "\(config.signing.publicKeyFile) cannot be checked: no root key in \(directory.path)",

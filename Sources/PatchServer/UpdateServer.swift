@@ -19,25 +19,32 @@ public struct ServerConfiguration: Sendable {
     /// A request must be sent in full within this long of its first byte (the first byte of its
     /// answer stops the clock), or the connection is closed: what cuts off clients that dribble.
     public var requestTimeout: Duration
+    /// An answer whose bytes the client does not take for this long (no write to its socket
+    /// completes) has its connection closed: what cuts off clients that never read. The whole of
+    /// one artifact is one write, so this is also the longest one artifact may take to download.
+    public var writeTimeout: Duration
     /// At most this many connections are open at once; a new one past it replaces the connection
-    /// idle longest, or is closed when every one is in the middle of a request.
+    /// idle longest, or gets a 503 `{"error":"overloaded",…}` and is closed when every one is in
+    /// the middle of a request.
     public var maxConnections: Int
     /// The time expiry is checked against; tests move it.
     public var clock: @Sendable () -> Date
 
     public static let defaultIdleTimeout: Duration = .seconds(30)
     public static let defaultRequestTimeout: Duration = .seconds(10)
+    public static let defaultWriteTimeout: Duration = .seconds(60)
     public static let defaultMaxConnections = 4096
 
     public init(
         publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
-        requestTimeout: Duration = defaultRequestTimeout, maxConnections: Int = defaultMaxConnections,
+        requestTimeout: Duration = defaultRequestTimeout, writeTimeout: Duration = defaultWriteTimeout, maxConnections: Int = defaultMaxConnections,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
+        self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
         self.clock = clock
     }
@@ -108,13 +115,13 @@ public struct UpdateServer: Sendable {
     }
 
     /// The server on `host:port` (port 0 picks a free one); `onRunning` gets the bound port.
-    /// Each connection gets the idle and request timeouts, and all of them share one registry
+    /// Each connection gets the idle, request and write timeouts, and all of them share one registry
     /// that holds their number to `maxConnections` (see `ConnectionRegistry`).
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let registry = ConnectionRegistry(limit: configuration.maxConnections)
-        let requestTimeout = TimeAmount(configuration.requestTimeout)
         let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ConnectionGuardInstaller(registry: registry, requestTimeout: requestTimeout)],
+            additionalChannelHandlers: [ConnectionGuardInstaller(
+                registry: registry, requestTimeout: TimeAmount(configuration.requestTimeout), writeTimeout: TimeAmount(configuration.writeTimeout))],
             idleTimeout: TimeAmount(configuration.idleTimeout))
         return Application(
             router: router(),

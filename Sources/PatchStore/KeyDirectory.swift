@@ -82,6 +82,19 @@ public struct KeyDirectory: Sendable, Equatable {
         !FileManager.default.fileExists(atPath: privateKeyPath(role)) && FileManager.default.fileExists(atPath: publicKeyPath(role))
     }
 
+    /// Why `root.key` should not be here, when it sits in this folder next to an online role's key
+    /// (targets, snapshot, timestamp: the keys every release uses, so the folder lives where
+    /// releases are made), and how to take it offline; nil when it does not. Whoever can read this
+    /// folder could otherwise sign a new root and replace every key devices trust, where a stolen
+    /// online key is undone by rotating it (release-security notes §7).
+    public func rootKeyBesideOnlineKeys() -> String? {
+        let online = [TUFRole.targets, .snapshot, .timestamp].filter { FileManager.default.fileExists(atPath: privateKeyPath($0)) }
+        guard FileManager.default.fileExists(atPath: privateKeyPath(.root)), !online.isEmpty else { return nil }
+        let names = online.map { "\($0.rawValue).key" }.joined(separator: ", ")
+        return "\(privateKeyPath(.root)) sits in the same folder as the online keys (\(names)): whoever can read \(path) can sign a new root and replace every key devices trust. "
+            + "Move root.key offline (an encrypted drive, a password manager) and keep \(publicKeyPath(.root)): releases need only the online keys; bring root.key back for `keys rotate` and `release init`"
+    }
+
     /// Writes each key as `<role>.key` (0600 from creation on) and `<role>.pub.json`, creating the
     /// folder with mode 0700 when missing. Refuses before writing anything when a key of one of the
     /// roles is already here, and never replaces a key file even if one appears meanwhile.

@@ -52,13 +52,18 @@ public struct PublishOptions: Sendable {
     public var expiry: ExpiryPolicy
     /// Plan and sign everything, write nothing (`--dry-run`).
     public var dryRun: Bool
+    /// The versions this machine trusted for the store: a publish onto a store lowered below them
+    /// (an old `timestamp.json` put back) is refused before anything is signed, as `verify` refuses
+    /// it, and a committed publish raises them. Nil: no record (library callers that keep none).
+    public var trusted: TrustedVersionsFile?
     public var faultHook: (@Sendable (PublishStep) throws(StoreError) -> Void)?
 
-    public init(now: Date = Date(), expiry: ExpiryPolicy = ExpiryPolicy(), dryRun: Bool = false,
+    public init(now: Date = Date(), expiry: ExpiryPolicy = ExpiryPolicy(), dryRun: Bool = false, trusted: TrustedVersionsFile? = nil,
                 faultHook: (@Sendable (PublishStep) throws(StoreError) -> Void)? = nil) {
         self.now = now
         self.expiry = expiry
         self.dryRun = dryRun
+        self.trusted = trusted
         self.faultHook = faultHook
     }
 }
@@ -119,6 +124,7 @@ extension ReleaseStore {
             throw .unwritable(path: StorePath.metadata, reason: reason)
         }
         try files.syncDirectory("")
+        try options.trusted?.record(receipt, of: self)
         return receipt
     }
 
@@ -136,6 +142,8 @@ extension ReleaseStore {
         let lock: PublisherLock? = options.dryRun ? nil : try PublisherLock(files: files)
         defer { withExtendedLifetime(lock) {} }
         let state = try loadState(now: nil)
+        // Signing on top of rolled-back metadata would publish versions below what clients trust.
+        try options.trusted?.check(state, of: self)
         let delta = try change(state)
 
         let root = delta.newRoot ?? state.root
@@ -200,6 +208,7 @@ extension ReleaseStore {
             throw error
         }
         try files.replace(timestampPath, withTemporary: temporary)
+        try options.trusted?.record(receipt, of: self)
         return (state, receipt)
     }
 

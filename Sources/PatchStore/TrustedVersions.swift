@@ -29,23 +29,28 @@ public struct TrustedVersions: Codable, Sendable, Equatable {
         self.init(root: state.root.version, timestamp: state.timestamp.version, snapshot: state.snapshot.version, targets: state.targets.version, store: store)
     }
 
-    /// The role whose version `state` lowers, if any, with the trusted and the found version.
-    func rollback(in state: StoreState) -> (role: TUFRole, trusted: Int, found: Int)? {
+    /// The versions a publish just committed.
+    init(_ receipt: PublishReceipt, store: String) {
+        self.init(root: receipt.rootVersion, timestamp: receipt.timestampVersion, snapshot: receipt.snapshotVersion, targets: receipt.targetsVersion, store: store)
+    }
+
+    /// The role whose version `found` lowers, if any, with the trusted and the found version.
+    func rollback(in found: TrustedVersions) -> (role: TUFRole, trusted: Int, found: Int)? {
         let pairs: [(TUFRole, Int, Int)] = [
-            (.root, root, state.root.version), (.timestamp, timestamp, state.timestamp.version),
-            (.snapshot, snapshot, state.snapshot.version), (.targets, targets, state.targets.version),
+            (.root, root, found.root), (.timestamp, timestamp, found.timestamp),
+            (.snapshot, snapshot, found.snapshot), (.targets, targets, found.targets),
         ]
         return pairs.first { $0.2 < $0.1 }
     }
 
-    func raised(to state: StoreState, store: String) -> TrustedVersions {
+    func raised(to found: TrustedVersions) -> TrustedVersions {
         TrustedVersions(
-            root: max(root, state.root.version), timestamp: max(timestamp, state.timestamp.version),
-            snapshot: max(snapshot, state.snapshot.version), targets: max(targets, state.targets.version), store: store)
+            root: max(root, found.root), timestamp: max(timestamp, found.timestamp),
+            snapshot: max(snapshot, found.snapshot), targets: max(targets, found.targets), store: found.store)
     }
 }
 
-/// Where `verify` and `serve` keep `TrustedVersions`: one JSON file per store in a state directory
+/// Where `verify`, `serve` and every command that writes a store keep `TrustedVersions`: one JSON file per store in a state directory
 /// outside every store (someone who can rewrite a store cannot lower them), named by the SHA-256 of
 /// the store's `metadata/1.root.json`. That file is never replaced or deleted, so the name follows
 /// the store through key rotations and moves, and a copy or mirror of the store shares its record.
@@ -91,15 +96,29 @@ public struct TrustedVersionsFile: Sendable {
 
     /// Refuses a `state` older than what was recorded for its store.
     public func check(_ state: StoreState, of store: ReleaseStore) throws(StoreError) {
-        guard let trusted = try load(for: store), let (role, recorded, found) = trusted.rollback(in: state) else { return }
+        try check(TrustedVersions(state, store: store.base.path), of: store)
+    }
+
+    private func check(_ seen: TrustedVersions, of store: ReleaseStore) throws(StoreError) {
+        guard let trusted = try load(for: store), let (role, recorded, found) = trusted.rollback(in: seen) else { return }
         throw .rollbackBelowTrusted(
             path: role == .timestamp ? StorePath.timestamp : StorePath.metadataFile(role.fileName(version: found)),
             role: role, trusted: recorded, found: found, record: try path(for: store))
     }
 
-    /// Checks `state` and raises the record to it, under a lock so concurrent `verify` and `serve`
-    /// processes never lower each other's record; the file is replaced atomically.
+    /// Checks `state` and raises the record to it, under a lock so concurrent `verify`, `serve` and
+    /// publishing processes never lower each other's record; the file is replaced atomically.
     public func checkAndRecord(_ state: StoreState, of store: ReleaseStore) throws(StoreError) {
+        try checkAndRecord(TrustedVersions(state, store: store.base.path), of: store)
+    }
+
+    /// Raises the record to the versions a publish just committed (they are above the ones it
+    /// checked before signing, so this only refuses if someone lowered the store meanwhile).
+    func record(_ receipt: PublishReceipt, of store: ReleaseStore) throws(StoreError) {
+        try checkAndRecord(TrustedVersions(receipt, store: store.base.path), of: store)
+    }
+
+    private func checkAndRecord(_ seen: TrustedVersions, of store: ReleaseStore) throws(StoreError) {
         let name = try name(for: store)
         try files.makeDirectory("")
         let lockPath = files.url("\(name).lock").path
@@ -109,9 +128,9 @@ public struct TrustedVersionsFile: Sendable {
         guard flock(descriptor, LOCK_EX) == 0 else { throw .unwritable(path: lockPath, reason: String(cString: strerror(errno))) }
         defer { flock(descriptor, LOCK_UN) }
 
-        try check(state, of: store)
+        try check(seen, of: store)
         let current = try load(for: store)
-        let raised = current?.raised(to: state, store: store.base.path) ?? TrustedVersions(state, store: store.base.path)
+        let raised = current?.raised(to: seen) ?? seen
         guard raised != current else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

@@ -51,7 +51,7 @@ struct KeyOptions: ParsableArguments {
 }
 
 /// The key directory of the project in the current folder, as its patch.json records it.
-private enum ProjectKeyDirectory {
+enum ProjectKeyDirectory {
     case directory(KeyDirectory)
     /// A patch.json from before the key directory: its one key signs no store role.
     case legacy(privateKeyPath: String)
@@ -64,6 +64,14 @@ private enum ProjectKeyDirectory {
             return .directory(KeyDirectory(path: ProjectConfig.expandingHome(directory, home: FileAccess.homeDirectory)))
         }
         return signing.privateKeyPath.map { .legacy(privateKeyPath: $0) } ?? .none
+    }
+
+    /// The folder a command that only inspects keys looks at: `--key-dir`, else the project's;
+    /// nil outside a project, or when its patch.json cannot be read (such a command needs no keys).
+    static func inspected(keyDir: String?) -> KeyDirectory? {
+        if let keyDir { return KeyDirectory(path: keyDir) }
+        if case let .directory(directory)? = try? find() { return directory }
+        return nil
     }
 
     func privateKey(_ role: TUFRole) throws -> SigningKey? {

@@ -34,13 +34,17 @@ struct Serve: AsyncParsableCommand {
         valueName: "SECONDS"))
     var requestTimeout = ServerConfiguration.defaultRequestTimeout.inSeconds
     @Option(help: ArgumentHelp(
-        "Connections open at once; past it a new one replaces the longest-idle one, or is closed if all are mid-request.",
+        "Close a connection whose answer the client does not take for this long (a client that stops reading); one artifact must download within it.",
+        valueName: "SECONDS"))
+    var writeTimeout = ServerConfiguration.defaultWriteTimeout.inSeconds
+    @Option(help: ArgumentHelp(
+        "Connections open at once; past it a new one replaces the longest-idle one, or gets a JSON 503 (overloaded) and is closed if all are mid-request.",
         valueName: "N"))
     var maxConnections = ServerConfiguration.defaultMaxConnections
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
-        for (flag, seconds) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout)] where !(seconds > 0 && seconds <= 86_400) {
+        for (flag, seconds) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--write-timeout", writeTimeout)] where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
         }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
@@ -61,7 +65,7 @@ struct Serve: AsyncParsableCommand {
                 console.log(message)
             }
             let configuration = ServerConfiguration(
-                publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), maxConnections: maxConnections)
+                publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections)
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
             let bound = BoundPort()
             try await server.run(host: host, port: port) { port in

@@ -11,8 +11,9 @@ struct StoreOptions: ParsableArguments {
     var releaseStore: ReleaseStore { ReleaseStore(directory: store) }
 }
 
-/// Where `verify` and `serve` keep the highest metadata versions they trusted per store, so a
-/// rolled-back store is refused after a restart too (docs/release.md, "Rollback protection").
+/// Where `verify`, `serve` and every store-writing command keep the highest metadata versions
+/// they trusted per store, so a rolled-back store is refused after a restart too, and never
+/// published onto (docs/release.md, "Rollback protection").
 struct TrustOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "patchcli's state folder; the per-store trusted-versions records go in its trusted/ (default: $PATCHCLI_STATE_DIR, else $XDG_STATE_HOME/patchcli, else ~/.local/state/patchcli).",
@@ -27,11 +28,12 @@ struct TrustOptions: ParsableArguments {
 struct PublishFlags: ParsableArguments {
     @Flag(help: "Sign and plan everything, print the files it would write with their sizes, write nothing.")
     var dryRun = false
+    @OptionGroup var trust: TrustOptions
 
     /// Publish options for this run. `PATCHCLI_FAULT_AT=<step>` (tests only) kills the process with
     /// SIGKILL right after that step, exactly as a crash or `kill -9` would.
     func options() -> PublishOptions {
-        var options = PublishOptions(dryRun: dryRun)
+        var options = PublishOptions(dryRun: dryRun, trusted: trust.file)
         if let step = ProcessInfo.processInfo.environment["PATCHCLI_FAULT_AT"], !step.isEmpty {
             options.faultHook = { reached throws(StoreError) in
                 if reached.description == step { kill(getpid(), SIGKILL) }

@@ -10,7 +10,8 @@ struct Verify: AsyncParsableCommand {
         discussion: """
             Exits 0 when the store verifies (warnings included), 40 naming the failing file or item (or when the \
             store is older than metadata this machine already trusted for it: a rollback), 41 when metadata has \
-            expired. Leftovers of interrupted publishes are warnings; --repair removes them.
+            expired. Leftovers of interrupted publishes are warnings; --repair removes them. So is a root.key \
+            kept in the same key folder as the online keys (--key-dir, or the project's signing.keyDirectory).
             """)
 
     @Argument(help: "The release store directory.") var store: String
@@ -20,6 +21,8 @@ struct Verify: AsyncParsableCommand {
     @Flag(help: "Skip the per-module verification (hashes and diffs are still checked).") var skipModules = false
     @Flag(help: "After the store verifies, remove what no metadata references (temporary files and unlisted targets of interrupted publishes), under the publisher lock.")
     var repair = false
+    @Option(help: "A key folder to check for a root.key kept beside the online keys, a warning (default in a project: patch.json's signing.keyDirectory).")
+    var keyDir: String?
     @OptionGroup var trustOptions: TrustOptions
     @OptionGroup(title: "Limits of the module proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var outputOptions: OutputOptions
@@ -40,6 +43,7 @@ struct Verify: AsyncParsableCommand {
             var report = try releaseStore.verify(
                 now: reference, trustedRoot: trustedRoot, previousTimestamp: previous, trusted: trustOptions.file,
                 moduleVerifier: skipModules ? nil : DeviceParityVerifier(limits: try limits.limits()))
+            if let advice = ProjectKeyDirectory.inspected(keyDir: keyDir)?.rootKeyBesideOnlineKeys() { report.warnings.append(advice) }
             if repair {
                 let removed = try releaseStore.removeLeftovers()
                 report.removed = removed

@@ -14,7 +14,7 @@ import Darwin
 /// Timeouts are small; the only timing asserted is "closed within 10x the timeout".
 struct ConnectionLimitTests {
     @Test func anIdleConnectionIsClosedAfterTheIdleTimeout() async throws {
-        try await withServer(ServerConfiguration(idleTimeout: .milliseconds(300), requestTimeout: .seconds(60))) { port in
+        try await withServer(ServerConfiguration(idleTimeout: .milliseconds(300), requestTimeout: .seconds(60))) { port, _ in
             let silent = try RawConnection(port: port)
             #expect(await silent.closedByServer(within: 3), "a connection that never sent a byte")
 
@@ -25,7 +25,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func aClientThatDribblesIsCutOffByTheRequestTimeout() async throws {
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(500))) { port in
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(500))) { port, _ in
             let request = checkRequest()
             let headerEnd = try #require(request.range(of: "\r\n\r\n")).upperBound
             // Slowloris: the headers a byte at a time; then a whole head with the body dribbled.
@@ -41,7 +41,7 @@ struct ConnectionLimitTests {
     }
 
     @Test func pastTheCapANewConnectionReplacesTheLongestIdleOne() async throws {
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .seconds(60), maxConnections: 4)) { port in
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .seconds(60), maxConnections: 4)) { port, _ in
             var idle: [RawConnection] = []
             for _ in 0..<4 {
                 idle.append(try RawConnection(port: port))
@@ -58,13 +58,37 @@ struct ConnectionLimitTests {
     }
 
     @Test func pastTheCapWithEveryConnectionBusyNewOnesAreClosedUntilTheRequestTimeoutFreesOne() async throws {
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(1500), maxConnections: 3)) { port in
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(1500), maxConnections: 3)) { port, _ in
             let stalled = try (0..<3).map { _ in try RawConnection(port: port) }
             for connection in stalled { #expect(connection.write("POST /api/v1/modules/check HTTP/1.1\r\nHost: x")) }
             try await Task.sleep(for: .milliseconds(100))
             let refused = try RawConnection(port: port)
-            #expect(await refused.closedByServer(within: 3), "no idle connection to replace")
+            let (answer, closed) = await refused.drain(within: 3)
+            #expect(closed, "no idle connection to replace")
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "a JSON 503 before the close: \(text)")
+            #expect(text.contains("Content-Type: application/json") && text.hasSuffix(#"{"error":"overloaded","reason":"every connection this server allows is in the middle of a request; retry shortly"}"#), "\(text)")
             for connection in stalled { #expect(await connection.closedByServer(within: 15), "the request timeout cuts the stalled ones") }
+            #expect(try await RawConnection(port: port).exchange(checkRequest()).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test func aClientThatStopsReadingItsAnswersIsCutOffByTheWriteTimeout() async throws {
+        let configuration = ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .seconds(60), writeTimeout: .milliseconds(500))
+        try await withServer(configuration, prepare: { try $0.publish(answer: 1) }) { port, fixture in
+            let modules = fixture.store.base.appendingPathComponent("targets/modules")
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: modules.path).first { $0.hasSuffix(".wasm.br") })
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: modules.appendingPathComponent(name).path)[.size] as? Int)
+            // Answers far beyond what loopback's socket buffers hold, asked for at once and never read.
+            let count = 32 << 20 / size + 1
+            let get = "GET /targets/modules/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let reader = try RawConnection(port: port, receiveBuffer: 4096)
+            #expect(reader.write(String(repeating: get, count: count)))
+            try await Task.sleep(for: .seconds(3))
+            let (received, closed) = await reader.drain(within: 10)
+            #expect(closed, "the server closed the connection whose answers were not taken")
+            #expect(received.count < count * size, "before sending every answer: \(received.count) bytes")
+            // A client that reads is answered meanwhile and after.
             #expect(try await RawConnection(port: port).exchange(checkRequest()).hasPrefix("HTTP/1.1 200"))
         }
     }
@@ -73,9 +97,13 @@ struct ConnectionLimitTests {
 /// Runs a server with `configuration` over a fresh store on a free loopback port. No other
 /// client connects (HummingbirdTesting's live client would hold a connection of its own), and the
 /// store is verified before the first request, as `UpdateServer.run` does.
-private func withServer(_ configuration: ServerConfiguration, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+private func withServer(
+    _ configuration: ServerConfiguration, prepare: (ServerFixture) throws -> Void = { _ in },
+    _ body: @escaping @Sendable (Int, ServerFixture) async throws -> Void
+) async throws {
     let fixture = try ServerFixture()
     defer { fixture.remove() }
+    try prepare(fixture)
     let server = UpdateServer(store: fixture.store, events: fixture.events, configuration: configuration)
     _ = try server.watcher.catalog(now: Date())
     let (ports, bound) = AsyncStream.makeStream(of: Int.self)
@@ -86,7 +114,7 @@ private func withServer(_ configuration: ServerConfiguration, _ body: @escaping 
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         defer { group.cancelAll() }
-        try await body(port)
+        try await body(port, fixture)
     }
 }
 
@@ -99,13 +127,16 @@ private func checkRequest() -> String {
 private final class RawConnection {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    /// `receiveBuffer` (bytes) shrinks the socket's receive buffer, so a client that does not read
+    /// stops the server's writes sooner.
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        if var receiveBuffer { setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -162,6 +193,27 @@ private final class RawConnection {
             if await read(waiting: Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18) == nil { return true }
         }
         return false
+    }
+
+    /// Everything that arrives within `seconds`, and whether the server closed the connection by then.
+    /// One thread reads it all (megabytes of answers in 4 KB polls would take a thread each).
+    func drain(within seconds: Double) async -> (bytes: [UInt8], closed: Bool) {
+        let descriptor = self.descriptor
+        return await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while ContinuousClock.now < deadline {
+                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&poller, 1, 100) > 0 else { continue }
+                    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { return continuation.resume(returning: (received, true)) }
+                    received += buffer[..<count]
+                }
+                continuation.resume(returning: (received, false))
+            }.start()
+        }
     }
 
     /// Sends `text` a byte every `interval` and reports whether the server closed the connection

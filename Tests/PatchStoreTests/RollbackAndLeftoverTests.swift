@@ -36,6 +36,45 @@ import Testing
         #expect(try record.load(for: restarted)?.timestamp == 4)
     }
 
+    /// Publishing onto a rolled-back store would sign a timestamp below what clients trust: every
+    /// store-writing operation checks the record first, and a committed one raises it.
+    @Test func publishingOntoARolledBackStoreIsRefusedAndCommitsRaiseTheRecord() throws {
+        let fixture = try StoreFixture()
+        let stateDirectory = Self.stateDirectory()
+        defer { fixture.remove(); try? FileManager.default.removeItem(atPath: stateDirectory) }
+        let record = TrustedVersionsFile(stateDirectory: stateDirectory)
+        let options = PublishOptions(now: StoreFixture.now, trusted: record)
+        try fixture.publish(sampleModule(seed: 30), options: options)
+        #expect(try record.load(for: fixture.store) == TrustedVersions(root: 1, timestamp: 2, snapshot: 2, targets: 2, store: fixture.store.base.path))
+        let old = try fixture.read("metadata/timestamp.json")
+        try fixture.publish(sampleModule(seed: 30, edits: 3), options: options)
+        #expect(try record.load(for: fixture.store)?.timestamp == 3)
+        let newest = try fixture.read("metadata/timestamp.json")
+        try fixture.write(old, to: "metadata/timestamp.json")
+
+        let operations: [(String, () throws -> Void)] = [
+            ("publish", { try fixture.publish(sampleModule(seed: 31), options: options) }),
+            ("rollout", { _ = try fixture.store.setRollout(channel: "production", fingerprint: nil, percent: 50, signers: fixture.signers, options: options) }),
+            ("dry run", { _ = try fixture.store.disable(channel: "production", fingerprint: nil, signers: fixture.signers, options: PublishOptions(now: StoreFixture.now, dryRun: true, trusted: record)) }),
+            ("key rotation", { _ = try fixture.store.rotateKey(role: .timestamp, newKey: SigningKey.generate().publicKey, signers: fixture.signers, options: options) }),
+        ]
+        for (name, operation) in operations {
+            let error = #expect(throws: StoreError.self, "\(name)") { try operation() }
+            guard case let .rollbackBelowTrusted(path, role, trusted, found, _)? = error else { Issue.record("\(name): \(String(describing: error))"); continue }
+            #expect(path == "metadata/timestamp.json" && role == .timestamp && trusted == 3 && found == 2, "\(name)")
+            #expect(try fixture.read("metadata/timestamp.json") == old, "\(name) committed nothing")
+            #expect(!FileManager.default.fileExists(atPath: fixture.url("metadata/4.targets.json").path), "\(name) signed nothing")
+        }
+        // Without the record nothing can tell (what the record is for).
+        #expect(throws: Never.self) { _ = try fixture.store.setRollout(channel: "production", fingerprint: nil, percent: 50, signers: fixture.signers, options: PublishOptions(now: StoreFixture.now, dryRun: true)) }
+
+        try fixture.write(newest, to: "metadata/timestamp.json")
+        let receipt = try fixture.store.setRollout(channel: "production", fingerprint: nil, percent: 50, signers: fixture.signers, options: options).receipt
+        #expect(receipt.timestampVersion == 4)
+        #expect(try record.load(for: fixture.store)?.timestamp == 4)
+        #expect(try record.load(for: fixture.store)?.targets == receipt.targetsVersion)
+    }
+
     @Test func theRecordOnlyRisesAndIsKeptPerStore() throws {
         let first = try StoreFixture()
         let second = try StoreFixture()

@@ -45,6 +45,9 @@ enum CLI {
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        var environment = environment
+        // Store-writing commands keep trusted-versions records: in the test's folder, not the user's state folder.
+        if let directory, environment["PATCHCLI_STATE_DIR"] == nil { environment["PATCHCLI_STATE_DIR"] = directory.appendingPathComponent("state").path }
         if let replacingEnvironment {
             process.environment = replacingEnvironment
         } else if !environment.isEmpty {

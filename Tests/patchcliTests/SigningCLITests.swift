@@ -121,6 +121,41 @@ import Testing
         }
     }
 
+    /// The release-security notes' §7: a root key in the folder of the online keys is one theft
+    /// from a takeover. doctor and verify warn (never fail) until root.key is moved away.
+    @Test func doctorAndVerifyWarnWhileTheRootKeySitsWithTheOnlineKeys() throws {
+        try withScratchDirectory { directory in
+            let (project, environment) = try Self.package(in: directory)
+            #expect(try CLI.run(["init", "--json"], in: project, environment: environment).status == 0)
+            let keys = directory.appendingPathComponent("home/.config/patch/keys/tally")
+            let store = directory.appendingPathComponent("store")
+            #expect(try CLI.run(["release", "init", "--store", store.path, "--json"], in: project, environment: environment).status == 0)
+
+            func rootKeyWarnings() throws -> (doctor: [[String: Any]], verify: [String], verifyElsewhere: [String]) {
+                let doctor = try CLI.run(["doctor", "--json"], in: project, environment: environment)
+                let checks = ((doctor.result?["checks"] as? [[String: Any]]) ?? []).filter { $0["name"] as? String == "root_key_offline" }
+                let verified = try CLI.run(["verify", store.path, "--json"], in: project, environment: environment)
+                #expect(verified.status == 0, "a warning only: \(verified.stdout)")
+                // Outside the project the folder is named with --key-dir.
+                let elsewhere = try CLI.run(["verify", store.path, "--key-dir", keys.path, "--json"], in: directory, environment: environment)
+                #expect(elsewhere.status == 0, "\(elsewhere.stdout)")
+                let mentioning = { (result: CLIResult) in ((result.result?["warnings"] as? [String]) ?? []).filter { $0.contains("root.key") } }
+                return (checks, mentioning(verified), mentioning(elsewhere))
+            }
+
+            let online = try rootKeyWarnings()
+            #expect(online.doctor.count == 1 && online.doctor.first?["status"] as? String == "warning", "\(online.doctor)")
+            let message = online.doctor.first?["detail"] as? String ?? ""
+            #expect(message.contains("\(keys.path)/root.key sits in the same folder as the online keys (targets.key, snapshot.key, timestamp.key)"), "\(message)")
+            #expect(message.contains("\(keys.path)/root.pub.json") && message.contains("Move root.key offline"), "how to move it: \(message)")
+            #expect(online.verify == [message] && online.verifyElsewhere == [message], "\(online.verify) \(online.verifyElsewhere)")
+
+            try FileManager.default.moveItem(at: keys.appendingPathComponent("root.key"), to: directory.appendingPathComponent("offline-root.key"))
+            let offline = try rootKeyWarnings()
+            #expect(offline.doctor.isEmpty && offline.verify.isEmpty && offline.verifyElsewhere.isEmpty, "\(offline)")
+        }
+    }
+
     /// A project set up by a patchcli before the key directory (one Ed25519 key at
     /// `signing.privateKeyPath`): `doctor` and `release` say to run `init`, which keeps that key as
     /// the root key of the new key directory.

@@ -29,6 +29,36 @@ import Testing
         }
     }
 
+    /// Publishing onto a rolled-back store would sign a timestamp below what clients trust: release
+    /// and the channel commands refuse it as verify does, and write nothing.
+    @Test func publishingOntoARolledBackStoreExits40() throws {
+        try withScratchDirectory { directory in
+            try ReleaseCommandTests.prepare(directory)
+            let state = ["--state-dir", "publisher-state"]
+            #expect(try ReleaseCommandTests.publish("a.wasm", in: directory, extra: state).status == 0)
+            let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
+            let old = try Data(contentsOf: timestamp)
+            #expect(try ReleaseCommandTests.publish("b.wasm", in: directory, extra: state).status == 0)
+            let records = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("publisher-state/trusted").path)
+            #expect(records.filter { $0.hasSuffix(".json") }.count == 1, "the publishes recorded what they committed: \(records)")
+            try old.write(to: timestamp)
+
+            let refusals = [
+                try ReleaseCommandTests.publish("c.wasm", in: directory, extra: state),
+                try CLI.run(["release", "rollout", "50%", "--store", "store", "--key-dir", "keys", "--json"] + state, in: directory),
+            ]
+            let verified = try Self.verify(directory, state)
+            for refused in refusals + [verified] {
+                #expect(refused.status == 40, "\(refused.stdout)")
+                #expect(refused.error?["kind"] as? String == "store_rollback")
+                #expect(refused.error?["message"] as? String == verified.error?["message"] as? String, "the same message as verify")
+                #expect((refused.error?["message"] as? String)?.contains("timestamp version 2 is older than version 3") == true, "\(refused.stdout)")
+            }
+            #expect(try Data(contentsOf: timestamp) == old, "nothing was committed")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("store/metadata/4.targets.json").path), "nothing was signed")
+        }
+    }
+
     @Test func everyTamperedFileKindExits40() throws {
         try withScratchDirectory { directory in
             try ReleaseCommandTests.prepare(directory)

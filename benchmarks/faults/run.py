@@ -10,7 +10,8 @@ Trials, each on a real `patchcli` process against a store under bench-work/fault
   publish's duration (measured first);
 - concurrent publishers: N publishes started at once (each exits 0 or 42, counters stay unique).
 
-After every trial `patchcli verify` (with a trusted-versions record, so a rollback would fail) and
+After every trial `patchcli verify` (with the trusted-versions record the publishers keep too, so a
+rollback would fail) and
 python-tuf's reference client (`tuf.ngclient.Updater`, refreshing from the store over HTTP with
 its metadata kept between trials, downloading every target) must accept the store. Leftovers
 (temporary files, targets no metadata lists) are counted as `verify` reports them, then removed
@@ -73,7 +74,7 @@ class Store:
         (self.root / "modules").mkdir(parents=True)
         self.modules = 0
         self.cli(["keys", "generate", "--out", "keys"])
-        self.cli(["release", "init", "--store", "store", "--key-dir", "keys"])
+        self.cli(["release", "init", "--store", "store", "--key-dir", "keys", "--state-dir", "state"])
         handler = functools.partial(Quiet, directory=str(self.root / "store"))
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -100,7 +101,7 @@ class Store:
         return str(path.relative_to(self.root))
 
     def publish_command(self, module: str, notes: str = "") -> list[str]:
-        command = ["release", module, "--store", "store", "--key-dir", "keys", "--fingerprint", "fp-1", "--skip-verify"]
+        command = ["release", module, "--store", "store", "--key-dir", "keys", "--fingerprint", "fp-1", "--skip-verify", "--state-dir", "state"]
         return command + (["--notes", notes] if notes else [])
 
     def publish(self, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -186,7 +187,7 @@ def rotation_trial(store: Store, tally: Tally) -> None:
     kind = "fault points"
     store.cli(["keys", "generate", "--out", "next", "--role", "timestamp"])
     before = counter(store)
-    killed = store.cli(["keys", "rotate", "--store", "store", "--role", "timestamp", "--new-key", "next/timestamp.key", "--key-dir", "keys"],
+    killed = store.cli(["keys", "rotate", "--store", "store", "--role", "timestamp", "--new-key", "next/timestamp.key", "--key-dir", "keys", "--state-dir", "state"],
                        env={"PATCHCLI_FAULT_AT": "root"}, check=False)
     if killed.returncode not in KILLED:
         tally.failures.setdefault(kind, []).append(f"root: expected SIGKILL, exit {killed.returncode}")
