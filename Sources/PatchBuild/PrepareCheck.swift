@@ -19,11 +19,14 @@ public enum PrepareCheckFinding: Sendable, Equatable {
     case sourcesChanged(changedDeclarations: [String])
     /// The baseline matches, but sources or generated files are not as `prepare` would leave them.
     case prepareNeeded(paths: [String])
+    /// Everything is prepared, but the Xcode project does not compile some generated file in exactly
+    /// the targets that need it.
+    case generatedFilesUnregistered([GeneratedFileRegistration])
 }
 
 extension PrepareSession {
     /// The `--check` verdict, nil when the project is prepared exactly as `prepare` would leave it.
-    public func checkFinding() -> PrepareCheckFinding? {
+    public func checkFinding() throws(ProjectError) -> PrepareCheckFinding? {
         for (path, bytes) in generatedFiles.sorted(by: { $0.key < $1.key }) {
             if let problem = Self.firstParseError(bytes) {
                 return .generatedUnparsable(path: path, line: problem.line, message: problem.message)
@@ -41,7 +44,10 @@ extension PrepareSession {
         if committed != plan.baselineBytes {
             return .baselineStale(reason: "\(PrepareState.baselinePath) records the same declarations but not as this patchcli writes them (a declaration moved to another file, or an older format)")
         }
-        return updates.isEmpty ? nil : .prepareNeeded(paths: updates.map(\.path))
+        if !updates.isEmpty { return .prepareNeeded(paths: updates.map(\.path)) }
+        // Last: `prepare` would also register what it creates, so a missing file is `prepareNeeded`.
+        let mismatches = try registrationMismatches()
+        return mismatches.isEmpty ? nil : .generatedFilesUnregistered(mismatches)
     }
 
     /// Ids of declarations added, removed or changed (by content hash) since the baseline.

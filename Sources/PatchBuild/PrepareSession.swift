@@ -17,6 +17,9 @@ public struct PrepareSession: Sendable {
     /// The files of the targets that `prepare` generated, or that hold a section it generated, as
     /// they are on disk, by path: what `--check` parses.
     public var generatedFiles: [String: [UInt8]]
+    /// The project's patch.json and folder, for what is read from the project file on demand.
+    public var config: ProjectConfig
+    public var root: String
 
     /// Every change, in the order to make it: the saved originals before the sources they preserve
     /// (an interrupted run never leaves a rewritten file without its original), then sources and
@@ -27,6 +30,13 @@ public struct PrepareSession: Sendable {
     /// list or forget (`AppWiring.registration`).
     public var createsOrDeletesGeneratedFiles: Bool {
         updates.contains { update in (update.before == nil) != (update.after == nil) && Preparer.isGenerated(update.after ?? update.before ?? []) }
+    }
+
+    /// The generated files the Xcode project does not compile in exactly the targets that need them
+    /// (empty for a Swift package): reads the project file, so only `--check` and a `prepare` that
+    /// would otherwise leave the project file alone ask.
+    public func registrationMismatches() throws(ProjectError) -> [GeneratedFileRegistration] {
+        try GeneratedFileRegistration.mismatches(config: config, root: root, generatedFileTargets: plan.generatedFileTargets)
     }
 
     public static func run(root: String) throws(ProjectError) -> PrepareSession {
@@ -76,7 +86,7 @@ public struct PrepareSession: Sendable {
             bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
         }
         return PrepareSession(plan: plan, updates: updates, originals: originalUpdates, bookkeeping: bookkeeping,
-                              currentBaseline: currentBaseline, generatedFiles: generatedFiles)
+                              currentBaseline: currentBaseline, generatedFiles: generatedFiles, config: config, root: root)
     }
 
     /// The folders (relative to `root`) that writing `updates` creates, outermost first.

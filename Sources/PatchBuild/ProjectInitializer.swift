@@ -144,9 +144,12 @@ public enum ProjectInitializer {
                 throw .existingConfig(error)
             }
         }
+        // Read even under `--force`, which rewrites everything but the keys: a fresh root key would
+        // not match the one shipped apps embed, so the old key directory (or older single key) stays.
+        let previousKeys = PreviousKeys.read(configPath)
         let appKey = options.appKey ?? existingConfig?.appKey ?? defaultAppKey(detected.name)
         let appRoot = detected.targets.first { $0.name == detected.appTarget }?.sourceRoots.first ?? "."
-        let keyDirectoryPath = options.keyDirectory ?? existingConfig?.signing.keyDirectory ?? KeyDirectory.defaultParent + "/" + appKey
+        let keyDirectoryPath = options.keyDirectory ?? previousKeys?.keyDirectory ?? KeyDirectory.defaultParent + "/" + appKey
         var config = existingConfig ?? ProjectConfig(
             appKey: appKey, appID: options.appID, apiBaseURL: options.apiBaseURL, channel: options.channel,
             project: detected.project, targets: detected.targets, appTarget: detected.appTarget,
@@ -154,7 +157,7 @@ public enum ProjectInitializer {
             patchableFunctions: [],
             signing: .init(keyDirectory: keyDirectoryPath,
                            publicKeyFile: Preparer.join(Preparer.generatedFolder(forSourceRoot: appRoot), publicKeyFileName)))
-        let legacyKeyPath = config.signing.privateKeyPath
+        let legacyKeyPath = previousKeys?.privateKeyPath
         config.signing.keyDirectory = keyDirectoryPath
         config.signing.privateKeyPath = nil
 
@@ -216,6 +219,20 @@ public enum ProjectInitializer {
         }
         return InitPlan(writes: writes, config: config, detected: detected, keyDirectory: keyDirectory, newKeys: newKeys,
                         migratedKey: migratedKey, launchCode: LaunchCode(config))
+    }
+
+    /// Where an existing patch.json keeps the signing keys, read on its own so that `--force` finds
+    /// them even when the rest of the file is what it replaces.
+    struct PreviousKeys: Decodable {
+        var keyDirectory: String?
+        var privateKeyPath: String?
+
+        /// The `signing` keys of the patch.json at `path`; nil when it has none or is not JSON.
+        static func read(_ path: String) -> PreviousKeys? {
+            struct File: Decodable { var signing: PreviousKeys? }
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            return (try? JSONDecoder().decode(File.self, from: data))?.signing
+        }
     }
 
     /// The key of `signing.privateKeyPath` (the seed in base64, the format of a role key); nil when

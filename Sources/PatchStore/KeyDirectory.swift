@@ -108,20 +108,65 @@ public struct KeyDirectory: Sendable, Equatable {
         } catch {
             throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
         }
-        let files = StoreFiles(base: URL(fileURLWithPath: path))
         for (role, key) in keys {
             try Self.writePrivate(key, to: privateKeyPath(role))
-            do {
-                let publicJSON = CanonicalJSON.serialize(try JSONValue(encoding: key.publicKey)) + Array("\n".utf8)
-                // Replaces a stale public key of a role whose private key was removed: the new
-                // private key is what signs from now on.
-                let temporary = try files.writeTemporary(for: "\(role.rawValue).pub.json", publicJSON)
-                try files.replace("\(role.rawValue).pub.json", withTemporary: temporary)
-            } catch let StoreError.unwritable(_, reason) {
-                throw .unwritable(path: publicKeyPath(role), reason: reason)
-            } catch {
-                throw .unwritable(path: publicKeyPath(role), reason: "\(error)")
-            }
+            // Replaces a stale public key of a role whose private key was removed: the new
+            // private key is what signs from now on.
+            try writePublic(key.publicKey, role: role)
+        }
+    }
+
+    /// Where `replace` keeps a role's key once `keys rotate` has replaced it:
+    /// `<role>.retired-<first 16 hex digits of its keyid>.key`, mode 0600.
+    public func retiredKeyPath(_ role: TUFRole, keyid: String) -> String {
+        file("\(role.rawValue).retired-\(keyid.prefix(16)).key")
+    }
+
+    /// Makes `key` the key of `role` here after `keys rotate` published it: the role's current key
+    /// (if this folder holds it) stays as the retired file, then the new key takes `<role>.key` in
+    /// one rename, so every moment the folder holds a usable key. A role kept offline gets its new
+    /// `.pub.json` only. Returns the retired key's path, nil when there was none to retire.
+    @discardableResult
+    public func replace(_ role: TUFRole, with key: SigningKey) throws(KeyDirectoryError) -> String? {
+        if isOffline(role) {
+            try writePublic(key.publicKey, role: role)
+            return nil
+        }
+        guard let current = try privateKey(role) else {
+            try write([(role, key)])
+            return nil
+        }
+        guard current.keyid != key.keyid else { return nil }
+        let keyPath = privateKeyPath(role)
+        let temporary = file(".\(role.rawValue).key.tmp-\(UUID().uuidString)")
+        try Self.writePrivate(key, to: temporary)
+        // A hard link keeps the old key's mode 0600 and never replaces an existing file.
+        let retired = retiredKeyPath(role, keyid: current.keyid)
+        if link(keyPath, retired) != 0, errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .unwritable(path: retired, reason: reason)
+        }
+        guard rename(temporary, keyPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .unwritable(path: keyPath, reason: reason)
+        }
+        try writePublic(key.publicKey, role: role)
+        return retired
+    }
+
+    /// `<role>.pub.json`, replaced atomically.
+    private func writePublic(_ key: TUFKey, role: TUFRole) throws(KeyDirectoryError) {
+        do {
+            let publicJSON = CanonicalJSON.serialize(try JSONValue(encoding: key)) + Array("\n".utf8)
+            let files = StoreFiles(base: URL(fileURLWithPath: path))
+            let temporary = try files.writeTemporary(for: "\(role.rawValue).pub.json", publicJSON)
+            try files.replace("\(role.rawValue).pub.json", withTemporary: temporary)
+        } catch let StoreError.unwritable(_, reason) {
+            throw .unwritable(path: publicKeyPath(role), reason: reason)
+        } catch {
+            throw .unwritable(path: publicKeyPath(role), reason: "\(error)")
         }
     }
 

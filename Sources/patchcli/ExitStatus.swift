@@ -83,7 +83,7 @@ enum ExitStatus: Int32, Codable {
     case eventDatabase = 48
     /// Publishing was aborted on purpose by fault injection (PATCHCLI_FAULT_AT, tests only).
     case publishAborted = 49
-    // `prepare --check` (30, 50-53): each finding asks for a different fix (docs/prepare.md).
+    // `prepare --check` (30, 50-54): each finding asks for a different fix (docs/prepare.md).
     /// `prepare --check`: `.patch/baseline.json` is missing.
     case notPrepared = 50
     /// `prepare --check`: the baseline is unreadable, or records the same declarations differently.
@@ -92,4 +92,7 @@ enum ExitStatus: Int32, Codable {
     case sourcesChangedSinceBaseline = 52
     /// `prepare --check`: a generated file or generated section does not parse.
     case generatedUnparsable = 53
+    /// `prepare --check`: the Xcode project does not compile a generated file in exactly the targets
+    /// that need it.
+    case generatedUnregistered = 54
 }

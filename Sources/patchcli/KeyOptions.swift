@@ -34,6 +34,14 @@ struct KeyOptions: ParsableArguments {
         return RoleSigners(keys)
     }
 
+    /// The key directory this command signs from: `--key-dir`, else the project's (nil outside a
+    /// project, or in one whose patch.json predates the key directory).
+    func keyDirectory() throws -> KeyDirectory? {
+        if let keyDir { return KeyDirectory(path: keyDir) }
+        if case let .directory(directory) = try ProjectKeyDirectory.find() { return directory }
+        return nil
+    }
+
     private func load(_ role: TUFRole, stdin: inout StandardInputKey) throws -> SigningKey? {
         for entry in keyFiles {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)

@@ -11,7 +11,10 @@ struct KeysRotate: AsyncParsableCommand {
             Needs the current root key and the keys of the other online roles (--key, --key-dir or
             PATCHCLI_KEY_<ROLE>), and the new key from --new-key PATH ('-' = stdin) or PATCHCLI_NEW_KEY.
             When the role's old key is available too, the new files are signed with both, so clients
-            accept them whether or not they have fetched the new root yet.
+            accept them whether or not they have fetched the new root yet. The key directory
+            (--key-dir, else the project's signing.keyDirectory) then holds the new key as
+            <role>.key and the old one as <role>.retired-<keyid>.key, so the next release signs
+            with the new key.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -25,6 +28,9 @@ struct KeysRotate: AsyncParsableCommand {
         var role: String
         var newKey: PublicKeyReport
         var receipt: PublishReceipt
+        /// The key directory now holding the new key, and where its old key was kept.
+        var keyDirectory: String?
+        var retiredKey: String?
     }
 
     func run() async throws {
@@ -45,7 +51,20 @@ struct KeysRotate: AsyncParsableCommand {
             let receipt = try storeOptions.releaseStore.rotateKey(role: role, newKey: replacement.publicKey, signers: signers, options: publishFlags.options())
             console.line("\(role.rawValue) key is now \(replacement.keyid) (root version \(receipt.rootVersion))")
             console.files(receipt)
-            return Report(role: role.rawValue, newKey: PublicKeyReport(role: role, key: replacement.publicKey), receipt: receipt)
+            var report = Report(role: role.rawValue, newKey: PublicKeyReport(role: role, key: replacement.publicKey), receipt: receipt)
+            // Only once the store lists the new key: until then the old one is what signs.
+            if !receipt.dryRun, let directory = try keyOptions.keyDirectory() {
+                do {
+                    report.retiredKey = try directory.replace(role, with: replacement)
+                } catch {
+                    throw CommandFailure(
+                        kind: "key_problem", message: "the store now uses the new \(role.rawValue) key, but \(error)", exitStatus: .keyProblem,
+                        hint: "copy the new key to \(directory.privateKeyPath(role)) by hand (keep the old one elsewhere) before the next release")
+                }
+                report.keyDirectory = directory.path
+                console.line("  \(directory.privateKeyPath(role)) holds the new key\(report.retiredKey.map { "; the old one is kept as \($0)" } ?? "")")
+            }
+            return report
         }
     }
 }

@@ -11,13 +11,14 @@ struct PrepareCommand: AsyncParsableCommand {
             routing `body` per view, adds `dynamic` and a replacement to functions marked `// @patchable`,
             and writes .patch/baseline.json plus the fingerprint constant. Details: docs/prepare.md.
             --check exit codes: 30 prepare needed, 50 not prepared, 51 baseline stale, 52 sources changed
-            since the baseline (a patch: use `patchcli build`), 53 a generated file does not parse.
+            since the baseline (a patch: use `patchcli build`), 53 a generated file does not parse, 54 the
+            Xcode project does not compile a generated file in exactly the targets that need it.
             """)
 
     @Option(name: .long, help: "The project folder holding patch.json.")
     var project: String = "."
 
-    @Flag(help: "Change nothing; fail (exit 30, 50-53) unless the project is prepared as committed (the CI gate).")
+    @Flag(help: "Change nothing; fail (exit 30, 50-54) unless the project is prepared as committed (the CI gate).")
     var check = false
 
     @Flag(name: .customLong("dry-run"), help: "Change nothing; print the changes as a unified diff.")
@@ -45,7 +46,7 @@ struct PrepareCommand: AsyncParsableCommand {
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
             result.planSeconds = Self.seconds(since: start)
             if check {
-                if let finding = session.checkFinding() { throw Self.failure(finding) }
+                if let finding = try session.checkFinding() { throw Self.failure(finding) }
                 result.seconds = Self.seconds(since: start)
                 console.line("prepared: nothing would change (\(plan.views.count) views, \(plan.functions.count) functions routed)")
                 return result
@@ -58,8 +59,9 @@ struct PrepareCommand: AsyncParsableCommand {
                 return result
             }
             try Self.apply(session.updatesInWriteOrder, root: project)
-            // The generated files exist now: a project init wired lists the new ones and forgets the deleted ones.
-            if session.createsOrDeletesGeneratedFiles,
+            // The generated files exist now: a project init wired lists the new ones and forgets the
+            // deleted ones, and registers again those its targets no longer compile as they must.
+            if try session.createsOrDeletesGeneratedFiles || !session.registrationMismatches().isEmpty,
                let registration = try AppWiring.registration(root: project, viewTargets: Set(plan.views.map(\.target))) {
                 try Self.apply(registration.updates, root: project)
                 result.changedFiles += registration.wired.map(\.path)
@@ -100,6 +102,13 @@ struct PrepareCommand: AsyncParsableCommand {
                 kind: "prepare_needed",
                 message: "prepare would change \(paths.count) file(s) although the baseline matches the sources: \(paths.joined(separator: ", "))",
                 exitStatus: .prepareWouldChange, hint: "run `patchcli prepare` and commit the result (the baseline stays as it is)")
+        case let .generatedFilesUnregistered(mismatches):
+            let listed = mismatches.prefix(5).map(\.description).joined(separator: "; ") + (mismatches.count > 5 ? "; … (\(mismatches.count) files in all)" : "")
+            return CommandFailure(
+                kind: "generated_unregistered",
+                message: "the Xcode project does not compile \(mismatches.count) generated file(s) in exactly the targets that need them: \(listed)",
+                exitStatus: .generatedUnregistered,
+                hint: "`patchcli prepare` registers it (in a project `patchcli init` wired; otherwise set the file's target membership in Xcode), then commit the project file")
         }
     }
 

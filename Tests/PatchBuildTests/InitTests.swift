@@ -136,6 +136,38 @@ import Testing
         #expect(plan.writes.contains { $0.path.hasSuffix("PatchPublicKey.generated.swift") && String(decoding: $0.bytes, as: UTF8.self).contains(legacy.keyid) })
     }
 
+    /// `init --force` rewrites patch.json but keeps the keys: an older single key still becomes the
+    /// root key (the one shipped apps embed), and a key directory of the old file stays in use.
+    @Test func initForceKeepsTheSigningKeys() throws {
+        let root = try Self.demoPackage()
+        let home = root + "-home"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
+        let legacy = SigningKey.generate()
+        try FileManager.default.createDirectory(atPath: home + "/old", withIntermediateDirectories: true)
+        try Data(legacy.keyFileText.utf8).write(to: URL(fileURLWithPath: home + "/old/demo.ed25519"))
+        // Malformed otherwise (no targets): what `--force` is for.
+        try Data(#"{"appKey":"demo","signing":{"privateKeyPath":"~/old/demo.ed25519","publicKeyFile":"Sources/Demo/Patch/PatchPublicKey.generated.swift"},"version":1}"#.utf8)
+            .write(to: URL(fileURLWithPath: root + "/patch.json"))
+        #expect(throws: InitError.self) { try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: home) }
+
+        let forced = try ProjectInitializer.plan(InitOptions(root: root, force: true), homeDirectory: home)
+        #expect(forced.migratedKey == "~/old/demo.ed25519")
+        #expect(forced.newKeys.first { $0.role == .root }?.key.keyid == legacy.keyid)
+        #expect(forced.config.signing.privateKeyPath == nil)
+        try Self.apply(forced, root: root)
+
+        // A key directory elsewhere than the default, named by the old file, is kept too.
+        let moved = home + "/elsewhere"
+        try FileManager.default.moveItem(atPath: forced.keyDirectory.path, toPath: moved)
+        var config = try ProjectSources.loadConfig(root: root)
+        config.signing.keyDirectory = moved
+        try Data(config.encoded()).write(to: URL(fileURLWithPath: root + "/patch.json"))
+        let again = try ProjectInitializer.plan(InitOptions(root: root, force: true), homeDirectory: home)
+        #expect(again.keyDirectory.path == moved)
+        #expect(again.newKeys.isEmpty)
+        #expect(try again.keyDirectory.privateKey(.root)?.keyid == legacy.keyid)
+    }
+
     /// A root key kept offline (only root.pub.json in the folder) is never replaced, and the app
     /// keeps embedding it.
     @Test func anOfflineRootKeyIsNeverReplaced() throws {

@@ -151,6 +151,43 @@ import Testing
         }
     }
 
+    /// A generated file unticked from its target in Xcode: `prepare --check` names it (exit 54), and
+    /// `prepare` registers it again.
+    @Test func checkFindsAGeneratedFileTheTargetNoLongerCompilesAndPrepareRegistersIt() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Shop")
+            let pbxprojPath = project.appendingPathComponent("Shop.xcodeproj/project.pbxproj")
+            try write(Self.pbxproj, "Shop.xcodeproj/project.pbxproj", in: project)
+            try write("import SwiftUI\n\n@main\nstruct ShopApp: App {\n    var body: some Scene {\n        WindowGroup { ContentView() }\n    }\n}\n",
+                      "Shop/ShopApp.swift", in: project)
+            try write("import SwiftUI\n\nstruct ContentView: View {\n    var body: some View {\n        Text(\"Hello\")\n    }\n}\n",
+                      "Shop/ContentView.swift", in: project)
+            let first = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path, "--json"])
+            #expect(first.status == 0, "\(first.stderr)")
+            let clean = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(clean.status == 0, "\(clean.stdout)")
+
+            // Unticked in Xcode: the build file leaves the target's Compile Sources phase.
+            let wired = try String(contentsOf: pbxprojPath, encoding: .utf8)
+            let lines = wired.split(separator: "\n", omittingEmptySubsequences: false)
+            let unticked = lines.filter { !($0.contains("/* PatchThunks-Shop.generated.swift in Sources */") && $0.hasSuffix(",")) }
+            #expect(unticked.count == lines.count - 1)
+            try Data(unticked.joined(separator: "\n").utf8).write(to: pbxprojPath)
+
+            let found = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(found.status == 54, "\(found.stdout)")
+            #expect(found.error?["kind"] as? String == "generated_unregistered")
+            #expect((found.error?["message"] as? String)?.contains("Shop/Patch/PatchThunks-Shop.generated.swift: not compiled by Shop") == true, "\(found.stdout)")
+            #expect((found.error?["hint"] as? String)?.contains("`patchcli prepare` registers it") == true)
+
+            let prepare = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(prepare.status == 0, "\(prepare.stderr)")
+            #expect((prepare.result?["changed_files"] as? [String] ?? []).contains("Shop.xcodeproj/project.pbxproj"), "\(prepare.stdout)")
+            let again = try CLI.run(["prepare", "--project", project.path, "--check", "--json"])
+            #expect(again.status == 0, "\(again.stdout)")
+        }
+    }
+
     /// What Xcode writes when the developer adds `Feature/FeatureView.swift` to the app target: a
     /// `Feature` group in the main group, its file reference, and its build file in Compile Sources.
     private static func addingFeatureFolder(to pbxproj: String) -> String {

@@ -156,6 +156,47 @@ import Testing
         }
     }
 
+    /// `keys rotate` in a project leaves the new key in the project's key directory (the old one
+    /// retired next to it, still private), so the next release signs with it and the store verifies.
+    @Test func keysRotateInAProjectPutsTheNewKeyInItsKeyDirectory() throws {
+        try withScratchDirectory { directory in
+            let (project, environment) = try Self.package(in: directory)
+            #expect(try CLI.run(["init", "--json"], in: project, environment: environment).status == 0)
+            let keys = directory.appendingPathComponent("home/.config/patch/keys/tally")
+            let store = directory.appendingPathComponent("store")
+            #expect(try CLI.run(["release", "init", "--store", store.path, "--json"], in: project, environment: environment).status == 0)
+            try Data(ReleaseCommandTests.module(seed: 3)).write(to: project.appendingPathComponent("a.wasm"))
+            let first = try CLI.run(["release", "a.wasm", "--store", store.path, "--fingerprint", "fp-1", "--json"], in: project, environment: environment)
+            #expect(first.status == 0, "\(first.stdout)")
+            let oldKey = try Data(contentsOf: keys.appendingPathComponent("targets.key"))
+            let oldKeyID = try #require((try CLI.run(["keys", "show", keys.appendingPathComponent("targets.key").path, "--json"]).result?["key"] as? [String: Any])?["keyid"] as? String)
+
+            #expect(try CLI.run(["keys", "generate", "--out", "new", "--role", "targets", "--json"], in: directory).status == 0)
+            let newKeyFile = directory.appendingPathComponent("new/targets.key")
+            let rotated = try CLI.run(["keys", "rotate", "--role", "targets", "--new-key", newKeyFile.path, "--store", store.path, "--json"], in: project, environment: environment)
+            #expect(rotated.status == 0, "\(rotated.stdout)\(rotated.stderr)")
+            let retired = keys.appendingPathComponent("targets.retired-\(oldKeyID.prefix(16)).key")
+            #expect(rotated.result?["retired_key"] as? String == retired.path, "\(rotated.stdout)")
+            #expect(rotated.result?["key_directory"] as? String == keys.path)
+            #expect(try Data(contentsOf: keys.appendingPathComponent("targets.key")) == Data(contentsOf: newKeyFile))
+            #expect(try Data(contentsOf: keys.appendingPathComponent("targets.pub.json")) == Data(contentsOf: directory.appendingPathComponent("new/targets.pub.json")))
+            #expect(try Data(contentsOf: retired) == oldKey)
+            #expect(try Self.permissions(retired) == 0o600)
+            #expect(try Self.permissions(keys.appendingPathComponent("targets.key")) == 0o600)
+
+            // The next release needs no flag and no hand edit, and the store verifies.
+            try Data(ReleaseCommandTests.module(seed: 4)).write(to: project.appendingPathComponent("b.wasm"))
+            let second = try CLI.run(["release", "b.wasm", "--store", store.path, "--fingerprint", "fp-1", "--json"], in: project, environment: environment)
+            #expect(second.status == 0, "\(second.stdout)")
+            let verified = try CLI.run(["verify", store.path, "--json"], in: project, environment: environment)
+            #expect(verified.status == 0, "\(verified.stdout)")
+            // doctor agrees the folder is consistent.
+            let doctor = try CLI.run(["doctor", "--json"], in: project, environment: environment)
+            let check = ((doctor.result?["checks"] as? [[String: Any]]) ?? []).first { $0["name"] as? String == "signing_key_targets" }
+            #expect(check?["status"] as? String == "ok", "\(doctor.stdout)")
+        }
+    }
+
     /// A project set up by a patchcli before the key directory (one Ed25519 key at
     /// `signing.privateKeyPath`): `doctor` and `release` say to run `init`, which keeps that key as
     /// the root key of the new key directory.

@@ -2,15 +2,17 @@
 
 A *view* here is a `var body: some View` (or `some SwiftUI.View`) computed property declared as a
 member of a struct, class, enum or actor, or of an extension of one, whose type conforms to `View`
-or `SwiftUI.View` in its declaration or in an extension within the same group of files (one
-target). Each such `body` counts once, so a type declared twice under `#if` clauses counts twice.
+or `SwiftUI.View` (directly or through protocols of the group refining it) in its declaration or
+in an extension within the same group of files (one target). Each such `body` counts once, so a type declared twice under `#if` clauses counts twice.
 Views declared inside a function, closure or `#Preview` block are counted as *local*.
 
 The scan is a small lexer (comments, nested block comments, string literals of every form with their
 interpolations, raw strings, backticked names) and a brace-matching walk over its tokens. Known
 limits: regex literals (`/.../`) are not lexed (a `{`, `}` or `"` inside one would desynchronise
 the walk); braces opened under one `#if` clause and closed under another are not matched the way
-the compiler would; conformance through another protocol or a typealias is not seen; a type's
+the compiler would; conformance through a protocol of the group refining `View` is seen, through
+a typealias or a protocol of another module it is not; a `body` in an extension of a protocol is a
+default implementation, not a view; a type's
 qualified name is its path of enclosing types as written, so two same-named types of one group
 merge their conformance.
 """
@@ -145,16 +147,21 @@ class TypeScope:
     local: bool          # declared inside a function, closure or macro block
 
 
+VIEW_NAMES = {"View", "SwiftUI.View"}
+
+
 @dataclass
 class FileViews:
-    conforming: set[str] = field(default_factory=set)           # qualified names declared conforming here
+    inherits: dict[str, set[str]] = field(default_factory=dict)  # qualified name -> names its declarations here inherit
+    protocols: set[str] = field(default_factory=set)             # protocols declared here
     local_conforming: set[str] = field(default_factory=set)        # `Name@brace` of local types
     bodies: list[tuple[str, int, bool]] = field(default_factory=list)  # (qualified name, line, local)
 
 
-def parse_inheritance(tokens: list[tuple[str, int]], index: int) -> tuple[bool, int]:
-    """Reads an inheritance clause starting after `:`; returns whether it names `View` or
-    `SwiftUI.View` and the index of the token that ends it (`{` or `where`)."""
+def parse_inheritance(tokens: list[tuple[str, int]], index: int) -> tuple[set[str], int]:
+    """Reads an inheritance clause starting after `:`; returns the names it lists (`View`,
+    `SwiftUI.View`, `SomeProtocol`, attributes dropped) and the index of the token that ends it
+    (`{` or `where`)."""
     elements: list[list[str]] = [[]]
     angle = 0
     while index < len(tokens):
@@ -170,11 +177,11 @@ def parse_inheritance(tokens: list[tuple[str, int]], index: int) -> tuple[bool, 
         elif not token.startswith("@"):
             elements[-1].append(token)
         index += 1
-    return any(element in (["View"], ["SwiftUI", ".", "View"]) for element in elements), index
+    return {"".join(element) for element in elements if element}, index
 
 
-def parse_header(tokens: list[tuple[str, int]], index: int) -> tuple[str, bool, int] | None:
-    """At a type keyword: returns (name as written, conforms to View, index of its opening `{`)."""
+def parse_header(tokens: list[tuple[str, int]], index: int) -> tuple[str, set[str], int] | None:
+    """At a type keyword: returns (name as written, the names it inherits, index of its opening `{`)."""
     keyword = tokens[index][0]
     index += 1
     if index >= len(tokens) or not IDENTIFIER_START.match(tokens[index][0][:1]):
@@ -194,16 +201,16 @@ def parse_header(tokens: list[tuple[str, int]], index: int) -> tuple[str, bool, 
             index += 1
             if angle == 0:
                 break
-    conforms = False
+    inherited: set[str] = set()
     if index < len(tokens) and tokens[index][0] == ":":
-        conforms, index = parse_inheritance(tokens, index + 1)
+        inherited, index = parse_inheritance(tokens, index + 1)
     elif index < len(tokens) and tokens[index][0] not in ("{", "where"):
         return None  # `actor` or `class` used as an ordinary word
     while index < len(tokens) and tokens[index][0] not in ("{", "}", ";"):
         index += 1
     if index >= len(tokens) or tokens[index][0] != "{":
         return None
-    return ".".join(name), conforms, index
+    return ".".join(name), inherited, index
 
 
 def is_view_body(tokens: list[tuple[str, int]], index: int) -> bool:
@@ -224,7 +231,7 @@ def scan(text: str) -> FileViews:
         if token in TYPE_KEYWORDS:
             header = parse_header(tokens, index)
             if header:
-                name, conforms, brace = header
+                name, inherited, brace = header
                 enclosing = stack[-1] if stack else None
                 local = any(scope is None for scope in stack) or (enclosing is not None and enclosing.local)
                 if token != "extension" and enclosing is not None and not local:
@@ -232,8 +239,13 @@ def scan(text: str) -> FileViews:
                 if local:
                     name = f"{name}@{brace}"  # local types cannot be extended: the declaration is the type
                 opening[brace] = TypeScope(name, token == "protocol", local)
-                if conforms:
-                    (result.local_conforming if local else result.conforming).add(name)
+                if local:
+                    if inherited & VIEW_NAMES:
+                        result.local_conforming.add(name)
+                else:
+                    result.inherits.setdefault(name, set()).update(inherited)
+                    if token == "protocol":
+                        result.protocols.add(name)
         elif token == "{":
             stack.append(opening.get(index))
         elif token == "}":
@@ -254,8 +266,21 @@ class View:
 
 
 def views_in(files: dict[str, FileViews]) -> list[View]:
-    """The views of one group of files (a target): conformance is joined across the group."""
-    conforming = set().union(*(scan.conforming for scan in files.values())) if files else set()
+    """The views of one group of files (a target): conformance is joined across the group, through
+    protocols of the group that refine `View` too. A `body` in an extension of a protocol is a default
+    implementation every conforming type shares, not a view of its own."""
+    inherits: dict[str, set[str]] = {}
+    for scanned in files.values():
+        for name, names in scanned.inherits.items():
+            inherits.setdefault(name, set()).update(names)
+    protocols = set().union(*(scan.protocols for scan in files.values())) if files else set()
+    view_names = set(VIEW_NAMES)
+    while True:
+        refining = {name for name in protocols if name not in view_names and inherits.get(name, set()) & view_names}
+        if not refining:
+            break
+        view_names |= refining
+    conforming = {name for name, names in inherits.items() if name not in protocols and names & view_names}
     views = []
     for path, scanned in files.items():
         for name, line, local in scanned.bodies:

@@ -75,6 +75,33 @@ class ViewCountTests(unittest.TestCase):
         """
         self.assertEqual(views(text), [("Local", True), ("Twice", False), ("Twice", False)])
 
+    def test_protocols_refining_view_and_protocol_extension_bodies(self) -> None:
+        protocols = """
+        import SwiftUI
+        protocol SliderContent: View { var value: Double { get } }
+        protocol FancySlider: SliderContent {}
+        protocol PlatformView: View { var iOSView: Text { get } }
+        extension PlatformView {
+            var body: some View { iOSView }
+        }
+        """
+        types = """
+        private struct Capsule: SliderContent {
+            var value: Double
+            var body: some View { Text("c") }
+        }
+        struct Fancy: FancySlider {
+            var value: Double
+            var body: some View { Text("f") }
+        }
+        struct Inline: PlatformView { var iOSView: Text }
+        """
+        # Conformance through protocols refining View counts; the protocol extension's default body
+        # is not a view (Inline has no body of its own).
+        self.assertEqual(views(protocols, types), [("Capsule", False), ("Fancy", False)])
+        # Without the protocols' file the types do not conform.
+        self.assertEqual(views(types), [])
+
     def test_sanitized_names_follow_the_name_rule(self) -> None:
         self.assertEqual(swift_views.sanitized_name("Outer.Inner"), "Outer_Inner")
         self.assertEqual(swift_views.sanitized_name("Café"), "Caf_uE9_")
