@@ -210,8 +210,8 @@ import Testing
                   root: root)
         let upgraded = try PrepareSession.run(root: root)
         #expect(upgraded.plan.fingerprint == session.plan.fingerprint)
-        guard case let .prepareNeeded(paths)? = upgraded.checkFinding() else {
-            Issue.record("expected prepare_needed, got \(String(describing: upgraded.checkFinding()))")
+        guard case let .prepareNeeded(paths)? = try upgraded.checkFinding() else {
+            Issue.record("expected prepare_needed, got \(String(describing: try upgraded.checkFinding()))")
             return
         }
         #expect(paths.contains("iOS/Row.swift") && paths.contains("tvOS/Row.swift"))
@@ -239,8 +239,8 @@ import Testing
         #expect(old != session.plan.baseline)
         try Data(old.canonicalJSON).write(to: URL(fileURLWithPath: root + "/.patch/baseline.json"))
         let again = try PrepareSession.run(root: root)
-        guard case .baselineStale? = again.checkFinding() else {
-            Issue.record("expected baseline_stale, got \(String(describing: again.checkFinding()))")
+        guard case .baselineStale? = try again.checkFinding() else {
+            Issue.record("expected baseline_stale, got \(String(describing: try again.checkFinding()))")
             return
         }
         #expect(ChangeDetector.compare(baseline: old, current: again.plan, shippedExports: []).isEmpty)
