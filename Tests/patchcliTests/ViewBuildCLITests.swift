@@ -23,8 +23,18 @@ import Testing
                     Button("Tapped \\(taps) times") {
                         taps += 1
                     }
+                    TapBadge(count: taps)
                 }
                 .padding(16)
+            }
+        }
+
+        /// A child view of the project, private to this file (prepare routes it from a section it
+        /// appends here): it is lowered into the parent's tree.
+        private struct TapBadge: View {
+            let count: Int
+            var body: some View {
+                Text("\\(count)").bold()
             }
         }
 
@@ -139,12 +149,14 @@ import Testing
                   button(actionID: "action_0")
                     label:
                       text("Tapped 0 times")
+                  text("0") .bold
                 """), "\(rendered.stdout)")
             let tapped = try CLI.run(["run", module, "--view", "GreetingCard", "--inputs", #"{"name":"Ada","subtitle":"Hi"}"#,
                                       "--event", "action_0", "--event", "action_0"])
             #expect(tapped.status == 0, "\(tapped.stdout)\(tapped.stderr)")
             #expect(tapped.stdout.contains(#"-> state {"taps":2}"#), "\(tapped.stdout)")
             #expect(tapped.stdout.contains(#"text("Tapped 2 times")"#) && tapped.stdout.contains(#"text("Hi")"#), "\(tapped.stdout)")
+            #expect(tapped.stdout.contains(#"text("2") .bold"#), "\(tapped.stdout)")
             // The views that stayed native are not in the module's manifest.
             let themedRun = try CLI.run(["run", module, "--view", "ThemedBadge"])
             #expect(themedRun.status != 0)

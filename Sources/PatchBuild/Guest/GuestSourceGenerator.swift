@@ -60,7 +60,7 @@ struct GuestSourceGenerator {
                 unpatchable.append(problem)
             case .success(let plan):
                 views.append(plan)
-                viewClosures.append(lowering.units(of: plan).reduce(into: Set<GuestUnit>()) { $0.formUnion(closureBuilder.closure(of: $1)) })
+                viewClosures.append(lowering.closure(of: plan, closureBuilder: closureBuilder))
             }
         }
         // With the view DSL compiled in, SwiftUI's builder attribute means what it says.
@@ -198,8 +198,10 @@ struct GuestSourceGenerator {
     private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, into writer: inout GuestSourceWriter, closureBuilder: GuestDependencyClosure) {
         let entry = index.types[type]
         let file = index.files[entry.file]
-        // A lowered view keeps `View` in its own declaration: there the body infers the protocol's builder.
-        let kept = (viewTypes.contains(type) ? ["View"] : []) + closureBuilder.keptInheritance(entry.inheritedNames)
+        // A lowered view, and a view of the project its body uses, keeps `View` in its own
+        // declaration: there the body infers the protocol's builder.
+        let isView = viewTypes.contains(type) || (!viewTypes.isEmpty && entry.inheritedNames.contains("View"))
+        let kept = (isView ? ["View"] : []) + closureBuilder.keptInheritance(entry.inheritedNames)
         writer.header(GuestSourceGenerator.header(of: entry.decl, keeping: kept), at: entry.decl, in: file)
         for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == nil && member.kind != .nestedType {
             if included.contains(.member(type: type, member: memberIndex)) { writer.copy(member.decl, from: index.files[member.file]) }

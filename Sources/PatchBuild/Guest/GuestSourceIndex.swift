@@ -139,7 +139,9 @@ struct GuestSourceIndex {
     init(sources: [(String, String)]) {
         // `prepare`'s routing files only make sense in the native binary.
         for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
-            let tree = Self.unprepared(Parser.parse(source: text))
+            // The section `prepare` appends to a file holding private views routes them natively too.
+            let userText = String(decoding: GeneratedSection.split(Array(text.utf8)).user, as: UTF8.self)
+            let tree = Self.unprepared(Parser.parse(source: userText))
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree,

@@ -117,6 +117,26 @@ struct GuestViewLowering {
         return units
     }
 
+    /// Everything the view's copy needs. A view of the project that the body uses is evaluated
+    /// through its own `body`, which no name in the code reaches: the bodies of the views in the
+    /// closure are added until none is missing.
+    func closure(of plan: GuestViewPlan, closureBuilder: GuestDependencyClosure) -> Set<GuestUnit> {
+        var closure = units(of: plan).reduce(into: Set<GuestUnit>()) { $0.formUnion(closureBuilder.closure(of: $1)) }
+        var grew = true
+        while grew {
+            grew = false
+            for case .typeShell(let type) in closure where index.types[type].inheritedNames.contains("View") {
+                for (position, member) in index.types[type].members.enumerated() where member.names == ["body"] {
+                    let body = GuestUnit.member(type: type, member: position)
+                    guard !closure.contains(body) else { continue }
+                    closure.formUnion(closureBuilder.closure(of: body))
+                    grew = true
+                }
+            }
+        }
+        return closure
+    }
+
     /// `init(_patchInputs:)` and the body and dispatch exports of one view.
     func emitGlue(for plan: GuestViewPlan, into writer: inout GuestSourceWriter) {
         let typeName = index.types[plan.type].qualifiedName
