@@ -62,6 +62,13 @@ struct ViewDSLTests {
         (37, dividerWith(#"{"frame":{"width":"inf","height":null,"alignment":null}}"#)),
         // An `if` that is false writes nothing; modifiers apply in source order.
         (38, #"{"kind":{"text":{"_0":"a"}},"modifiers":[{"bold":{}},{"opacity":{"_0":0.5}}]}"#),
+        (39, leaf(#"{"shape":{"_0":{"rectangle":{}}}}"#)),
+        (40, #"{"kind":{"shape":{"_0":{"circle":{}}}},"modifiers":[{"fill":{"_0":{"color":{"_0":\#(red)}},"eoFill":false}}]}"#),
+        (41, leaf(#"{"shape":{"_0":{"capsule":{}}}}"#)),
+        (42, leaf(#"{"shape":{"_0":{"ellipse":{}}}}"#)),
+        (43, leaf(#"{"shape":{"_0":{"roundedRectangle":{"cornerRadius":12}}}}"#)),
+        (44, #"{"kind":{"text":{"_0":"clipped"}},"modifiers":[{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":4.5}}}}]}"#),
+        (45, #"{"kind":{"color":{"_0":\#(red)}},"modifiers":[{"clipShape":{"_0":{"circle":{}}}}]}"#),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {

@@ -39,6 +39,19 @@ import Testing
         }
 
         """
+    /// A binding from the parent: its value is an input, and a change goes back as dispatch state.
+    static let switchFile = "Sources/Greeter/PowerSwitch.swift"
+    static let powerSwitch = """
+        import SwiftUI
+
+        struct PowerSwitch: View {
+            @Binding var isOn: Bool
+            var body: some View {
+                Button(isOn ? "On" : "Off") { isOn.toggle() }
+            }
+        }
+
+        """
     /// Reads the environment, which the host does not put in the inputs.
     static let themedFile = "Sources/Greeter/ThemedBadge.swift"
     static let themed = """
@@ -111,6 +124,7 @@ import Testing
             try Self.write(Self.app, to: "Sources/Greeter/GreeterApp.swift", in: project)
             try Self.write(Self.greeting, to: Self.greetingFile, in: project)
             try Self.write(Self.themed, to: Self.themedFile, in: project)
+            try Self.write(Self.powerSwitch, to: Self.switchFile, in: project)
             try Self.write(Self.list, to: Self.listFile, in: project)
             let initialized = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path])
             #expect(initialized.status == 0, "\(initialized.stdout)\(initialized.stderr)")
@@ -118,6 +132,7 @@ import Testing
             try Self.edit(project, Self.greetingFile, replacing: #"Text("Hello, \(name)!")"#, with: #"Text("Hi there, \(name)!")"#)
             try Self.edit(project, Self.greetingFile, replacing: ".padding(16)", with: ".padding(24)")
             try Self.edit(project, Self.themedFile, replacing: #"Text("Badge")"#, with: #"Text("New badge")"#)
+            try Self.edit(project, Self.switchFile, replacing: #"isOn ? "On" : "Off""#, with: #"isOn ? "Power on" : "Power off""#)
             try Self.edit(project, Self.listFile, replacing: #"Text("Names")"#, with: #"Text("All names")"#)
 
             let build = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
@@ -136,7 +151,7 @@ import Testing
             let problem = listed["problem_location"] as? [String: Any] ?? listed["location"] as? [String: Any]
             #expect(problem?["file"] as? String == Self.listFile && problem?["line"] as? Int == 8, "\(listed)")
             let views = try #require(report["views"] as? [[String: Any]])
-            #expect(views.map { $0["type"] as? String } == ["GreetingCard"])
+            #expect(views.map { $0["type"] as? String } == ["GreetingCard", "PowerSwitch"])
             #expect(views.first?["export"] as? String == "view_body__GreetingCard" && views.first?["dispatch"] as? String == "dispatch__GreetingCard")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
@@ -157,6 +172,9 @@ import Testing
             #expect(tapped.stdout.contains(#"-> state {"taps":2}"#), "\(tapped.stdout)")
             #expect(tapped.stdout.contains(#"text("Tapped 2 times")"#) && tapped.stdout.contains(#"text("Hi")"#), "\(tapped.stdout)")
             #expect(tapped.stdout.contains(#"text("2") .bold"#), "\(tapped.stdout)")
+            let switched = try CLI.run(["run", module, "--view", "PowerSwitch", "--inputs", #"{"isOn":false}"#, "--event", "action_0"])
+            #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
+            #expect(switched.stdout.contains(#"-> state {"isOn":true}"#) && switched.stdout.contains(#"text("Power on")"#), "\(switched.stdout)")
             // The views that stayed native are not in the module's manifest.
             let themedRun = try CLI.run(["run", module, "--view", "ThemedBadge"])
             #expect(themedRun.status != 0)

@@ -431,6 +431,72 @@ struct Divider: _PatchPrimitiveView {
     }
 }
 
+// MARK: - Shapes
+
+/// A standard shape: a view of its own (`shape`), and what `.clipShape` clips to (ShapeKind).
+protocol Shape: _PatchPrimitiveView {
+    /// The ShapeKind JSON.
+    var _kind: _PatchIR { get }
+}
+
+extension Shape {
+    func _patchEmit(into emission: inout _PatchEmission) {
+        var ir = _PatchIR()
+        ir.raw("{\"shape\":{\"_0\":")
+        ir.raw(_kind.bytes)
+        ir.raw("}}")
+        emission.append(ir)
+    }
+
+    func fill(_ color: Color) -> _PatchModified<Self> {
+        var ir = _PatchIR()
+        ir.raw("{\"fill\":{\"_0\":{\"color\":{\"_0\":")
+        ir.raw(color._ref)
+        ir.raw("}},\"eoFill\":false}}")
+        return _PatchModified(_content: self, _modifier: ir.bytes)
+    }
+}
+
+private func _patchShapeKind(_ name: StaticString) -> _PatchIR {
+    var ir = _PatchIR()
+    ir.raw("{\"")
+    ir.raw(name)
+    ir.raw("\":{}}")
+    return ir
+}
+
+struct Rectangle: Shape {
+    init() {}
+    var _kind: _PatchIR { _patchShapeKind("rectangle") }
+}
+
+struct Circle: Shape {
+    init() {}
+    var _kind: _PatchIR { _patchShapeKind("circle") }
+}
+
+struct Ellipse: Shape {
+    init() {}
+    var _kind: _PatchIR { _patchShapeKind("ellipse") }
+}
+
+struct Capsule: Shape {
+    init() {}
+    var _kind: _PatchIR { _patchShapeKind("capsule") }
+}
+
+struct RoundedRectangle: Shape {
+    let _cornerRadius: Double
+    init(cornerRadius: Double) { _cornerRadius = cornerRadius }
+    var _kind: _PatchIR {
+        var ir = _PatchIR()
+        ir.raw("{\"roundedRectangle\":{\"cornerRadius\":")
+        ir.number(_cornerRadius)
+        ir.raw("}}")
+        return ir
+    }
+}
+
 // MARK: - Containers
 
 struct VStack<Content: View>: _PatchPrimitiveView {
@@ -743,6 +809,14 @@ extension View {
         _modified { ir in ir.raw(disabled ? "{\"disabled\":{\"_0\":true}}" : "{\"disabled\":{\"_0\":false}}") }
     }
 
+    func clipShape<S: Shape>(_ shape: S) -> _PatchModified<Self> {
+        _modified { ir in
+            ir.raw("{\"clipShape\":{\"_0\":")
+            ir.raw(shape._kind.bytes)
+            ir.raw("}}")
+        }
+    }
+
     func fixedSize() -> _PatchModified<Self> {
         _modified { ir in ir.raw("{\"fixedSize\":{}}") }
     }
@@ -783,6 +857,13 @@ struct Binding<Value> {
     init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         _get = get
         _set = set
+    }
+
+    /// A binding the guest owns: the parent's value arrives in the inputs, and a change goes back
+    /// to the host in the dispatch state, which writes it into the native binding (§5.4).
+    init(_patchValue value: Value) {
+        let box = State<Value>._Box(value)
+        self.init(get: { box.value }, set: { box.value = $0 })
     }
 
     static func constant(_ value: Value) -> Binding<Value> { Binding(get: { value }, set: { _ in }) }

@@ -31,6 +31,9 @@ struct GuestViewPlan {
             case overridesDefault
             /// `@State`: the input (the native value, or the state the last dispatch returned) wins.
             case state
+            /// `@Binding`: the parent's current value, which must be in the inputs; it is state the
+            /// dispatch returns, and the host writes it back into the native binding.
+            case binding
         }
         let name: String
         let fill: Fill
@@ -39,7 +42,7 @@ struct GuestViewPlan {
     let request: GuestViewRequest
     let type: Int
     let inputs: [Input]
-    var state: [String] { inputs.filter { $0.fill == .state }.map(\.name) }
+    var state: [String] { inputs.filter { $0.fill == .state || $0.fill == .binding }.map(\.name) }
     /// The module has a dispatch export for the view when its body can change state.
     var isInteractive: Bool { !state.isEmpty }
 }
@@ -53,7 +56,7 @@ struct GuestViewLowering {
 
     /// Property wrappers the DSL implements; any other (`@Environment`, `@ObservedObject`, …) reads
     /// something the host does not put in the inputs, so the view stays native.
-    static let supportedWrappers: Set<String> = ["State"]
+    static let supportedWrappers: Set<String> = ["State", "Binding"]
     /// The schema of the DSL's vocabulary (§5.5: the lowest version that has it).
     static let schemaVersion = 1
 
@@ -94,7 +97,9 @@ struct GuestViewLowering {
                 }
                 let hasDefault = binding.initializer != nil
                     || (!isLet && binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true)
-                if wrapper != nil {
+                if wrapper == "Binding" {
+                    inputs.append(.init(name: name, fill: .binding))
+                } else if wrapper != nil {
                     inputs.append(.init(name: name, fill: .state))
                 } else if !hasDefault {
                     inputs.append(.init(name: name, fill: .required))
@@ -152,6 +157,8 @@ struct GuestViewLowering {
                 writer.line("        if inputs.hasMember(\(key)) { self.\(input.name) = try inputs.decode(\(key)) }")
             case .state:
                 writer.line("        if inputs.hasMember(\(key)) { self._\(input.name) = State(wrappedValue: try inputs.decode(\(key))) }")
+            case .binding:
+                writer.line("        self._\(input.name) = Binding(_patchValue: try inputs.decode(\(key)))")
             }
         }
         writer.line("    }")

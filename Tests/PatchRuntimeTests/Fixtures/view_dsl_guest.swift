@@ -46,6 +46,13 @@ struct Sample: View {
         case 35: Divider().disabled(true)
         case 36: Divider().fixedSize()
         case 37: Divider().frame(width: .infinity)
+        case 39: Rectangle()
+        case 40: Circle().fill(.red)
+        case 41: Capsule()
+        case 42: Ellipse()
+        case 43: RoundedRectangle(cornerRadius: 12)
+        case 44: Text("clipped").clipShape(RoundedRectangle(cornerRadius: 4.5))
+        case 45: Color.red.clipShape(Circle())
         default:
             if name.isEmpty {
                 Text("empty")
