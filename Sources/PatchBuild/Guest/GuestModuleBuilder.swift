@@ -299,8 +299,7 @@ public enum GuestModuleBuilder {
                 let location = file == GuestProgram.fileName ? nil : GuestSourceLocation(file: file, line: lineNumber)
                 result.append(GuestUnpatchable(
                     declarationID: plan.request.declarationID,
-                    reason: message.contains("cannot find") || message.contains("has no member") ? .viewNotLowerable : classify(message, imports: []),
-                    detail: "the guest view DSL does not lower this: \(message)", location: location))
+                    reason: viewReason(message), detail: viewDetail(message), location: location))
             }
             for (position, unit) in culprits where blamed.insert(position).inserted {
                 let plan = program.exports[position]
@@ -313,6 +312,18 @@ public enum GuestModuleBuilder {
             }
         }
         return result
+    }
+
+    /// What the DSL lacks (a node, modifier or API it does not declare) or an input it cannot decode
+    /// is the view's own reason; anything else is the guest tier's.
+    private static func viewReason(_ message: String) -> GuestUnpatchable.Reason {
+        let lacking = message.contains("cannot find") || message.contains("has no member") || message.contains("unknown attribute")
+        return lacking || message.contains("_PatchJSONCodable") ? .viewNotLowerable : classify(message, imports: [])
+    }
+
+    private static func viewDetail(_ message: String) -> String {
+        guard message.contains("_PatchJSONCodable") else { return "the guest view DSL does not lower this: \(message)" }
+        return "a stored property's type cannot be read from the view's inputs yet (plain String/Int/Double/Bool values, arrays, dictionaries and optionals of them only): \(message)"
     }
 
     /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.

@@ -63,7 +63,8 @@ struct GuestViewLowering {
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
             return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .notFound,
-                                             detail: "no type \(request.path.joined(separator: ".")) in the sources", location: nil))
+                                             detail: "no declaration of \(request.path.joined(separator: ".")) the guest reads: it indexes declarations outside `#if` blocks only so far",
+                                             location: nil))
         }
         let entry = index.types[type]
         let file = index.files[entry.file]
