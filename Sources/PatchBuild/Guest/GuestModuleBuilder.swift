@@ -156,7 +156,7 @@ public enum GuestModuleBuilder {
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
-        let commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
+        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
         var excluded: [GuestUnpatchable] = []
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
@@ -164,7 +164,7 @@ public enum GuestModuleBuilder {
         while true {
             guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
-            var commands = commands
+            // A retry that dropped the last view compiles without the DSL.
             commands.includesViewDSL = program.usesViewDSL
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
