@@ -82,10 +82,15 @@ struct ViewDSLTests {
         }
     }
 
-    @Test func coverageCountsNodesAndModifiersAndTheSchemaIsTheFirst() throws {
+    @Test func coverageCountsNodesAndModifiersAndTheSchemaIsTheLowestTheTreeNeeds() throws {
         let output = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":10}"#.utf8)).output)
         #expect(String(decoding: output, as: UTF8.self).hasSuffix(
             #","coverage":{"totalNodes":3,"opaqueNodes":0,"totalModifiers":0,"opaqueModifiers":0},"schemaVersion":1}"#))
+        // Shapes and shape styles came with schema 2 (sdk-contract §5.5).
+        for which in [39, 40, 44, 27] {
+            let shaped = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
+            #expect(String(decoding: shaped, as: UTF8.self).hasSuffix(#""schemaVersion":2}"#), "sample \(which)")
+        }
     }
 
     @Test func buttonsDispatchTheirActionsAndTheViewReRenders() throws {

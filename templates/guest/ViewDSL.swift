@@ -82,6 +82,13 @@ struct _PatchEmission {
     var actions: [() -> Void] = []
     var nodeCount = 0
     var modifierCount = 0
+    /// The lowest IR schema with every case the tree uses (§5.5): shapes, shape styles and the
+    /// modifiers past the base set are version 2.
+    var schemaVersion = 1
+
+    mutating func requires(schema version: Int) {
+        if version > schemaVersion { schemaVersion = version }
+    }
 
     mutating func append(_ kind: _PatchIR) {
         nodes.append(_PatchNode(kind: kind.bytes))
@@ -441,6 +448,7 @@ protocol Shape: _PatchPrimitiveView {
 
 extension Shape {
     func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
         var ir = _PatchIR()
         ir.raw("{\"shape\":{\"_0\":")
         ir.raw(_kind.bytes)
@@ -453,7 +461,7 @@ extension Shape {
         ir.raw("{\"fill\":{\"_0\":{\"color\":{\"_0\":")
         ir.raw(color._ref)
         ir.raw("}},\"eoFill\":false}}")
-        return _PatchModified(_content: self, _modifier: ir.bytes)
+        return _PatchModified(_content: self, _modifier: ir.bytes, _schemaVersion: 2)
     }
 }
 
@@ -645,12 +653,14 @@ extension Button where Label == Text {
 struct _PatchModified<Content: View>: _PatchPrimitiveView {
     let _content: Content
     let _modifier: [UInt8]
+    var _schemaVersion = 1
 
     func _patchEmit(into emission: inout _PatchEmission) {
         let first = emission.nodes.count
         _content._patchEmit(into: &emission)
         // An inactive modifier (`.bold(false)`) writes nothing.
         guard !_modifier.isEmpty else { return }
+        emission.requires(schema: _schemaVersion)
         for position in first..<emission.nodes.count {
             if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
             emission.nodes[position].modifiers.append(contentsOf: _modifier)
@@ -660,10 +670,10 @@ struct _PatchModified<Content: View>: _PatchPrimitiveView {
 }
 
 extension View {
-    private func _modified(_ write: (inout _PatchIR) -> Void) -> _PatchModified<Self> {
+    private func _modified(schema: Int = 1, _ write: (inout _PatchIR) -> Void) -> _PatchModified<Self> {
         var ir = _PatchIR()
         write(&ir)
-        return _PatchModified(_content: self, _modifier: ir.bytes)
+        return _PatchModified(_content: self, _modifier: ir.bytes, _schemaVersion: schema)
     }
 
     func padding(_ edges: Edge.Set = .all, _ length: Double? = nil) -> _PatchModified<Self> {
@@ -700,8 +710,8 @@ extension View {
         _modified { ir in if isActive { ir.raw("{\"italic\":{}}") } }
     }
 
-    private func _colorModifier(_ key: StaticString, _ color: Color) -> _PatchModified<Self> {
-        _modified { ir in
+    private func _colorModifier(_ key: StaticString, _ color: Color, schema: Int = 1) -> _PatchModified<Self> {
+        _modified(schema: schema) { ir in
             ir.raw("{\"")
             ir.raw(key)
             ir.raw("\":{\"_0\":")
@@ -717,7 +727,7 @@ extension View {
 
     func background(_ color: Color) -> _PatchModified<Self> { _colorModifier("background", color) }
 
-    func tint(_ color: Color) -> _PatchModified<Self> { _colorModifier("tint", color) }
+    func tint(_ color: Color) -> _PatchModified<Self> { _colorModifier("tint", color, schema: 2) }
 
     func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment? = nil) -> _PatchModified<Self> {
         _modified { ir in
@@ -742,7 +752,7 @@ extension View {
             ir.number(value)
             ir.raw("}}")
         }
-        return _modified { ir in
+        return _modified(schema: 2) { ir in
             ir.raw("{\"flexFrame\":{\"minWidth\":")
             length(minWidth, into: &ir)
             ir.raw(",\"idealWidth\":")
@@ -806,11 +816,11 @@ extension View {
     }
 
     func disabled(_ disabled: Bool) -> _PatchModified<Self> {
-        _modified { ir in ir.raw(disabled ? "{\"disabled\":{\"_0\":true}}" : "{\"disabled\":{\"_0\":false}}") }
+        _modified(schema: 2) { ir in ir.raw(disabled ? "{\"disabled\":{\"_0\":true}}" : "{\"disabled\":{\"_0\":false}}") }
     }
 
     func clipShape<S: Shape>(_ shape: S) -> _PatchModified<Self> {
-        _modified { ir in
+        _modified(schema: 2) { ir in
             ir.raw("{\"clipShape\":{\"_0\":")
             ir.raw(shape._kind.bytes)
             ir.raw("}}")
@@ -818,7 +828,7 @@ extension View {
     }
 
     func fixedSize() -> _PatchModified<Self> {
-        _modified { ir in ir.raw("{\"fixedSize\":{}}") }
+        _modified(schema: 2) { ir in ir.raw("{\"fixedSize\":{}}") }
     }
 }
 
@@ -878,9 +888,6 @@ struct Binding<Value> {
 
 // MARK: - Export plumbing
 
-/// The schema version a tree of this DSL's vocabulary needs (§5.5: the lowest that has it).
-let _patchViewSchemaVersion = 1
-
 /// The root node of `nodes`: the only one, or a group of them.
 private func _patchRoot(_ nodes: [_PatchNode], into ir: inout _PatchIR) {
     if nodes.count == 1 {
@@ -901,7 +908,7 @@ private func _patchCoverage(_ emission: _PatchEmission, into ir: inout _PatchIR)
     ir.raw(",\"opaqueNodes\":0,\"totalModifiers\":")
     ir.integer(emission.modifierCount)
     ir.raw(",\"opaqueModifiers\":0},\"schemaVersion\":")
-    ir.integer(_patchViewSchemaVersion)
+    ir.integer(emission.schemaVersion)
 }
 
 private func _patchResult(_ ir: _PatchIR) -> Int64 {

@@ -57,8 +57,9 @@ struct GuestViewLowering {
     /// Property wrappers the DSL implements; any other (`@Environment`, `@ObservedObject`, …) reads
     /// something the host does not put in the inputs, so the view stays native.
     static let supportedWrappers: Set<String> = ["State", "Binding"]
-    /// The schema of the DSL's vocabulary (§5.5: the lowest version that has it).
-    static let schemaVersion = 1
+    /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
+    /// tree needs): the manifest's `schemaVersion`.
+    static let schemaVersion = 2
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
