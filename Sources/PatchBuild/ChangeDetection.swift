@@ -29,8 +29,6 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
         /// The shipped binary has no thunk routing calls to it (not `// @patchable`, or not a kind
         /// of declaration `prepare` routes).
         public static let notRouted = "not_routed"
-        /// A SwiftUI view body: `prepare` routes it, but `build` does not compile view bodies yet.
-        public static let viewBody = "view_body_not_built"
     }
 
     /// The baseline id, `Target:Type.name(label:Type)`.
@@ -74,6 +72,8 @@ public struct ChangeSet: Sendable {
     /// Sorted by id. Candidates appear as `.patched` until the guest build says otherwise.
     public var changes: [DeclarationChange]
     public var candidates: [PatchCandidate]
+    /// Changed view bodies the shipped binary routes: lowered into the module when they can be.
+    public var viewCandidates: [GuestViewRequest] = []
     /// The source roots of every target and package that still exist (relative to the project root),
     /// the candidates' targets first: what the guest pipeline indexes.
     public var sourceRoots: [String]
@@ -90,7 +90,9 @@ public struct ChangeSet: Sendable {
     public func applying(unpatchable: [GuestUnpatchable]) -> [DeclarationChange] {
         var byKey: [String: GuestUnpatchable] = [:]
         for item in unpatchable { byKey[item.declarationID] = byKey[item.declarationID] ?? item }
-        let idsByKey = Dictionary(candidates.map { ($0.functionKey, $0.declarationID) }, uniquingKeysWith: { first, _ in first })
+        // View bodies are reported under their baseline id.
+        let idsByKey = Dictionary(candidates.map { ($0.functionKey, $0.declarationID) } + viewCandidates.map { ($0.declarationID, $0.declarationID) },
+                                  uniquingKeysWith: { first, _ in first })
         var changes = self.changes
         for (key, item) in byKey {
             guard let id = idsByKey[key], let index = changes.firstIndex(where: { $0.id == id }) else { continue }
@@ -158,7 +160,10 @@ public enum ChangeDetector {
         let candidates = changes.filter { $0.status == .patched }.compactMap { change in
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
         }
+        let viewCandidates = viewCandidates(in: changes, baseline: baseline)
+        let viewTargets = Set(viewCandidates.compactMap { PatchNames.ViewIdentity(baselineID: $0.declarationID)?.target })
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
+            .union(viewTargets)
         let missing = Set(missingRoots.map(\.root))
         var roots: [String] = []
         // The targets as read now: an Xcode target's roots include folders its project added since init.
@@ -166,8 +171,19 @@ public enum ChangeDetector {
             for sourceRoot in target.sourceRoots where !missing.contains(sourceRoot) && !roots.contains(sourceRoot) { roots.append(sourceRoot) }
         }
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
-                         candidates: candidates, sourceRoots: roots, missingSourceRoots: missingRoots,
+                         candidates: candidates, viewCandidates: viewCandidates, sourceRoots: roots, missingSourceRoots: missingRoots,
                          addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+    }
+
+    /// The changed view bodies to lower, named as the shipped binary's thunks name them (from the
+    /// baseline alone: `PatchNames.viewTypeNames` of its views).
+    static func viewCandidates(in changes: [DeclarationChange], baseline: Baseline) -> [GuestViewRequest] {
+        let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
+        return changes.compactMap { change in
+            guard change.status == .patched, change.kind == .viewBody, let view = PatchNames.ViewIdentity(baselineID: change.id),
+                  let typeName = shippedViewNames.typeName(of: view) else { return nil }
+            return GuestViewRequest(declarationID: change.id, typeName: typeName, path: view.path)
+        }
     }
 
     /// Every export name a generated thunk of the shipped build calls: the routing files and the
@@ -242,13 +258,14 @@ public enum ChangeDetector {
                           "its stored properties or enum cases changed; the native binary owns the memory layout, so this needs an app release")
         case .viewBody:
             let view = PatchNames.ViewIdentity(baselineID: declaration.id)
-            guard let typeName = view.flatMap(shippedViewNames.typeName(of:)) else {
+            guard view.flatMap(shippedViewNames.typeName(of:)) != nil else {
                 let why = view.flatMap { shippedViewNames.names[$0] } == nil
                     ? "its baseline does not record it as a view" : "its patch name collides with another view's"
                 return native(DeclarationChange.NativeReason.notRouted, "the shipped binary has no thunk for this view body (\(why))")
             }
-            return native(DeclarationChange.NativeReason.viewBody,
-                          "the shipped binary routes this view as \"\(typeName)\" (export `\(PatchNames.viewBodyExport(typeName: typeName))`), but build compiles functions only so far")
+            // A candidate: the guest build lowers it, or says what stopped it.
+            return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,
+                                     detail: nil, location: location)
         case .function, .method:
             if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {
                 return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,

@@ -47,10 +47,11 @@ public enum ProjectBuilder {
         // A module from an earlier build must not outlive the sources it was built from: a release
         // step after this build would ship it.
         try removeEarlierOutputs(in: outputDirectory)
-        guard !changeSet.candidates.isEmpty else { return report }
+        guard !changeSet.candidates.isEmpty || !changeSet.viewCandidates.isEmpty else { return report }
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
                 sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, exports: changeSet.candidates.map(\.functionKey),
+                views: changeSet.viewCandidates,
                 outputDirectory: outputDirectory, toolchain: try toolchain(changeSet.buildSettings), templatesDirectory: templatesDirectory,
                 baselineFingerprint: changeSet.baselineFingerprint))
             report.module = result

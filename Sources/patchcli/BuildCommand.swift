@@ -80,6 +80,14 @@ struct Build: AsyncParsableCommand {
         var moduleBytes: Int?
         var sha256: String?
         var exports: [Export]
+        /// The view bodies the module renders (`patch_view_manifest` entries, sdk-contract §5.3).
+        struct View: Encodable, Sendable {
+            var declarationID: String
+            var type: String
+            var export: String
+            var dispatch: String?
+        }
+        var views: [View] = []
         var changes: [DeclarationChange]?
         var patched: Int
         var nativeOnly: Int
@@ -128,6 +136,9 @@ struct Build: AsyncParsableCommand {
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
         let manifest = build.module?.manifest
         if let manifest {
+            for view in manifest.views ?? [] {
+                console.line("view          \(view.type) → \(view.export)\(view.dispatch.map { " + \($0)" } ?? "")")
+            }
             console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(outputDirectory))")
         } else {
             console.line("no module written: no change can be patched")
@@ -135,7 +146,9 @@ struct Build: AsyncParsableCommand {
         console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
         let report = Report(
             output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
-            exports: manifest.map(Self.exports) ?? [], changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
+            exports: manifest.map(Self.exports) ?? [],
+            views: (manifest?.views ?? []).map { .init(declarationID: $0.declarationID, type: $0.type, export: $0.export, dispatch: $0.dispatch) },
+            changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
             coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots,
             addedSourceRoots: build.addedSourceRoots)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {

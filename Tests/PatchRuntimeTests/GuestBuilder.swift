@@ -84,6 +84,31 @@ enum GuestBuilder {
         return [UInt8](try Data(contentsOf: output))
     }
 
+    static let templates = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("templates/guest")
+
+    /// A view guest: `fixture` compiled with the prelude and view DSL `patchcli build` puts in view
+    /// modules, linked with the template support runtime.
+    static func viewDSLGuest(_ fixture: String, exports: [String]) throws -> [UInt8] {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let object = directory.appendingPathComponent("guest.o").path
+        let support = directory.appendingPathComponent("support.o").path
+        let output = directory.appendingPathComponent("view.wasm")
+        try run("swiftc", ["-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo",
+                           "-parse-as-library", "-Osize", "-Xfrontend", "-disable-stack-protector", "-module-name", "PatchGuest",
+                           "-import-objc-header", templates.appendingPathComponent("PatchGuestSupport.h").path,
+                           templates.appendingPathComponent("Prelude.swift").path, templates.appendingPathComponent("ViewDSL.swift").path,
+                           fixtures.appendingPathComponent(fixture).path, "-c", "-o", object])
+        try run("clang", ["--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin", "-Oz", "-mbulk-memory",
+                          "-c", templateSupport.path, "-o", support])
+        let unicodeTables = toolchainBin!.deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a").path
+        try run("wasm-ld", ["--no-entry", "--export-memory", "--gc-sections"] + (exports + ["patch_malloc", "patch_free"]).map { "--export=\($0)" }
+                + [object, support, unicodeTables, "-o", output.path])
+        return [UInt8](try Data(contentsOf: output))
+    }
+
     static func scratch() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("patchruntime-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -15,6 +15,8 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
         case notFound = "not_found"
         /// The guest compiler rejected it for another reason (its diagnostic is quoted).
         case compileError = "compile_error"
+        /// A view body reads something the guest view DSL cannot give it (the detail names it).
+        case viewNotLowerable = "view_not_lowerable"
     }
 
     public var declarationID: String

@@ -12,10 +12,13 @@ import Foundation
 public struct GuestCommands: Sendable, Equatable {
     public var toolchain: Toolchain
     public var workDirectory: String
+    /// Compiles templates/guest/ViewDSL.swift in too: the module lowers view bodies.
+    public var includesViewDSL: Bool
 
-    public init(toolchain: Toolchain, workDirectory: String) {
+    public init(toolchain: Toolchain, workDirectory: String, includesViewDSL: Bool = false) {
         self.toolchain = toolchain
         self.workDirectory = workDirectory
+        self.includesViewDSL = includesViewDSL
     }
 
     /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization.
@@ -29,8 +32,8 @@ public struct GuestCommands: Sendable, Equatable {
         }
         return arguments + [
             "-module-name", GuestModuleBuilder.moduleName, "-import-objc-header", "PatchGuestSupport.h",
-            "-file-prefix-map", "\(workDirectory)=.", "Prelude.swift", GuestProgram.fileName, "-c", "-o", "guest.o",
-        ]
+            "-file-prefix-map", "\(workDirectory)=.", "Prelude.swift",
+        ] + (includesViewDSL ? [GuestTemplates.viewDSL] : []) + [GuestProgram.fileName, "-c", "-o", "guest.o"]
     }
 
     /// support.c: freestanding with its own allocator, or against wasi-libc's (`PATCH_GUEST_LIBC`).

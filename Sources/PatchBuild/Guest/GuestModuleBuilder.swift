@@ -10,6 +10,8 @@ public struct GuestBuildRequest: Sendable {
     public var sourceFolders: [String]
     /// Declaration ids to export, e.g. `PriceCalculator.total(items:discount:)`.
     public var exports: [String]
+    /// Changed view bodies to lower onto the guest view DSL.
+    public var views: [GuestViewRequest]
     public var outputDirectory: String
     public var toolchain: Toolchain
     /// templates/ of the patchcli checkout; found automatically when nil (`GuestTemplates.locate`).
@@ -17,11 +19,12 @@ public struct GuestBuildRequest: Sendable {
     /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
     public var baselineFingerprint: String?
 
-    public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], outputDirectory: String, toolchain: Toolchain,
-                templatesDirectory: String? = nil, baselineFingerprint: String? = nil) {
+    public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
+                toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil) {
         self.sourcesDirectory = sourcesDirectory
         self.sourceFolders = sourceFolders
         self.exports = exports
+        self.views = views
         self.outputDirectory = outputDirectory
         self.toolchain = toolchain
         self.templatesDirectory = templatesDirectory
@@ -63,6 +66,19 @@ public struct GuestManifest: Sendable, Codable, Equatable {
             case declarationID = "declarationId", symbol, signature, contentHash, location, scalar
         }
     }
+    /// A lowered view body: the exports of its `patch_view_manifest` entry (sdk-contract §5.3).
+    public struct ViewExport: Sendable, Codable, Equatable {
+        public var declarationID: String
+        public var type: String
+        public var export: String
+        public var dispatch: String?
+        public var contentHash: String
+        public var location: GuestSourceLocation
+
+        enum CodingKeys: String, CodingKey {
+            case declarationID = "declarationId", type, export, dispatch, contentHash, location
+        }
+    }
     /// Version of the function-patching call convention the glue implements.
     public static let currentABIVersion = 1
 
@@ -75,6 +91,8 @@ public struct GuestManifest: Sendable, Codable, Equatable {
     public var sha256: String
     public var symbols: String
     public var exports: [Export]
+    /// The view bodies the module renders (absent when it lowers none).
+    public var views: [ViewExport]?
     public var unpatchable: [GuestUnpatchable]
     public var probes: [GuestProbe]
 }
@@ -87,7 +105,9 @@ public struct GuestBuildResult: Sendable {
 
 /// Locates templates/guest (Prelude.swift, support.c, PatchGuestSupport.h).
 public enum GuestTemplates {
-    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
+    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h", viewDSL]
+    /// The SwiftUI-shaped DSL view bodies compile against; only modules that lower views compile it.
+    static let viewDSL = "ViewDSL.swift"
 
     /// `explicit`, else `$PATCHCLI_TEMPLATES`, else the running executable's installation
     /// (`<prefix>/share/patchcli/templates`, or the checkout it was built in); see `Installation`.
@@ -136,14 +156,16 @@ public enum GuestModuleBuilder {
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
-        let commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
+        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
         var excluded: [GuestUnpatchable] = []
-        var program = generator.generate(exports: names, excluded: excluded)
+        var program = generator.generate(exports: names, views: request.views, excluded: excluded)
         var attempt = 0
         while true {
-            guard !program.exports.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
+            guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
+            // A retry that dropped the last view compiles without the DSL.
+            commands.includesViewDSL = program.usesViewDSL
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
@@ -152,7 +174,7 @@ public enum GuestModuleBuilder {
                 throw .compileFailed(step: "swiftc (guest)", output: compile.standardError + compile.standardOutput)
             }
             excluded.append(contentsOf: attributed)
-            program = generator.generate(exports: names, excluded: excluded)
+            program = generator.generate(exports: names, views: request.views, excluded: excluded)
         }
         try runStep(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
 
@@ -161,6 +183,11 @@ public enum GuestModuleBuilder {
             exportedSymbols.append(plan.name.jsonSymbol)
             if plan.hasScalarFastPath { exportedSymbols.append(plan.name.scalarSymbol) }
         }
+        for view in program.views {
+            exportedSymbols.append(view.request.bodyExport)
+            if view.isInteractive { exportedSymbols.append(view.request.dispatchExport) }
+        }
+        if program.usesViewDSL { exportedSymbols.append("patch_view_manifest") }
         try runStep(request.toolchain.wasmLinker, commands.link(exports: exportedSymbols), in: work.path, step: "wasm-ld")
         var linked = (file: GuestCommands.linkedModule, step: "wasm-ld")
         if let wasmOpt = request.toolchain.wasmOpt {
@@ -182,11 +209,20 @@ public enum GuestModuleBuilder {
                 contentHash: ContentHash.of(decl), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
+        let views = program.views.map { view in
+            let entry = index.types[view.type]
+            let body = entry.members.first { $0.names == ["body"] && $0.kind != .storedProperty }
+            let file = index.files[body?.file ?? entry.file]
+            return GuestManifest.ViewExport(
+                declarationID: view.request.declarationID, type: view.request.typeName, export: view.request.bodyExport,
+                dispatch: view.isInteractive ? view.request.dispatchExport : nil, contentHash: body.map { ContentHash.of($0.decl) } ?? "",
+                location: GuestSourceLocation(file: file.relativePath, line: file.line(of: body?.decl ?? entry.decl)))
+        }
         let moduleSHA256 = SHA256Hasher.hex(of: stripped)
         let manifest = GuestManifest(
             abiVersion: GuestManifest.currentABIVersion, baselineFingerprint: request.baselineFingerprint, moduleName: moduleName,
             module: .init(file: "module.wasm", size: stripped.count, sha256: moduleSHA256), sha256: moduleSHA256,
-            symbols: "symbols.json", exports: exports, unpatchable: program.unpatchable, probes: probes)
+            symbols: "symbols.json", exports: exports, views: views.isEmpty ? nil : views, unpatchable: program.unpatchable, probes: probes)
         let symbols = SymbolMap(functions: WasmSections.functionNames(unstripped).map { .init(index: $0.index, name: $0.name) })
 
         try writeOutputs([
@@ -236,6 +272,7 @@ public enum GuestModuleBuilder {
     static func attribute(_ output: String, program: GuestProgram, generator: GuestSourceGenerator) -> [GuestUnpatchable] {
         var result: [GuestUnpatchable] = []
         var blamed: Set<Int> = []
+        var blamedViews: Set<Int> = []
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
             guard parts.count == 5, parts[3].trimmingCharacters(in: .whitespaces) == "error", let lineNumber = Int(parts[1]) else { continue }
@@ -257,6 +294,13 @@ public enum GuestModuleBuilder {
                     for (position, closure) in program.closures.enumerated() where closure.contains(unit) { culprits.append((position, unit)) }
                 }
             }
+            if let view = blamedView(file: file, line: lineNumber, program: program, generator: generator), blamedViews.insert(view).inserted {
+                let plan = program.views[view]
+                let location = file == GuestProgram.fileName ? nil : GuestSourceLocation(file: file, line: lineNumber)
+                result.append(GuestUnpatchable(
+                    declarationID: plan.request.declarationID,
+                    reason: viewReason(message), detail: viewDetail(message), location: location))
+            }
             for (position, unit) in culprits where blamed.insert(position).inserted {
                 let plan = program.exports[position]
                 let imports = unit.map { generator.index.files[generator.declaration(of: $0).file].imports } ?? []
@@ -268,6 +312,34 @@ public enum GuestModuleBuilder {
             }
         }
         return result
+    }
+
+    /// What the DSL lacks (a node, modifier or API it does not declare) or an input it cannot decode
+    /// is the view's own reason; anything else is the guest tier's.
+    private static func viewReason(_ message: String) -> GuestUnpatchable.Reason {
+        let lacking = message.contains("cannot find") || message.contains("has no member") || message.contains("unknown attribute")
+        return lacking || message.contains("_PatchJSONCodable") ? .viewNotLowerable : classify(message, imports: [])
+    }
+
+    private static func viewDetail(_ message: String) -> String {
+        guard message.contains("_PatchJSONCodable") else { return "the guest view DSL does not lower this: \(message)" }
+        return "a stored property's type cannot be read from the view's inputs yet (plain String/Int/Double/Bool values, arrays, dictionaries and optionals of them only): \(message)"
+    }
+
+    /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.
+    private static func blamedView(file: String, line: Int, program: GuestProgram, generator: GuestSourceGenerator) -> Int? {
+        if file == GuestProgram.fileName {
+            return program.viewGeneratedLines.first { $0.range.contains(line) }?.view
+        }
+        var best: (view: Int, size: Int)?
+        for (position, closure) in program.viewClosures.enumerated() {
+            for unit in closure {
+                let span = generator.span(of: unit)
+                guard span.file == file, span.lines.contains(line) else { continue }
+                if best == nil || span.lines.count < best!.size { best = (position, span.lines.count) }
+            }
+        }
+        return best?.view
     }
 
     static func classify(_ message: String, imports: [String]) -> GuestUnpatchable.Reason {

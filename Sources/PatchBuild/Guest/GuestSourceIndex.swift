@@ -139,7 +139,9 @@ struct GuestSourceIndex {
     init(sources: [(String, String)]) {
         // `prepare`'s routing files only make sense in the native binary.
         for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
-            let tree = Self.withoutDynamicModifiers(Parser.parse(source: text))
+            // The section `prepare` appends to a file holding private views routes them natively too.
+            let userText = String(decoding: GeneratedSection.split(Array(text.utf8)).user, as: UTF8.self)
+            let tree = Self.unprepared(Parser.parse(source: userText))
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree,
@@ -159,18 +161,25 @@ struct GuestSourceIndex {
         }
     }
 
-    /// A prepared project's functions are `dynamic`; the guest has no dynamic-replacement runtime
-    /// (`swift_getFunctionReplacement`), and the module replaces them from the outside anyway. Each
-    /// modifier is blanked out rather than removed, so every line and column stays where it was.
-    static func withoutDynamicModifiers(_ tree: SourceFileSyntax) -> SourceFileSyntax {
+    /// The sources as they were before `prepare`, line for line and column for column:
+    /// - a prepared project's functions are `dynamic`; the guest has no dynamic-replacement runtime
+    ///   (`swift_getFunctionReplacement`), and the module replaces them from the outside anyway, so
+    ///   the modifier is blanked out;
+    /// - a view's own body is renamed `__patch_native_body` (the routing `body` lives in a generated
+    ///   file the guest skips); in the guest it is the view's `body` again, padded with spaces.
+    static func unprepared(_ tree: SourceFileSyntax) -> SourceFileSyntax {
         var bytes = Array(tree.description.utf8)
         var changed = false
-        for token in tree.tokens(viewMode: .sourceAccurate)
-        where token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
+        for token in tree.tokens(viewMode: .sourceAccurate) {
             let start = token.positionAfterSkippingLeadingTrivia.utf8Offset
             let end = token.endPositionBeforeTrailingTrivia.utf8Offset
-            bytes.replaceSubrange(start..<end, with: repeatElement(UInt8(ascii: " "), count: end - start))
-            changed = true
+            if token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
+                bytes.replaceSubrange(start..<end, with: repeatElement(UInt8(ascii: " "), count: end - start))
+                changed = true
+            } else if token.tokenKind == .identifier(PreparedNames.nativeBody) {
+                bytes.replaceSubrange(start..<end, with: Array("body".utf8) + repeatElement(UInt8(ascii: " "), count: end - start - 4))
+                changed = true
+            }
         }
         return changed ? Parser.parse(source: String(decoding: bytes, as: UTF8.self)) : tree
     }

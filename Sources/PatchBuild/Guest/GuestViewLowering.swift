@@ -1,0 +1,208 @@
+import PatchManifest
+import SwiftSyntax
+
+/// A changed SwiftUI view body the shipped binary routes: what `build` lowers into the module.
+public struct GuestViewRequest: Sendable, Equatable {
+    /// The baseline id of the body (`Target:Type.body`), the key of its `DeclarationChange`.
+    public var declarationID: String
+    /// The name the shipped thunk passes to the SDK (`PatchNames.viewTypeNames`): the manifest `type`.
+    public var typeName: String
+    /// The view type's path in its target (`["Outer", "Row"]`).
+    public var path: [String]
+
+    public init(declarationID: String, typeName: String, path: [String]) {
+        self.declarationID = declarationID
+        self.typeName = typeName
+        self.path = path
+    }
+
+    public var bodyExport: String { PatchNames.viewBodyExport(typeName: typeName) }
+    public var dispatchExport: String { PatchNames.viewDispatchExport(typeName: typeName) }
+}
+
+/// One view the guest compiles: its type, the inputs it reads and the `@State` it owns.
+struct GuestViewPlan {
+    /// How a stored property of the view is filled from the flat inputs (sdk-contract §5.4).
+    struct Input {
+        enum Fill {
+            /// No default: the input must be present.
+            case required
+            /// A default in the declaration: the input overrides it when present.
+            case overridesDefault
+            /// `@State`: the input (the native value, or the state the last dispatch returned) wins.
+            case state
+            /// `@Binding`: the parent's current value, which must be in the inputs; it is state the
+            /// dispatch returns, and the host writes it back into the native binding.
+            case binding
+        }
+        let name: String
+        let fill: Fill
+    }
+
+    let request: GuestViewRequest
+    let type: Int
+    let inputs: [Input]
+    var state: [String] { inputs.filter { $0.fill == .state || $0.fill == .binding }.map(\.name) }
+    /// The module has a dispatch export for the view when its body can change state.
+    var isInteractive: Bool { !state.isEmpty }
+}
+
+/// Lowers view types onto the guest view DSL (templates/guest/ViewDSL.swift): the view's own
+/// declaration is copied as written (its `body` compiles against the DSL's SwiftUI-shaped types), and
+/// the glue built here decodes its properties from the inputs and exports `view_body__<Name>`,
+/// `dispatch__<Name>` and `patch_view_manifest` (sdk-contract §5.3, §5.4).
+struct GuestViewLowering {
+    let index: GuestSourceIndex
+
+    /// Property wrappers the DSL implements; any other (`@Environment`, `@ObservedObject`, …) reads
+    /// something the host does not put in the inputs, so the view stays native.
+    static let supportedWrappers: Set<String> = ["State", "Binding"]
+    /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
+    /// tree needs): the manifest's `schemaVersion`.
+    static let schemaVersion = 2
+
+    func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
+        guard let type = index.lookupType(path: request.path) else {
+            return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .notFound,
+                                             detail: "no declaration of \(request.path.joined(separator: ".")) the guest reads: it indexes declarations outside `#if` blocks only so far",
+                                             location: nil))
+        }
+        let entry = index.types[type]
+        let file = index.files[entry.file]
+        func problem(_ detail: String, at node: some SyntaxProtocol) -> Result<GuestViewPlan, GuestUnpatchable> {
+            .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable, detail: detail,
+                                      location: GuestSourceLocation(file: index.files[entry.file].relativePath, line: file.line(of: node))))
+        }
+        guard entry.kind == .structType, !entry.isGeneric else {
+            return problem("only non-generic struct views lower; \(entry.qualifiedName) is a generic or non-struct \(entry.kind.rawValue)", at: entry.decl)
+        }
+        var inputs: [GuestViewPlan.Input] = []
+        for member in entry.members where member.kind == .storedProperty {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let memberFile = index.files[member.file]
+            var wrapper: String?
+            for attribute in variable.attributes {
+                guard let attribute = attribute.as(AttributeSyntax.self) else { continue }
+                let name = attribute.attributeName.trimmedText
+                guard Self.supportedWrappers.contains(name) else {
+                    return .failure(GuestUnpatchable(
+                        declarationID: request.declarationID, reason: .viewNotLowerable,
+                        detail: "property wrapper @\(name) on `\(variable.bindings.trimmedText)`: its value is not in the view's inputs; views lower with plain stored properties and @State only so far",
+                        location: GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: attribute))))
+                }
+                wrapper = name
+            }
+            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            for binding in variable.bindings {
+                guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+                    return problem("a stored property bound by a pattern (`\(binding.pattern.trimmedText)`) does not lower", at: binding)
+                }
+                let hasDefault = binding.initializer != nil
+                    || (!isLet && binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true)
+                if wrapper == "Binding" {
+                    inputs.append(.init(name: name, fill: .binding))
+                } else if wrapper != nil {
+                    inputs.append(.init(name: name, fill: .state))
+                } else if !hasDefault {
+                    inputs.append(.init(name: name, fill: .required))
+                } else if !isLet {
+                    inputs.append(.init(name: name, fill: .overridesDefault))
+                }
+                // A `let` with a default cannot be set from outside: the inputs do not change it.
+            }
+        }
+        return .success(GuestViewPlan(request: request, type: type, inputs: inputs))
+    }
+
+    /// The members the view's copy needs: all of its own (the routing `body` `prepare` generates is
+    /// not among them: generated files are not indexed).
+    func units(of plan: GuestViewPlan) -> [GuestUnit] {
+        var units: [GuestUnit] = [.typeShell(plan.type)]
+        for (position, member) in index.types[plan.type].members.enumerated() where member.kind != .nestedType {
+            units.append(.member(type: plan.type, member: position))
+        }
+        return units
+    }
+
+    /// Everything the view's copy needs. A view of the project that the body uses is evaluated
+    /// through its own `body`, which no name in the code reaches: the bodies of the views in the
+    /// closure are added until none is missing.
+    func closure(of plan: GuestViewPlan, closureBuilder: GuestDependencyClosure) -> Set<GuestUnit> {
+        var closure = units(of: plan).reduce(into: Set<GuestUnit>()) { $0.formUnion(closureBuilder.closure(of: $1)) }
+        var grew = true
+        while grew {
+            grew = false
+            for case .typeShell(let type) in closure where index.types[type].inheritedNames.contains("View") {
+                for (position, member) in index.types[type].members.enumerated() where member.names == ["body"] {
+                    let body = GuestUnit.member(type: type, member: position)
+                    guard !closure.contains(body) else { continue }
+                    closure.formUnion(closureBuilder.closure(of: body))
+                    grew = true
+                }
+            }
+        }
+        return closure
+    }
+
+    /// `init(_patchInputs:)` and the body and dispatch exports of one view.
+    func emitGlue(for plan: GuestViewPlan, into writer: inout GuestSourceWriter) {
+        let typeName = index.types[plan.type].qualifiedName
+        let symbol = plan.request.typeName
+        writer.line("extension \(typeName) {")
+        writer.line("    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {")
+        for input in plan.inputs {
+            let key = Self.literal(input.name)
+            switch input.fill {
+            case .required:
+                writer.line("        self.\(input.name) = try inputs.decode(\(key))")
+            case .overridesDefault:
+                writer.line("        if inputs.hasMember(\(key)) { self.\(input.name) = try inputs.decode(\(key)) }")
+            case .state:
+                writer.line("        if inputs.hasMember(\(key)) { self._\(input.name) = State(wrappedValue: try inputs.decode(\(key))) }")
+            case .binding:
+                writer.line("        self._\(input.name) = Binding(_patchValue: try inputs.decode(\(key)))")
+            }
+        }
+        writer.line("    }")
+        if plan.isInteractive {
+            // Inside the extension, where the view's private state is visible. The guest re-emits
+            // only its state fields (§5.4), sorted as the host sorts inputs.
+            writer.line("    static func _patchWriteState(_ view: Self, into writer: inout _PatchJSONWriter) {")
+            for (position, name) in plan.state.sorted().enumerated() {
+                let key = (position == 0 ? "{" : ",") + "\\\"" + name + "\\\":"
+                writer.line("        writer.append(\"\(key)\")")
+                writer.line("        view.\(name)._patchEncode(into: &writer)")
+            }
+            writer.line("        writer.append(\"}\")")
+            writer.line("    }")
+        }
+        writer.line("}")
+        writer.line("@_cdecl(\"\(plan.request.bodyExport)\")")
+        writer.line("func _patch_view_body__\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
+        writer.line("    _patchViewBody(input, length) { inputs throws(_PatchDecodeError) in try \(typeName)(_patchInputs: inputs) }")
+        writer.line("}")
+        guard plan.isInteractive else { return }
+        writer.line("@_cdecl(\"\(plan.request.dispatchExport)\")")
+        writer.line("func _patch_dispatch__\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
+        writer.line("    _patchViewDispatch(input, length, { inputs throws(_PatchDecodeError) in try \(typeName)(_patchInputs: inputs) }, \(typeName)._patchWriteState)")
+        writer.line("}")
+    }
+
+    /// `patch_view_manifest` (§5.3) listing every lowered view.
+    static func emitManifest(for plans: [GuestViewPlan], into writer: inout GuestSourceWriter) {
+        var views: [String] = []
+        for plan in plans {
+            let dispatch = plan.isInteractive ? "\\\"\(plan.request.dispatchExport)\\\"" : "null"
+            views.append("{\\\"type\\\":\\\"\(plan.request.typeName)\\\",\\\"export\\\":\\\"\(plan.request.bodyExport)\\\",\\\"dispatch\\\":\(dispatch),\\\"thunkSafe\\\":true}")
+        }
+        writer.line("@_cdecl(\"patch_view_manifest\")")
+        writer.line("func _patch_view_manifest(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
+        writer.line("    var writer = _PatchJSONWriter()")
+        writer.line("    writer.append(\"{\\\"schemaVersion\\\":\(schemaVersion),\\\"views\\\":[\(views.joined(separator: ","))]}\")")
+        writer.line("    return writer.packedResult()")
+        writer.line("}")
+    }
+
+    /// A Swift string literal of an identifier (identifiers need no escaping).
+    private static func literal(_ name: String) -> String { "\"" + name + "\"" }
+}

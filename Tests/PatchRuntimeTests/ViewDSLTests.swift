@@ -1,0 +1,115 @@
+import Foundation
+@testable import PatchRuntime
+import Testing
+
+/// The guest view DSL (templates/guest/ViewDSL.swift) compiled with Embedded Swift: each node and
+/// modifier it supports writes the IR of sdk-contract §5.6 exactly (the expected roots are written
+/// from the contract's tables, not from the DSL's types), every emission passes the schema
+/// validator `run --view` uses, and a Button action dispatches and re-renders as on device.
+@Suite(.enabled(if: GuestBuilder.canCompile, "needs the Swift toolchain's swiftc/clang/wasm-ld (required under CI=true)"))
+struct ViewDSLTests {
+    let guest: RuntimeSession
+
+    init() throws {
+        guest = try session(try GuestBuilder.viewDSLGuest(
+            "view_dsl_guest.swift", exports: ["patch_view_manifest", "view_body__Sample", "view_body__Counter", "dispatch__Counter"]))
+    }
+
+    static let divider = #"{"kind":{"divider":{}},"modifiers":[]}"#
+    static func dividerWith(_ modifier: String) -> String { #"{"kind":{"divider":{}},"modifiers":[\#(modifier)]}"# }
+    static func leaf(_ kind: String) -> String { #"{"kind":\#(kind),"modifiers":[]}"# }
+    static let red = #"{"named":{"_0":"red"}}"#
+
+    /// Sample `which` → the root node the contract's tables give for it.
+    static let goldens: [(Int, String)] = [
+        (0, leaf(#"{"text":{"_0":"Hello, Ada! \"quoted\""}}"#)),
+        (1, leaf(#"{"text":{"_0":"line\nbreak"}}"#)),
+        (2, leaf(#"{"image":{"systemName":"star.fill"}}"#)),
+        (3, leaf(#"{"bundleImage":{"name":"Logo"}}"#)),
+        (4, leaf(#"{"spacer":{"minLength":null}}"#)),
+        (5, leaf(#"{"spacer":{"minLength":12}}"#)),
+        (6, divider),
+        (7, leaf(#"{"color":{"_0":{"named":{"_0":"blue"}}}}"#)),
+        (8, leaf(#"{"color":{"_0":{"rgba":{"_0":{"r":1,"g":0.5,"b":0,"a":1}}}}}"#)),
+        (9, leaf(#"{"vstack":{"alignment":null,"spacing":null,"children":[\#(divider)]}}"#)),
+        (10, leaf(#"{"vstack":{"alignment":"leading","spacing":8,"children":[\#(divider),{"kind":{"spacer":{"minLength":null}},"modifiers":[]}]}}"#)),
+        (11, leaf(#"{"hstack":{"alignment":"firstTextBaseline","spacing":2.5,"children":[\#(divider)]}}"#)),
+        (12, leaf(#"{"zstack":{"alignment":"bottomTrailing","children":[\#(divider)]}}"#)),
+        (13, leaf(#"{"group":{"children":[\#(divider),\#(divider)]}}"#)),
+        (14, leaf(#"{"forEach":{"children":[{"kind":{"text":{"_0":"row 1"}},"modifiers":[]},{"kind":{"text":{"_0":"row 2"}},"modifiers":[]}]}}"#)),
+        (15, leaf(#"{"button":{"actionID":"action_0","role":null,"label":[{"kind":{"text":{"_0":"Go"}},"modifiers":[]}]}}"#)),
+        (16, dividerWith(#"{"padding":{"_0":{"top":16,"leading":16,"bottom":16,"trailing":16}}}"#)),
+        (17, dividerWith(#"{"padding":{"_0":{"top":0,"leading":4,"bottom":0,"trailing":4}}}"#)),
+        (18, dividerWith(#"{"padding":{"_0":{"top":3,"leading":3,"bottom":3,"trailing":3}}}"#)),
+        (19, dividerWith(#"{"font":{"_0":{"style":"title","size":null,"weight":null,"design":null}}}"#)),
+        (20, dividerWith(#"{"font":{"_0":{"style":null,"size":14,"weight":"semibold","design":"rounded"}}}"#)),
+        (21, dividerWith(#"{"bold":{}}"#)),
+        (22, dividerWith(#"{"italic":{}}"#)),
+        (23, dividerWith(#"{"foregroundColor":{"_0":\#(red)}}"#)),
+        (24, dividerWith(#"{"foregroundColor":{"_0":{"named":{"_0":"gray"}}}}"#)),
+        (25, dividerWith(#"{"background":{"_0":{"rgba":{"_0":{"r":0.5,"g":0.5,"b":0.5,"a":0.25}}}}}"#)),
+        (26, dividerWith(#"{"frame":{"width":10,"height":20,"alignment":"top"}}"#)),
+        (27, dividerWith(#"{"flexFrame":{"minWidth":null,"idealWidth":null,"maxWidth":{"infinity":{}},"minHeight":null,"idealHeight":null,"maxHeight":null,"alignment":"leading"}}"#)),
+        (28, dividerWith(#"{"opacity":{"_0":0.5}}"#)),
+        (29, dividerWith(#"{"cornerRadius":{"_0":8}}"#)),
+        (30, dividerWith(#"{"lineLimit":{"_0":2}}"#)),
+        (31, dividerWith(#"{"lineLimit":{"_0":null}}"#)),
+        (32, dividerWith(#"{"multilineTextAlignment":{"_0":"center"}}"#)),
+        (33, dividerWith(#"{"navigationTitle":{"_0":"Title"}}"#)),
+        (34, dividerWith(#"{"tint":{"_0":{"named":{"_0":"green"}}}}"#)),
+        (35, dividerWith(#"{"disabled":{"_0":true}}"#)),
+        (36, dividerWith(#"{"fixedSize":{}}"#)),
+        (37, dividerWith(#"{"frame":{"width":"inf","height":null,"alignment":null}}"#)),
+        // An `if` that is false writes nothing; modifiers apply in source order.
+        (38, #"{"kind":{"text":{"_0":"a"}},"modifiers":[{"bold":{}},{"opacity":{"_0":0.5}}]}"#),
+        (39, leaf(#"{"shape":{"_0":{"rectangle":{}}}}"#)),
+        (40, #"{"kind":{"shape":{"_0":{"circle":{}}}},"modifiers":[{"fill":{"_0":{"color":{"_0":\#(red)}},"eoFill":false}}]}"#),
+        (41, leaf(#"{"shape":{"_0":{"capsule":{}}}}"#)),
+        (42, leaf(#"{"shape":{"_0":{"ellipse":{}}}}"#)),
+        (43, leaf(#"{"shape":{"_0":{"roundedRectangle":{"cornerRadius":12}}}}"#)),
+        (44, #"{"kind":{"text":{"_0":"clipped"}},"modifiers":[{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":4.5}}}}]}"#),
+        (45, #"{"kind":{"color":{"_0":\#(red)}},"modifiers":[{"clipShape":{"_0":{"circle":{}}}}]}"#),
+    ]
+
+    @Test func everyNodeAndModifierWritesTheContractsIR() throws {
+        for (which, root) in Self.goldens {
+            let output = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
+            let text = String(decoding: output, as: UTF8.self)
+            #expect(text.hasPrefix(#"{"root":\#(root),"coverage":"#), "sample \(which): \(text)")
+            var validator = ViewTreeValidator(export: "view_body__Sample", limits: ViewLimits())
+            let document = try validator.parse(output)
+            try validator.validateDocument(document, as: "BodyEmission")
+        }
+    }
+
+    @Test func coverageCountsNodesAndModifiersAndTheSchemaIsTheLowestTheTreeNeeds() throws {
+        let output = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":10}"#.utf8)).output)
+        #expect(String(decoding: output, as: UTF8.self).hasSuffix(
+            #","coverage":{"totalNodes":3,"opaqueNodes":0,"totalModifiers":0,"opaqueModifiers":0},"schemaVersion":1}"#))
+        // Shapes and shape styles came with schema 2 (sdk-contract §5.5).
+        for which in [39, 40, 44, 27] {
+            let shaped = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
+            #expect(String(decoding: shaped, as: UTF8.self).hasSuffix(#""schemaVersion":2}"#), "sample \(which)")
+        }
+    }
+
+    @Test func buttonsDispatchTheirActionsAndTheViewReRenders() throws {
+        let events = ["action_0", "action_0", "__noop__"].map(ViewEventRequest.init(parsing:))
+        let run = try guest.runView("Counter", inputs: try #require(MessagePackValue.parseJSON(Array(#"{"title":"Hits"}"#.utf8))), events: events)
+        #expect(run.events.map(\.state) == [#"{"count":1}"#, #"{"count":2}"#, #"{"count":2}"#])
+        #expect(ViewOutline.render(run.render.tree.root) == """
+            vstack(spacing: 4)
+              text("Hits: 2")
+              text("Many!") .foregroundColor(named("red"))
+              button(actionID: "action_0")
+                label:
+                  text("+1")
+              button(actionID: "action_1")
+                label:
+                  image(systemName: "arrow.counterclockwise")
+            """)
+        let reset = try guest.runView("Counter", inputs: .map([]), events: ["action_0", "action_0", "action_1"].map(ViewEventRequest.init(parsing:)))
+        #expect(reset.events.last?.state == #"{"count":0}"#)
+        #expect(ViewOutline.render(reset.render.tree.root).contains(#"text("Taps: 0")"#))
+    }
+}
