@@ -111,6 +111,20 @@ struct _PatchEmission {
         return ir.bytes
     }
 
+    /// Appends a container node, `{"<kind>":{<fields>"children":[…]}}`: `opening` is `{"<kind>":{`,
+    /// `fields` writes the container's own fields, each followed by a comma.
+    mutating func appendContainer<Content: View>(_ opening: StaticString, content: Content,
+                                                 fields: (inout _PatchIR) -> Void = { _ in }) {
+        let childNodes = self.children(of: content)
+        var ir = _PatchIR()
+        ir.raw(opening)
+        fields(&ir)
+        ir.raw("\"children\":")
+        ir.raw(childNodes)
+        ir.raw("}}")
+        append(ir)
+    }
+
     /// The next Button's action id; the same body with the same state numbers its buttons alike.
     mutating func registerAction(_ action: @escaping () -> Void) -> [UInt8] {
         var ir = _PatchIR()
@@ -519,16 +533,13 @@ struct VStack<Content: View>: _PatchPrimitiveView {
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let children = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"vstack\":{\"alignment\":")
-        _patchName(_alignment?._name, into: &ir)
-        ir.raw(",\"spacing\":")
-        ir.optionalNumber(_spacing)
-        ir.raw(",\"children\":")
-        ir.raw(children)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendContainer("{\"vstack\":{", content: _content) { ir in
+            ir.raw("\"alignment\":")
+            _patchName(_alignment?._name, into: &ir)
+            ir.raw(",\"spacing\":")
+            ir.optionalNumber(_spacing)
+            ir.raw(",")
+        }
     }
 }
 
@@ -544,16 +555,13 @@ struct HStack<Content: View>: _PatchPrimitiveView {
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let children = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"hstack\":{\"alignment\":")
-        _patchName(_alignment?._name, into: &ir)
-        ir.raw(",\"spacing\":")
-        ir.optionalNumber(_spacing)
-        ir.raw(",\"children\":")
-        ir.raw(children)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendContainer("{\"hstack\":{", content: _content) { ir in
+            ir.raw("\"alignment\":")
+            _patchName(_alignment?._name, into: &ir)
+            ir.raw(",\"spacing\":")
+            ir.optionalNumber(_spacing)
+            ir.raw(",")
+        }
     }
 }
 
@@ -567,14 +575,11 @@ struct ZStack<Content: View>: _PatchPrimitiveView {
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let children = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"zstack\":{\"alignment\":")
-        _patchName(_alignment?._name, into: &ir)
-        ir.raw(",\"children\":")
-        ir.raw(children)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendContainer("{\"zstack\":{", content: _content) { ir in
+            ir.raw("\"alignment\":")
+            _patchName(_alignment?._name, into: &ir)
+            ir.raw(",")
+        }
     }
 }
 
@@ -583,12 +588,7 @@ struct Group<Content: View>: _PatchPrimitiveView {
     init(@ViewBuilder content: () -> Content) { _content = content() }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let children = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"group\":{\"children\":")
-        ir.raw(children)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendContainer("{\"group\":{", content: _content)
     }
 }
 
