@@ -130,6 +130,8 @@ let package = Package(
             dependencies: ["PatchRuntime", .product(name: "WasmKit", package: "WasmKit")],
             path: "benchmarks/run/PatchRunBench"),
 
+        // Test support: running the python3 peers that several test targets check our output against.
+        .target(name: "PythonPeer", path: "Tests/PythonPeer"),
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(
             name: "PatchRuntimeTests",
@@ -145,8 +147,8 @@ let package = Package(
             exclude: ["Fixtures", "GuestFixtures"]),
         .testTarget(
             name: "PatchManifestTests",
-            dependencies: ["PatchManifest", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff"]),
+            dependencies: ["PatchManifest", "PythonPeer", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "PatchStoreTests", dependencies: ["PatchStore", "PatchManifest", "PatchDiff", "PythonPeer"]),
         .testTarget(
             name: "PatchServerTests",
             dependencies: [
@@ -156,7 +158,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
-        .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest"]),
+        .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest", "PythonPeer"]),
         .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
     ]
 )

@@ -112,15 +112,21 @@ import Testing
         #expect(second.newKeys.isEmpty)
     }
 
+    /// The one key a patchcli before the key directory kept, at `~/old/demo.ed25519`.
+    private static func legacyKey(home: String) throws -> SigningKey {
+        let key = SigningKey.generate()
+        try FileManager.default.createDirectory(atPath: home + "/old", withIntermediateDirectories: true)
+        try Data(key.keyFileText.utf8).write(to: URL(fileURLWithPath: home + "/old/demo.ed25519"))
+        return key
+    }
+
     /// A patch.json of a patchcli before the key directory names one key (`signing.privateKeyPath`):
     /// `init` keeps it as the root key, so the public key the app embeds stays the trust anchor.
     @Test func initMovesAnOlderSingleKeyIntoTheKeyDirectoryAsTheRootKey() throws {
         let root = try Self.demoPackage()
         let home = root + "-home"
         defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
-        let legacy = SigningKey.generate()
-        try FileManager.default.createDirectory(atPath: home + "/old", withIntermediateDirectories: true)
-        try Data(legacy.keyFileText.utf8).write(to: URL(fileURLWithPath: home + "/old/demo.ed25519"))
+        let legacy = try Self.legacyKey(home: home)
         try Data(#"{"appKey":"demo","apiBaseURL":"https://api.patchrelease.com/api/v1","appTarget":"Demo","channel":"production","project":{"kind":"swiftpm","path":"Package.swift"},"signing":{"privateKeyPath":"~/old/demo.ed25519","publicKeyFile":"Sources/Demo/Patch/PatchPublicKey.generated.swift"},"targets":[{"name":"Demo","sourceRoots":["Sources/Demo"]}],"version":1}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/patch.json"))
         #expect(try ProjectSources.loadConfig(root: root).signing.privateKeyPath == "~/old/demo.ed25519")
@@ -142,9 +148,7 @@ import Testing
         let root = try Self.demoPackage()
         let home = root + "-home"
         defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: home) }
-        let legacy = SigningKey.generate()
-        try FileManager.default.createDirectory(atPath: home + "/old", withIntermediateDirectories: true)
-        try Data(legacy.keyFileText.utf8).write(to: URL(fileURLWithPath: home + "/old/demo.ed25519"))
+        let legacy = try Self.legacyKey(home: home)
         // Malformed otherwise (no targets): what `--force` is for.
         try Data(#"{"appKey":"demo","signing":{"privateKeyPath":"~/old/demo.ed25519","publicKeyFile":"Sources/Demo/Patch/PatchPublicKey.generated.swift"},"version":1}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/patch.json"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PatchManifest
+import PythonPeer
 
 /// Canonical JSON must equal securesystemslib's `encode_canonical` byte for byte: TUF signatures
 /// are over these bytes, so one differing byte means no client accepts our metadata.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import PatchManifest
+import PythonPeer
 
 @Suite struct TUFSigningTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

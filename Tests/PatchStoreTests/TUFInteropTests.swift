@@ -2,6 +2,7 @@ import Foundation
 import PatchManifest
 import Testing
 @testable import PatchStore
+import PythonPeer
 
 /// python-tuf's reference client (`tuf.ngclient.Updater`), a client nobody here wrote, refreshes
 /// from our store over HTTP on 127.0.0.1 and downloads every target. Required under CI=true.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ProjectWiring
+import PythonPeer
 
 /// Independent readers of what we write: the PyPI `pbxproj` package (the object model most
 /// tooling uses) must see the objects we added, and `kin` (an ANTLR grammar of the format) must

@@ -121,15 +121,21 @@ import Testing
         }
     }
 
+    /// `init` in the package, then `release init` of `store` with the keys init made (in `keys`).
+    private static func initializedProjectAndStore(in directory: URL) throws
+        -> (project: URL, environment: [String: String], keys: URL, store: URL) {
+        let (project, environment) = try package(in: directory)
+        #expect(try CLI.run(["init", "--json"], in: project, environment: environment).status == 0)
+        let store = directory.appendingPathComponent("store")
+        #expect(try CLI.run(["release", "init", "--store", store.path, "--json"], in: project, environment: environment).status == 0)
+        return (project, environment, directory.appendingPathComponent("home/.config/patch/keys/tally"), store)
+    }
+
     /// The release-security notes' §7: a root key in the folder of the online keys is one theft
     /// from a takeover. doctor and verify warn (never fail) until root.key is moved away.
     @Test func doctorAndVerifyWarnWhileTheRootKeySitsWithTheOnlineKeys() throws {
         try withScratchDirectory { directory in
-            let (project, environment) = try Self.package(in: directory)
-            #expect(try CLI.run(["init", "--json"], in: project, environment: environment).status == 0)
-            let keys = directory.appendingPathComponent("home/.config/patch/keys/tally")
-            let store = directory.appendingPathComponent("store")
-            #expect(try CLI.run(["release", "init", "--store", store.path, "--json"], in: project, environment: environment).status == 0)
+            let (project, environment, keys, store) = try Self.initializedProjectAndStore(in: directory)
 
             func rootKeyWarnings() throws -> (doctor: [[String: Any]], verify: [String], verifyElsewhere: [String]) {
                 let doctor = try CLI.run(["doctor", "--json"], in: project, environment: environment)
@@ -160,11 +166,7 @@ import Testing
     /// retired next to it, still private), so the next release signs with it and the store verifies.
     @Test func keysRotateInAProjectPutsTheNewKeyInItsKeyDirectory() throws {
         try withScratchDirectory { directory in
-            let (project, environment) = try Self.package(in: directory)
-            #expect(try CLI.run(["init", "--json"], in: project, environment: environment).status == 0)
-            let keys = directory.appendingPathComponent("home/.config/patch/keys/tally")
-            let store = directory.appendingPathComponent("store")
-            #expect(try CLI.run(["release", "init", "--store", store.path, "--json"], in: project, environment: environment).status == 0)
+            let (project, environment, keys, store) = try Self.initializedProjectAndStore(in: directory)
             try Data(ReleaseCommandTests.module(seed: 3)).write(to: project.appendingPathComponent("a.wasm"))
             let first = try CLI.run(["release", "a.wasm", "--store", store.path, "--fingerprint", "fp-1", "--json"], in: project, environment: environment)
             #expect(first.status == 0, "\(first.stdout)")

@@ -1,16 +1,16 @@
 import Foundation
 
-// Same file in PatchManifestTests, PatchStoreTests and ProjectWiringTests (test targets cannot share
-// sources without a test-support target); PatchDiffTests/PeerTools.swift has the general tool runner.
+// The python3 peers (python-tuf, securesystemslib, the pbxproj readers) for every test target that
+// checks our output against them; PatchDiffTests/PeerTools.swift has the general tool runner.
 
 /// Team rule: a test that needs a peer tool FAILS under CI=true when it is missing; elsewhere it
 /// skips with a message.
-struct PeerToolError: Error, CustomStringConvertible {
-    let description: String
+package struct PeerToolError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// Returns the `env` launcher when `python3` can import `name`; nil (skip) or a throw (CI) otherwise.
-func requirePythonModule(_ name: String) throws -> String? {
+package func requirePythonModule(_ name: String) throws -> String? {
     let env = "/usr/bin/env"
     if let result = try? runPython(env, arguments: ["-c", "import \(name)"]), result.status == 0 { return env }
     if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" {
@@ -21,7 +21,7 @@ func requirePythonModule(_ name: String) throws -> String? {
 }
 
 /// Runs `python3 ARGUMENTS` through `env`, feeding `stdin`, collecting stdout and stderr.
-func runPython(_ env: String, arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
+package func runPython(_ env: String, arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32, stdout: [UInt8], stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: env)
     process.arguments = ["python3"] + arguments
