@@ -94,11 +94,7 @@ import Testing
     /// Issue 16 defect 3: a restarted `serve` over a store whose old timestamp.json was put back.
     @Test func aRestartedServerRefusesARolledBackStore() throws {
         try withScratchDirectory { directory in
-            try ReleaseCommandTests.prepare(directory)
-            #expect(try ReleaseCommandTests.publish("a.wasm", in: directory).status == 0)
-            let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
-            let old = try Data(contentsOf: timestamp)
-            #expect(try ReleaseCommandTests.publish("b.wasm", in: directory).status == 0)
+            let (timestamp, old) = try VerifyCLITests.storeOfTwoReleases(in: directory)
             let (server, _) = try Self.startServer(in: directory, extra: ["--state-dir", "state"])
             server.terminate()
             server.waitUntilExit()

@@ -8,13 +8,20 @@ import Testing
         try CLI.run(["verify", "store", "--state-dir", "state", "--skip-modules", "--json"] + extra, in: directory)
     }
 
+    /// A store with releases a.wasm and b.wasm: its timestamp.json, and that file's bytes after the
+    /// first release (putting them back rolls the store back).
+    static func storeOfTwoReleases(in directory: URL, extra: [String] = []) throws -> (timestamp: URL, afterFirst: Data) {
+        try ReleaseCommandTests.prepare(directory)
+        #expect(try ReleaseCommandTests.publish("a.wasm", in: directory, extra: extra).status == 0)
+        let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
+        let afterFirst = try Data(contentsOf: timestamp)
+        #expect(try ReleaseCommandTests.publish("b.wasm", in: directory, extra: extra).status == 0)
+        return (timestamp, afterFirst)
+    }
+
     @Test func aRolledBackStoreExits40OnTheNextRun() throws {
         try withScratchDirectory { directory in
-            try ReleaseCommandTests.prepare(directory)
-            #expect(try ReleaseCommandTests.publish("a.wasm", in: directory).status == 0)
-            let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
-            let old = try Data(contentsOf: timestamp)
-            #expect(try ReleaseCommandTests.publish("b.wasm", in: directory).status == 0)
+            let (timestamp, old) = try Self.storeOfTwoReleases(in: directory)
             #expect(try Self.verify(directory).status == 0)
             try old.write(to: timestamp)
 
@@ -33,12 +40,8 @@ import Testing
     /// and the channel commands refuse it as verify does, and write nothing.
     @Test func publishingOntoARolledBackStoreExits40() throws {
         try withScratchDirectory { directory in
-            try ReleaseCommandTests.prepare(directory)
             let state = ["--state-dir", "publisher-state"]
-            #expect(try ReleaseCommandTests.publish("a.wasm", in: directory, extra: state).status == 0)
-            let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
-            let old = try Data(contentsOf: timestamp)
-            #expect(try ReleaseCommandTests.publish("b.wasm", in: directory, extra: state).status == 0)
+            let (timestamp, old) = try Self.storeOfTwoReleases(in: directory, extra: state)
             let records = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("publisher-state/trusted").path)
             #expect(records.filter { $0.hasSuffix(".json") }.count == 1, "the publishes recorded what they committed: \(records)")
             try old.write(to: timestamp)
