@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(
             name: "PatchRuntimeTests",
-            dependencies: ["PatchRuntime", "PatchManifest", "PatchDiff", .product(name: "WAT", package: "WasmKit")],
+            dependencies: ["PatchRuntime", "PatchManifest", "PatchDiff", "PatchBuild", .product(name: "WAT", package: "WasmKit")],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "PatchBuildTests",

@@ -1,4 +1,5 @@
 import Foundation
+import PatchBuild
 import PatchManifest
 @testable import PatchRuntime
 import WAT
@@ -87,6 +88,11 @@ enum GuestBuilder {
     static let templates = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("templates/guest")
 
+    /// templates/guest/ViewDSL.swift and its `ViewDSL+<Part>.swift` files, as `patchcli build` lists them.
+    static var viewDSLFiles: [String] {
+        GuestTemplates.viewDSLFiles(in: templates.path).map { templates.appendingPathComponent($0).path }
+    }
+
     /// A view guest: `fixture` compiled with the prelude and view DSL `patchcli build` puts in view
     /// modules, linked with the template support runtime.
     static func viewDSLGuest(_ fixture: String, exports: [String]) throws -> [UInt8] {
@@ -98,7 +104,7 @@ enum GuestBuilder {
         try run("swiftc", ["-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo",
                            "-parse-as-library", "-Osize", "-Xfrontend", "-disable-stack-protector", "-module-name", "PatchGuest",
                            "-import-objc-header", templates.appendingPathComponent("PatchGuestSupport.h").path,
-                           templates.appendingPathComponent("Prelude.swift").path, templates.appendingPathComponent("ViewDSL.swift").path,
+                           templates.appendingPathComponent("Prelude.swift").path] + viewDSLFiles + [
                            fixtures.appendingPathComponent(fixture).path, "-c", "-o", object])
         try run("clang", ["--target=wasm32-unknown-unknown", "-ffreestanding", "-fno-builtin", "-Oz", "-mbulk-memory",
                           "-c", templateSupport.path, "-o", support])

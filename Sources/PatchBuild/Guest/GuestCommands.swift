@@ -12,13 +12,14 @@ import Foundation
 public struct GuestCommands: Sendable, Equatable {
     public var toolchain: Toolchain
     public var workDirectory: String
-    /// Compiles templates/guest/ViewDSL.swift in too: the module lowers view bodies.
-    public var includesViewDSL: Bool
+    /// The view DSL's files (templates/guest/ViewDSL*.swift) the module compiles in when it lowers
+    /// view bodies; empty otherwise.
+    public var viewDSLFiles: [String]
 
-    public init(toolchain: Toolchain, workDirectory: String, includesViewDSL: Bool = false) {
+    public init(toolchain: Toolchain, workDirectory: String, viewDSLFiles: [String] = []) {
         self.toolchain = toolchain
         self.workDirectory = workDirectory
-        self.includesViewDSL = includesViewDSL
+        self.viewDSLFiles = viewDSLFiles
     }
 
     /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization.
@@ -33,7 +34,7 @@ public struct GuestCommands: Sendable, Equatable {
         return arguments + [
             "-module-name", GuestModuleBuilder.moduleName, "-import-objc-header", "PatchGuestSupport.h",
             "-file-prefix-map", "\(workDirectory)=.", "Prelude.swift",
-        ] + (includesViewDSL ? [GuestTemplates.viewDSL] : []) + [GuestProgram.fileName, "-c", "-o", "guest.o"]
+        ] + viewDSLFiles + [GuestProgram.fileName, "-c", "-o", "guest.o"]
     }
 
     /// support.c: freestanding with its own allocator, or against wasi-libc's (`PATCH_GUEST_LIBC`).

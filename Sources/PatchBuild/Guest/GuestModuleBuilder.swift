@@ -105,9 +105,18 @@ public struct GuestBuildResult: Sendable {
 
 /// Locates templates/guest (Prelude.swift, support.c, PatchGuestSupport.h).
 public enum GuestTemplates {
-    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h", viewDSL]
-    /// The SwiftUI-shaped DSL view bodies compile against; only modules that lower views compile it.
-    static let viewDSL = "ViewDSL.swift"
+    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h", viewDSLCore]
+    /// The core of the SwiftUI-shaped DSL view bodies compile against; only modules that lower views
+    /// compile it, with the rest of the DSL (`viewDSLFiles`).
+    static let viewDSLCore = "ViewDSL.swift"
+
+    /// Every file of the view DSL in `directory`: `ViewDSL.swift` and its `ViewDSL+<Part>.swift`
+    /// parts, sorted so the compiler sees them in one order on every machine. A new part of the DSL
+    /// is a new file; no list names them.
+    package static func viewDSLFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0 == viewDSLCore || ($0.hasPrefix("ViewDSL+") && $0.hasSuffix(".swift")) }.sorted()
+    }
 
     /// `explicit`, else `$PATCHCLI_TEMPLATES`, else the running executable's installation
     /// (`<prefix>/share/patchcli/templates`, or the checkout it was built in); see `Installation`.
@@ -165,7 +174,7 @@ public enum GuestModuleBuilder {
             guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
             // A retry that dropped the last view compiles without the DSL.
-            commands.includesViewDSL = program.usesViewDSL
+            commands.viewDSLFiles = program.usesViewDSL ? GuestTemplates.viewDSLFiles(in: templates) : []
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
@@ -387,7 +396,7 @@ private struct WorkDirectory {
     }
 
     func copyTemplates(from templates: String) throws(GuestBuildError) {
-        for name in GuestTemplates.requiredFiles {
+        for name in Set(GuestTemplates.requiredFiles + GuestTemplates.viewDSLFiles(in: templates)).sorted() {
             let source = (templates as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw .templatesMissing(searched: [templates], executable: Installation.current.executable)
