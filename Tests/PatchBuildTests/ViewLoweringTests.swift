@@ -44,12 +44,14 @@ import Testing
         lowering.emitGlue(for: plan, into: &writer)
         #expect(writer.text.contains(#"self.title = try inputs.decode("title")"#))
         #expect(writer.text.contains(#"if inputs.hasMember("count") { self._count = State(wrappedValue: try inputs.decode("count")) }"#))
-        #expect(writer.text.contains(#"self._isOn = Binding(_patchValue: try inputs.decode("isOn"))"#))
+        // State and bindings carry their field's name: the event id of the controls bound to them.
+        #expect(writer.text.contains(#"self._count._patchNamed("count")"#))
+        #expect(writer.text.contains(#"self._isOn = Binding(_patchValue: try inputs.decode("isOn"), name: "isOn")"#))
         #expect(writer.text.contains(#"writer.append("{\"count\":")"#) && writer.text.contains(#"writer.append(",\"isOn\":")"#))
         #expect(writer.text.contains(#"@_cdecl("view_body__Card")"#) && writer.text.contains(#"@_cdecl("dispatch__Card")"#))
         var manifest = GuestSourceWriter()
         GuestViewLowering.emitManifest(for: [plan], into: &manifest)
-        #expect(manifest.text.contains(#"{\"schemaVersion\":2,\"views\":[{\"type\":\"Card\",\"export\":\"view_body__Card\",\"dispatch\":\"dispatch__Card\",\"thunkSafe\":true}]}"#))
+        #expect(manifest.text.contains(#"{\"schemaVersion\":3,\"views\":[{\"type\":\"Card\",\"export\":\"view_body__Card\",\"dispatch\":\"dispatch__Card\",\"thunkSafe\":true}]}"#))
     }
 
     @Test func theRenamedNativeBodyIsTheViewsBodyInTheGuest() throws {

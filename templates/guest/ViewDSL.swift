@@ -6,9 +6,10 @@
 //
 // No existentials, key paths or Foundation (none compile here): containers are generic over their
 // content, a node is written to bytes as soon as it is complete, and a modifier appends its bytes
-// to the nodes its content wrote. Button actions are collected in tree order while a body is
-// evaluated; `dispatch__<View>` evaluates the body again with the same state and runs the action
-// whose id the event names.
+// to the nodes its content wrote. The events of the tree (Button actions, control edits,
+// gestures, presentations) are collected in tree order while a body is evaluated;
+// `dispatch__<View>` evaluates the body again with the same state and runs the update of the event
+// its request names with the event's value.
 //
 // Names starting with `_Patch`/`_patch` are the glue's; the rest are SwiftUI's.
 
@@ -75,11 +76,36 @@ struct _PatchNode {
     }
 }
 
+/// An event the tree sends (sdk-contract §5.6.6): its id, and the update it makes with the
+/// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`).
+struct _PatchEvent {
+    let id: [UInt8]
+    let update: (_PatchJSONValue) throws(_PatchDecodeError) -> Void
+}
+
+/// The `_0` payload of an event value of IRValue case `name`; another case is a decoding error.
+func _patchEventValue(_ value: _PatchJSONValue, _ name: StaticString) throws(_PatchDecodeError) -> _PatchJSONValue {
+    let payload = try value.member(name)
+    guard payload.isObject else { throw _PatchDecodeError("the event's value is not an IRValue of the case the control sends", key: name) }
+    return try payload.member("_0")
+}
+
 /// Everything one evaluation of a body produces: the nodes written at the current level, the
-/// Button actions in tree order (their ids are `action_<position>`), and coverage counts.
+/// events in tree order, and coverage counts.
 struct _PatchEmission {
     var nodes: [_PatchNode] = []
-    var actions: [() -> Void] = []
+    var events: [_PatchEvent] = []
+    /// How many events have a position id (`action_<n>`) so far.
+    var positionedEvents = 0
+    /// While a Picker evaluates its content: the views `.tag(_:)` marked, as IRPickerOption JSON.
+    var taggedOptions: [[UInt8]]?
+    /// While an alert's or a confirmation dialog's actions are evaluated: their presented flag,
+    /// which a tap on any of their buttons clears, as SwiftUI dismisses them.
+    var dismissedByActions: Binding<Bool>?
+    /// The `onDismiss` of each presentation shown in this evaluation, run by the dispatch when the
+    /// event's update cleared its flag (by the host's dismissal event or by a button, as SwiftUI
+    /// runs it for any dismissal).
+    var onDismiss: [(isPresented: Binding<Bool>, action: () -> Void)] = []
     var nodeCount = 0
     var modifierCount = 0
     /// The lowest IR schema with every case the tree uses (§5.5): shapes, shape styles and the
@@ -125,13 +151,51 @@ struct _PatchEmission {
         append(ir)
     }
 
-    /// The next Button's action id; the same body with the same state numbers its buttons alike.
-    mutating func registerAction(_ action: @escaping () -> Void) -> [UInt8] {
+    /// Registers an event and returns its id: `name` when given, else `action_<n>`, its position
+    /// among the events without a name (the same body with the same state numbers them alike).
+    mutating func registerEvent(named name: StaticString? = nil,
+                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> [UInt8] {
         var ir = _PatchIR()
-        ir.raw("action_")
-        ir.integer(actions.count)
-        actions.append(action)
+        if let name {
+            ir.raw(name)
+        } else {
+            ir.raw("action_")
+            ir.integer(positionedEvents)
+            positionedEvents += 1
+        }
+        events.append(_PatchEvent(id: ir.bytes, update: update))
         return ir.bytes
+    }
+
+    /// A Button's or a gesture's action, sent with `{"none":{}}`. Inside an alert's or a dialog's
+    /// actions it also dismisses the presentation.
+    mutating func registerAction(_ action: @escaping () -> Void) -> [UInt8] {
+        if let presented = dismissedByActions {
+            return registerEvent { _ throws(_PatchDecodeError) in
+                presented.wrappedValue = false
+                action()
+            }
+        }
+        return registerEvent { _ throws(_PatchDecodeError) in action() }
+    }
+
+    /// A control's edit: the event writes the value `decode` reads from the event through
+    /// `binding`. Its id is the name of the view's `@State`/`@Binding` field the binding comes
+    /// from (§5.6.7: the engine's ids), else a position id.
+    mutating func registerBinding<Value>(_ binding: Binding<Value>,
+                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> [UInt8] {
+        registerEvent(named: binding._name) { value throws(_PatchDecodeError) in
+            binding.wrappedValue = try decode(value)
+        }
+    }
+}
+
+extension _PatchIR {
+    /// An EventID, `{"id":"…"}` (ids are identifiers or `action_<n>`: nothing to escape).
+    mutating func eventID(_ id: [UInt8]) {
+        raw("{\"id\":\"")
+        raw(id)
+        raw("\"}")
     }
 }
 
@@ -218,6 +282,8 @@ enum ViewBuilder {
 struct State<Value> {
     final class _Box {
         var value: Value
+        /// The view's field this state is, when the glue named it (`init(_patchInputs:)`).
+        var name: StaticString?
         init(_ value: Value) { self.value = value }
     }
 
@@ -226,6 +292,9 @@ struct State<Value> {
     init(wrappedValue: Value) { _box = _Box(wrappedValue) }
     init(initialValue: Value) { _box = _Box(initialValue) }
 
+    /// Names the state after the view's field, so the controls bound to it send that id.
+    func _patchNamed(_ name: StaticString) { _box.name = name }
+
     var wrappedValue: Value {
         get { _box.value }
         nonmutating set { _box.value = newValue }
@@ -233,7 +302,7 @@ struct State<Value> {
 
     var projectedValue: Binding<Value> {
         let box = _box
-        return Binding(get: { box.value }, set: { box.value = $0 })
+        return Binding(get: { box.value }, set: { box.value = $0 }, name: box.name)
     }
 }
 
@@ -241,17 +310,26 @@ struct State<Value> {
 struct Binding<Value> {
     let _get: () -> Value
     let _set: (Value) -> Void
+    /// The `@State`/`@Binding` field of the lowered view the value lives in, if any: the id of the
+    /// events that write it and the `presentedKey` of presentations.
+    let _name: StaticString?
 
     init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
-        _get = get
-        _set = set
+        self.init(get: get, set: set, name: nil)
     }
 
-    /// A binding the guest owns: the parent's value arrives in the inputs, and a change goes back
-    /// to the host in the dispatch state, which writes it into the native binding (§5.4).
-    init(_patchValue value: Value) {
+    fileprivate init(get: @escaping () -> Value, set: @escaping (Value) -> Void, name: StaticString?) {
+        _get = get
+        _set = set
+        _name = name
+    }
+
+    /// A binding the guest owns: the parent's value arrives in the inputs as the view's field
+    /// `name`, and a change goes back to the host in the dispatch state, which writes it into the
+    /// native binding (§5.4).
+    init(_patchValue value: Value, name: StaticString) {
         let box = State<Value>._Box(value)
-        self.init(get: { box.value }, set: { box.value = $0 })
+        self.init(get: { box.value }, set: { box.value = $0 }, name: name)
     }
 
     static func constant(_ value: Value) -> Binding<Value> { Binding(get: { value }, set: { _ in }) }
@@ -262,6 +340,69 @@ struct Binding<Value> {
     }
 
     var projectedValue: Binding<Value> { self }
+}
+
+// MARK: - Tags
+
+/// A value `.tag(_:)` gives a view for a selection: the IR's selections are Int or String
+/// (§5.6.2 IRPickerOption, §5.6.3 IRSelectionKind).
+protocol _PatchTag {
+    /// The IRSelectionKind.
+    static var _kind: StaticString { get }
+    /// The IRValue, `{"int":{"_0":3}}` or `{"string":{"_0":"x"}}`.
+    func _writeIRValue(into ir: inout _PatchIR)
+    /// Reads the tag an event sends (the option's tag, §5.6.6).
+    init(_patchEvent value: _PatchJSONValue) throws(_PatchDecodeError)
+}
+
+extension Int: _PatchTag {
+    static var _kind: StaticString { "int" }
+    func _writeIRValue(into ir: inout _PatchIR) {
+        ir.raw("{\"int\":{\"_0\":")
+        ir.integer(self)
+        ir.raw("}}")
+    }
+    init(_patchEvent value: _PatchJSONValue) throws(_PatchDecodeError) {
+        self = try Int(_patchJSON: try _patchEventValue(value, "int"))
+    }
+}
+
+extension String: _PatchTag {
+    static var _kind: StaticString { "string" }
+    func _writeIRValue(into ir: inout _PatchIR) {
+        ir.raw("{\"string\":{\"_0\":")
+        ir.string(self)
+        ir.raw("}}")
+    }
+    init(_patchEvent value: _PatchJSONValue) throws(_PatchDecodeError) {
+        self = try String(_patchJSON: try _patchEventValue(value, "string"))
+    }
+}
+
+/// `content.tag(tag)`: inside a Picker, each node the content writes is an option with that tag
+/// (labelled by the node as written so far); elsewhere the tag changes nothing.
+struct _PatchTagged<Content: View, Tag: _PatchTag>: _PatchPrimitiveView {
+    let _content: Content
+    let _tag: Tag
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        let first = emission.nodes.count
+        _content._patchEmit(into: &emission)
+        guard emission.taggedOptions != nil else { return }
+        for node in emission.nodes[first...] {
+            var ir = _PatchIR()
+            ir.raw("{\"tag\":")
+            _tag._writeIRValue(into: &ir)
+            ir.raw(",\"label\":[")
+            node.write(into: &ir)
+            ir.raw("]}")
+            emission.taggedOptions?.append(ir.bytes)
+        }
+    }
+}
+
+extension View {
+    func tag<V: _PatchTag>(_ tag: V) -> _PatchTagged<Self, V> { _PatchTagged(_content: self, _tag: tag) }
 }
 
 // MARK: - Export plumbing
@@ -330,15 +471,16 @@ func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
 }
 
 /// `dispatch__<View>`: `{"state":"<inputs JSON>","event":{"event":{"id":…},"value":…}}` →
-/// DispatchResult. Runs the Button action the event names (none for an unknown id), then writes
-/// the view's `@State` fields as the new state and the tree they give.
+/// DispatchResult. Runs the update of the event the request names with its value (none for an
+/// unknown id), then writes the view's `@State` fields as the new state and the tree they give.
 func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
                                  _ make: (_PatchJSONValue) throws(_PatchDecodeError) -> V,
                                  _ writeState: (V, inout _PatchJSONWriter) -> Void) -> Int64 {
     do throws(_PatchDecodeError) {
         let request = try _PatchJSONReader.parse(input, length)
         guard let stateText = try request.member("state").string() else { throw _PatchDecodeError("expected a string", key: "state") }
-        guard let eventID = try request.member("event").member("event").member("id").string() else {
+        let event = try request.member("event")
+        guard let eventID = try event.member("event").member("id").string() else {
             throw _PatchDecodeError("expected a string", key: "id")
         }
         let state = stateText.buffer
@@ -354,18 +496,11 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
         var before = _PatchEmission()
         view._patchEmit(into: &before)
         let id = eventID.buffer
-        let prefix: StaticString = "action_"
-        var isAction = id.count > prefix.utf8CodeUnitCount
-        for offset in 0..<prefix.utf8CodeUnitCount where isAction && id[offset] != prefix.utf8Start[offset] { isAction = false }
-        if isAction {
-            var position = 0
-            var numeric = true
-            for byte in id[prefix.utf8CodeUnitCount...] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { numeric = false; break }
-                position = position * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            if numeric, position < before.actions.count { before.actions[position]() }
+        // Several controls bound to one field share its id and write it alike: the first runs.
+        if let match = before.events.first(where: { $0.id.elementsEqual(id) }) {
+            try match.update(try event.member("value"))
         }
+        for dismissal in before.onDismiss where !dismissal.isPresented.wrappedValue { dismissal.action() }
         var newState = _PatchJSONWriter()
         writeState(view, &newState)
         var after = _PatchEmission()

@@ -59,7 +59,7 @@ struct GuestViewLowering {
     static let supportedWrappers: Set<String> = ["State", "Binding"]
     /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
     /// tree needs): the manifest's `schemaVersion`.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
@@ -159,8 +159,10 @@ struct GuestViewLowering {
                 writer.line("        if inputs.hasMember(\(key)) { self.\(input.name) = try inputs.decode(\(key)) }")
             case .state:
                 writer.line("        if inputs.hasMember(\(key)) { self._\(input.name) = State(wrappedValue: try inputs.decode(\(key))) }")
+                // The controls bound to it send the field's name as their event id (docs/views.md "Events").
+                writer.line("        self._\(input.name)._patchNamed(\(key))")
             case .binding:
-                writer.line("        self._\(input.name) = Binding(_patchValue: try inputs.decode(\(key)))")
+                writer.line("        self._\(input.name) = Binding(_patchValue: try inputs.decode(\(key)), name: \(key))")
             }
         }
         writer.line("    }")
