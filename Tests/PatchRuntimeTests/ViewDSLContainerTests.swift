@@ -114,6 +114,16 @@ struct ViewDSLContainerTests {
         (84, dividerWith(#"{"labelsHidden":{}}"#), 6),
         (85, dividerWith(#"{"scrollDisabled":{"_0":true}}"#), 5),
         (86, dividerWith(#"{"scrollClipDisabled":{"_0":true}}"#), 3),
+        // The id as a closure, what a key path (which Embedded Swift cannot compile) is rewritten to.
+        (89, leaf(#"{"list":{"children":[\#(text("a")),\#(text("b"))]}}"#), 2),
+        (90, leaf(#"{"labeledContent":{"label":[\#(text("Version"))],"content":[\#(text("1.2"))]}}"#), 2),
+        (91, leaf(#"{"labeledContent":{"label":[\#(text("Status"))],"content":[\#(leaf(#"{"image":{"systemName":"checkmark"}}"#))]}}"#), 2),
+        (92, leaf(#"{"labeledContent":{"label":[\#(text("Custom"))],"content":\#(dividers)}}"#), 2),
+        // A Button in a menu is numbered like any other.
+        (93, leaf(#"{"menu":{"label":[\#(text("More"))],"items":[\#(leaf(#"{"button":{"actionID":"action_0","role":null,"label":[\#(text("Share"))]}}"#))]}}"#), 2),
+        (94, leaf(#"{"menu":{"label":[\#(leaf(#"{"label":{"title":[\#(text("Sort"))],"icon":[\#(leaf(#"{"image":{"systemName":"arrow.up.arrow.down"}}"#))]}}"#))],"items":\#(dividers)}}"#), 2),
+        (95, leaf(#"{"menu":{"label":[\#(leaf(#"{"image":{"systemName":"ellipsis"}}"#))],"items":\#(dividers)}}"#), 2),
+        (96, leaf(#"{"gauge":{"data":{"value":3,"min":0,"max":10},"label":[\#(text("Level"))]}}"#), 2),
         (87, dividerWith(#"{"font":{"_0":{"style":"subheadline","size":null,"weight":"bold","design":"rounded"}}}"#), 1),
         // A ForEach of tabs is one tab (the IR unrolls it into one forEach node); the rows' tabItems
         // were recorded on the ForEach's level and label nothing.

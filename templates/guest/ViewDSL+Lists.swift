@@ -23,6 +23,17 @@ extension List {
     }
 }
 
+extension List {
+    /// `List(data, id:) { row }` with the id as a closure, the form a key path (`id: \.id`, which
+    /// Embedded Swift cannot compile) is rewritten to: row identity in the IR is the position
+    /// (§5.6.7), so the id is not needed to write the rows.
+    init<Data: Sequence, ID: Hashable, RowContent: View>(_ data: Data, id: @escaping (Data.Element) -> ID,
+                                                         @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent)
+    where Content == _PatchRows<Data, RowContent> {
+        _content = _PatchRows(_data: data, _row: rowContent)
+    }
+}
+
 /// The rows of a data-driven container, written side by side on the container's level.
 struct _PatchRows<Data: Sequence, Row: View>: _PatchPrimitiveView {
     let _data: Data

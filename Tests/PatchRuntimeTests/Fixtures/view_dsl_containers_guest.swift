@@ -99,6 +99,14 @@ struct ContainerSample: View {
         case 85: Divider().scrollDisabled(true)
         case 86: Divider().scrollClipDisabled()
         case 87: Divider().font(.system(.subheadline, design: .rounded, weight: .bold))
+        case 89: List(["a", "b"], id: { $0 }) { name in Text(name) }
+        case 90: LabeledContent("Version", value: "1.2")
+        case 91: LabeledContent("Status") { Image(systemName: "checkmark") }
+        case 92: LabeledContent { Divider() } label: { Text("Custom") }
+        case 93: Menu("More") { Button("Share") {} }
+        case 94: Menu("Sort", systemImage: "arrow.up.arrow.down") { Divider() }
+        case 95: Menu { Divider() } label: { Image(systemName: "ellipsis") }
+        case 96: Gauge(value: 3, in: 0...10) { Text("Level") }
         default:
             // A ForEach of tabs is one tab whose rows' tabItems are not the TabView's.
             TabView {
