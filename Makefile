@@ -88,6 +88,13 @@ bench-prepare: setup
 bench-corpus: setup
 	python3 benchmarks/corpus/run.py $(BENCH_ARGS)
 
+# Which view modifiers real apps' bodies call most, and whether the guest view DSL lowers each (header
+# of benchmarks/lowering/modifier_census.py). Reads the apps you pass, e.g.
+# `make bench-modifier-census BENCH_ARGS="/work/corpus/*"`; writes its section of docs/benchmarks.md.
+.PHONY: bench-modifier-census
+bench-modifier-census:
+	python3 benchmarks/lowering/modifier_census.py --doc $(BENCH_ARGS)
+
 # Server abuse: checks timed with wrk before, during and after 16k idle sockets, slowloris clients and
 # malformed requests; server RSS and descriptors sampled (header of benchmarks/faults/abuse.py).
 # Writes its section of docs/benchmarks.md. BENCH_ARGS=--debug, --seconds N, --idle-sockets N, ...

@@ -51,7 +51,7 @@ import Testing
         #expect(writer.text.contains(#"@_cdecl("view_body__Card")"#) && writer.text.contains(#"@_cdecl("dispatch__Card")"#))
         var manifest = GuestSourceWriter()
         GuestViewLowering.emitManifest(for: [plan], into: &manifest)
-        #expect(manifest.text.contains(#"{\"schemaVersion\":3,\"views\":[{\"type\":\"Card\",\"export\":\"view_body__Card\",\"dispatch\":\"dispatch__Card\",\"thunkSafe\":true}]}"#))
+        #expect(manifest.text.contains(#"{\"schemaVersion\":6,\"views\":[{\"type\":\"Card\",\"export\":\"view_body__Card\",\"dispatch\":\"dispatch__Card\",\"thunkSafe\":true}]}"#))
     }
 
     @Test func theRenamedNativeBodyIsTheViewsBodyInTheGuest() throws {

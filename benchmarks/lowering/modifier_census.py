@@ -138,12 +138,13 @@ def main() -> int:
         section = f"""{SECTION_BEGIN}
 ## View modifiers in real apps
 
-Modifier calls inside `var body: some View` of {len(arguments.apps)} apps (repository, commit, calls):
-{apps}. {bodies} bodies, {calls} calls of {len(total)} distinct modifiers; {lowered_calls}
-({100 * lowered_calls / max(calls, 1):.1f} %) are of modifiers the guest view DSL has ("lowered": a function
-of that name in templates/guest/ViewDSL*.swift — not every overload of it). Method and limits: the
-docstring of `benchmarks/lowering/modifier_census.py`; rerun `python3 benchmarks/lowering/modifier_census.py
---doc APP_DIR...` after the DSL grows.
+Modifier calls inside `var body: some View` of {len(arguments.apps)} apps (repository, commit, calls): {apps}.
+
+{bodies} bodies, {calls} calls of {len(total)} distinct modifiers; {lowered_calls} calls
+({100 * lowered_calls / max(calls, 1):.1f} %) are of modifiers the guest view DSL has ("lowered": a function of that name
+in templates/guest/ViewDSL*.swift, not every overload of it). Names that are not SwiftUI's
+(`.topBarTrailing`, `.errorMessage`, …) are the apps' own `View` extensions. Method and limits: the
+docstring of `benchmarks/lowering/modifier_census.py`; rerun it with `--doc APP_DIR...` when the DSL grows.
 
 | rank | modifier | calls | lowered |
 |---|---|---|---|

@@ -98,13 +98,8 @@ extension View {
     func frame(minWidth: Double? = nil, idealWidth: Double? = nil, maxWidth: Double? = nil,
                minHeight: Double? = nil, idealHeight: Double? = nil, maxHeight: Double? = nil,
                alignment: Alignment? = nil) -> _PatchModified<Self> {
-        /// IRLength: `.infinity` is its own case.
         func length(_ value: Double?, into ir: inout _PatchIR) {
-            guard let value else { ir.raw("null"); return }
-            if value.isInfinite && value > 0 { ir.raw("{\"infinity\":{}}"); return }
-            ir.raw("{\"points\":{\"_0\":")
-            ir.number(value)
-            ir.raw("}}")
+            if let value { ir.length(value) } else { ir.raw("null") }
         }
         return _modified(schema: 2) { ir in
             ir.raw("{\"flexFrame\":{\"minWidth\":")

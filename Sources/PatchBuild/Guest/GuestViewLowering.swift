@@ -59,7 +59,7 @@ struct GuestViewLowering {
     static let supportedWrappers: Set<String> = ["State", "Binding"]
     /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
     /// tree needs): the manifest's `schemaVersion`.
-    static let schemaVersion = 3
+    static let schemaVersion = 6
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {

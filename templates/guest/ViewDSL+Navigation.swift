@@ -1,0 +1,258 @@
+// Guest view DSL (see ViewDSL.swift): navigation, labels, progress, tabs and disclosure groups
+// (sdk-contract §5.6.4). The schema each asks for is the first that has it (§5.5).
+
+// MARK: - Navigation
+
+/// `NavigationStack { }` without a path (the bound `NavigationStack(path:)` is another IR node).
+struct NavigationStack<Root: View>: _PatchPrimitiveView {
+    let _root: Root
+
+    init(@ViewBuilder root: () -> Root) { _root = root() }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        emission.appendContainer("{\"navigationStack\":{", content: _root)
+    }
+}
+
+/// The IR's navigationStack is also NavigationView's node (§5.6.4).
+struct NavigationView<Content: View>: _PatchPrimitiveView {
+    let _content: Content
+
+    init(@ViewBuilder content: () -> Content) { _content = content() }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        emission.appendContainer("{\"navigationStack\":{", content: _content)
+    }
+}
+
+/// The eager `NavigationLink(destination:)` forms: the destination is evaluated with the link and
+/// travels in the tree (schema 3). The value-based `NavigationLink(value:)` needs the bound
+/// navigation path and is not taken.
+struct NavigationLink<Label: View, Destination: View>: _PatchPrimitiveView {
+    let _label: Label
+    let _destination: Destination
+
+    init(destination: Destination, @ViewBuilder label: () -> Label) {
+        _label = label()
+        _destination = destination
+    }
+
+    init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) {
+        _label = label()
+        _destination = destination()
+    }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 3)
+        let label = emission.children(of: _label)
+        let destination = emission.children(of: _destination)
+        var ir = _PatchIR()
+        ir.raw("{\"navigationLink\":{\"destination\":")
+        ir.raw(destination)
+        ir.raw(",\"label\":")
+        ir.raw(label)
+        ir.raw("}}")
+        emission.append(ir)
+    }
+}
+
+extension NavigationLink where Label == Text {
+    init(_ title: String, destination: Destination) {
+        self.init(destination: destination) { Text(title) }
+    }
+
+    /// `NavigationLink("Title") { destination }`: the trailing closure is the destination.
+    init(_ title: String, @ViewBuilder destination: () -> Destination) {
+        self.init(destination: destination()) { Text(title) }
+    }
+}
+
+// MARK: - Label
+
+struct Label<Title: View, Icon: View>: _PatchPrimitiveView {
+    let _title: Title
+    let _icon: Icon
+
+    init(@ViewBuilder title: () -> Title, @ViewBuilder icon: () -> Icon) {
+        _title = title()
+        _icon = icon()
+    }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        let title = emission.children(of: _title)
+        let icon = emission.children(of: _icon)
+        var ir = _PatchIR()
+        ir.raw("{\"label\":{\"title\":")
+        ir.raw(title)
+        ir.raw(",\"icon\":")
+        ir.raw(icon)
+        ir.raw("}}")
+        emission.append(ir)
+    }
+}
+
+extension Label where Title == Text, Icon == Image {
+    init(_ title: String, systemImage name: String) {
+        self.init(title: { Text(title) }, icon: { Image(systemName: name) })
+    }
+
+    init(_ title: String, image name: String) {
+        self.init(title: { Text(title) }, icon: { Image(name) })
+    }
+}
+
+// MARK: - Progress
+
+/// `ProgressView()` is the spinner (`progressView`); a value makes it determinate
+/// (`determinateProgress`), and a nil value is the spinner again, as in SwiftUI.
+struct ProgressView<Label: View>: _PatchPrimitiveView {
+    let _value: Double?
+    let _total: Double
+    let _label: Label
+
+    init(value: Double?, total: Double = 1, @ViewBuilder label: () -> Label) {
+        _value = value
+        _total = total
+        _label = label()
+    }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        guard let value = _value else {
+            var ir = _PatchIR()
+            ir.raw("{\"progressView\":{}}")
+            emission.append(ir)
+            return
+        }
+        let label = emission.children(of: _label)
+        var ir = _PatchIR()
+        ir.raw("{\"determinateProgress\":{\"value\":")
+        ir.number(value)
+        ir.raw(",\"total\":")
+        ir.number(_total)
+        ir.raw(",\"label\":")
+        ir.raw(label)
+        ir.raw("}}")
+        emission.append(ir)
+    }
+}
+
+extension ProgressView where Label == EmptyView {
+    init() { self.init(value: nil) { EmptyView() } }
+
+    init(value: Double?, total: Double = 1) { self.init(value: value, total: total) { EmptyView() } }
+}
+
+extension ProgressView where Label == Text {
+    /// A title labels only the determinate form in the IR: `ProgressView("Loading…")` (a titled
+    /// spinner) has no IR node, so it does not compile in the guest.
+    init(_ title: String, value: Double?, total: Double = 1) {
+        self.init(value: value, total: total) { Text(title) }
+    }
+}
+
+// MARK: - TabView
+
+/// The `.tabItem` labels recorded while a TabView evaluates its content: the position and kind of
+/// each node a `.tabItem` was applied to, with its label and the number of nodes in it. A `.tabItem`
+/// outside a TabView is ignored, as in SwiftUI.
+var _patchTabItems: [(position: Int, kind: [UInt8], label: [UInt8], nodeCount: Int)] = []
+
+struct _PatchTabItem<Content: View, Item: View>: _PatchPrimitiveView {
+    let _content: Content
+    let _item: Item
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        let first = emission.nodes.count
+        _content._patchEmit(into: &emission)
+        let last = emission.nodes.count
+        let before = emission.nodeCount
+        let label = emission.children(of: _item)
+        for position in first..<last {
+            _patchTabItems.append((position, emission.nodes[position].kind, label, emission.nodeCount - before))
+        }
+    }
+}
+
+extension View {
+    func tabItem<Item: View>(@ViewBuilder _ label: () -> Item) -> _PatchTabItem<Self, Item> {
+        _PatchTabItem(_content: self, _item: label())
+    }
+}
+
+/// An unbound `TabView` (SwiftUI owns the selection): one IRTab per child, tagged by position.
+struct TabView<Content: View>: _PatchPrimitiveView {
+    let _content: Content
+
+    init(@ViewBuilder content: () -> Content) { _content = content() }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        let outerItems = _patchTabItems
+        let outerNodes = emission.nodes
+        _patchTabItems = []
+        emission.nodes = []
+        _content._patchEmit(into: &emission)
+        let tabs = emission.nodes
+        // A label is this TabView's when the node it was recorded on is one of its children: same
+        // position and same kind. One recorded deeper (inside a ForEach row or a container) was on
+        // another level, whose node a child of this level's never equals (a container's kind holds
+        // its children's), so a ForEach of tabs is one unlabelled tab, as the IR unrolls it.
+        var labels = [[UInt8]?](repeating: nil, count: tabs.count)
+        for item in _patchTabItems {
+            if item.position < tabs.count && tabs[item.position].kind == item.kind {
+                labels[item.position] = item.label
+            } else {
+                emission.nodeCount -= item.nodeCount  // not in the tree: coverage counts what is
+            }
+        }
+        _patchTabItems = outerItems
+        emission.nodes = outerNodes
+        var ir = _PatchIR()
+        ir.raw("{\"tabView\":{\"tabs\":[")
+        for (position, tab) in tabs.enumerated() {
+            if position > 0 { ir.raw(",") }
+            ir.raw("{\"tag\":\"")
+            ir.integer(position)
+            ir.raw("\",\"tabItem\":")
+            if let label = labels[position] { ir.raw(label) } else { ir.raw("[]") }
+            ir.raw(",\"content\":[")
+            tab.write(into: &ir)
+            ir.raw("]}")
+        }
+        ir.raw("],\"style\":\"automatic\"}}")
+        emission.append(ir)
+    }
+}
+
+// MARK: - DisclosureGroup
+
+/// The unbound `DisclosureGroup` (SwiftUI owns the expansion); `isExpanded:` is another IR node.
+struct DisclosureGroup<Label: View, Content: View>: _PatchPrimitiveView {
+    let _label: Label
+    let _content: Content
+
+    init(@ViewBuilder content: () -> Content, @ViewBuilder label: () -> Label) {
+        _label = label()
+        _content = content()
+    }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: 2)
+        let label = emission.children(of: _label)
+        emission.appendContainer("{\"disclosureGroup\":{", content: _content) { ir in
+            ir.raw("\"label\":")
+            ir.raw(label)
+            ir.raw(",")
+        }
+    }
+}
+
+extension DisclosureGroup where Label == Text {
+    init(_ title: String, @ViewBuilder content: () -> Content) {
+        self.init(content: content) { Text(title) }
+    }
+}
