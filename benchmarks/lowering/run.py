@@ -324,7 +324,7 @@ def bench_performance(patchcli: Path, repeats: int, calls: int) -> dict:
     if not timed.get("ok") or "timing" not in timed["result"]:
         sys.exit(f"run --view --repeat gave no timing (does this patchcli support it?): {json.dumps(timed)[:800]}")
     view = timed["result"]
-    return {"build_seconds": builds, "module_bytes": result["module_bytes"], "rows": rows, "nodes": view["nodes"],
+    return {"configuration": configuration(patchcli), "build_seconds": builds, "module_bytes": result["module_bytes"], "rows": rows, "nodes": view["nodes"],
             "modifiers": view["modifiers"], "render_us": view["timing"]["render_mean_us"],
             "dispatch_us": view["timing"]["dispatch_mean_us"], "calls": view["timing"]["calls"]}
 
@@ -387,7 +387,7 @@ def render(records: list[dict], performance: dict | None, patchcli: Path, machin
               + ", ".join(f"`{name}` {count}" for name, count in missing.most_common(25)) + "."]
     if performance:
         median = statistics.median(performance["build_seconds"])
-        label = configuration(patchcli)
+        label = performance["configuration"]
         lines += ["", f"Performance on Examples/PatchShop's `{SCREEN}` ({label} patchcli"
                   + ("; the issue's figures are for a release build, pass `--patchcli` a release binary" if label == "debug" else "") + "):", "",
                   "| measure | value | target | met |", "|---|---|---|---|",
