@@ -331,6 +331,10 @@ def bench_performance(patchcli: Path, repeats: int, calls: int) -> dict:
 
 # MARK: Report
 
+def kib(count: int | None) -> str:
+    return f"{count / 1024:.0f} KiB" if count else "–"
+
+
 def share(part: int, whole: int) -> str:
     return f"{part / whole:.1%}" if whole else "–"
 
@@ -340,10 +344,10 @@ def configuration(patchcli: Path) -> str:
     return "release" if "release" in parts else "debug" if "debug" in parts else "installed"
 
 
-def render(records: list[dict], performance: dict | None, patchcli: Path, machine: str, load: str) -> str:
-    lines = [SECTION_BEGIN, "## View lowering on real apps", "",
-             f"`make bench-lowering` ({date.today().isoformat()}; {machine}; {load}; {configuration(patchcli)} patchcli"
-             f"{' at ' + corpus.repository(REPO_ROOT)['commit'][:10] if corpus.repository(REPO_ROOT)['commit'] else ''}).",
+def corpus_rows(records: list[dict], patchcli: Path, machine: str, load: str) -> list[str]:
+    commit = corpus.repository(REPO_ROOT)["commit"]
+    lines = [f"`make bench-lowering` ({date.today().isoformat()}; {machine}; {load}; {configuration(patchcli)} patchcli"
+             f"{' at ' + commit[:10] if commit else ''}).",
              "Every routed view body of each app made changed (`let _ = 0;` before its first statement), then one",
              "`patchcli build --allow-native-changes` for all of them (benchmarks/lowering/README.md).", "",
              "| app (commit) | bodies routed | changed | ship (thunkSafe) | share | node call sites lowering | modifier call sites lowering | build | module |",
@@ -366,7 +370,7 @@ def render(records: list[dict], performance: dict | None, patchcli: Path, machin
             f"| {share(record['bodies_shipped'], record['bodies_touched'])} "
             f"| {sites['nodes_lowering']}/{sites['nodes']} ({share(sites['nodes_lowering'], sites['nodes'])}) "
             f"| {sites['modifiers_lowering']}/{sites['modifiers']} ({share(sites['modifiers_lowering'], sites['modifiers'])}) "
-            f"| {record['build_seconds']:.0f} s | {(record['module_bytes'] or 0) / 1024:.0f} KiB |")
+            f"| {record['build_seconds']:.0f} s | {kib(record['module_bytes'])} |")
     sites_total, lowering_total = total["nodes"] + total["modifiers"], total["nodes_lowering"] + total["modifiers_lowering"]
     lines.append(
         f"| **total** | {total['bodies_touched']} | {total['bodies_changed']} | {total['bodies_shipped']} "
@@ -385,20 +389,33 @@ def render(records: list[dict], performance: dict | None, patchcli: Path, machin
     lines += [f"| {count} | {reason.replace('|', '/')} |" for reason, count in reasons.most_common(15)]
     lines += ["", "Names the DSL lacks, by call sites in routed bodies: "
               + ", ".join(f"`{name}` {count}" for name, count in missing.most_common(25)) + "."]
+    return lines
+
+
+def performance_rows(performance: dict) -> list[str]:
+    median = statistics.median(performance["build_seconds"])
+    label = performance["configuration"]
+    return ["", f"Performance on Examples/PatchShop's `{SCREEN}` ({label} patchcli"
+              + ("; the issue's figures are for a release build, pass `--patchcli` a release binary" if label == "debug" else "") + "):", "",
+              "| measure | value | target | met |", "|---|---|---|---|",
+              f"| one-view change, warm `build` (median of {len(performance['build_seconds'])}) | {median:.2f} s | <= {TARGET_REBUILD_SECONDS:.0f} s "
+              f"| {'yes' if median <= TARGET_REBUILD_SECONDS else 'no'} |",
+              f"| module of the full screen | {performance['module_bytes'] / 1024:.1f} KiB | <= {TARGET_SCREEN_BYTES // 1024} KiB "
+              f"| {'yes' if performance['module_bytes'] <= TARGET_SCREEN_BYTES else 'no'} |",
+              f"| body render, {performance['nodes']} nodes / {performance['modifiers']} modifiers ({performance['rows']} rows; mean of {performance['calls']}, validated as the SDK decodes) "
+              f"| {performance['render_us'] / 1000:.3f} ms | <= {TARGET_VIEW_MS:.0f} ms | {'yes' if performance['render_us'] / 1000 <= TARGET_VIEW_MS else 'no'} |",
+              f"| dispatch of a row's button, same screen (mean of {performance['calls']}) | {performance['dispatch_us'] / 1000:.3f} ms "
+              f"| <= {TARGET_VIEW_MS:.0f} ms | {'yes' if performance['dispatch_us'] / 1000 <= TARGET_VIEW_MS else 'no'} |"]
+
+
+def render(records: list[dict], performance: dict | None, patchcli: Path, machine: str, load: str) -> str:
+    lines = [SECTION_BEGIN, "## View lowering on real apps", ""]
+    if records:
+        lines += corpus_rows(records, patchcli, machine, load)
+    else:
+        lines.append(f"`make bench-lowering` ({date.today().isoformat()}; {machine}; {load}): no apps given.")
     if performance:
-        median = statistics.median(performance["build_seconds"])
-        label = performance["configuration"]
-        lines += ["", f"Performance on Examples/PatchShop's `{SCREEN}` ({label} patchcli"
-                  + ("; the issue's figures are for a release build, pass `--patchcli` a release binary" if label == "debug" else "") + "):", "",
-                  "| measure | value | target | met |", "|---|---|---|---|",
-                  f"| one-view change, warm `build` (median of {len(performance['build_seconds'])}) | {median:.2f} s | <= {TARGET_REBUILD_SECONDS:.0f} s "
-                  f"| {'yes' if median <= TARGET_REBUILD_SECONDS else 'no'} |",
-                  f"| module of the full screen | {performance['module_bytes'] / 1024:.1f} KiB | <= {TARGET_SCREEN_BYTES // 1024} KiB "
-                  f"| {'yes' if performance['module_bytes'] <= TARGET_SCREEN_BYTES else 'no'} |",
-                  f"| body render, {performance['nodes']} nodes / {performance['modifiers']} modifiers ({performance['rows']} rows; mean of {performance['calls']}, validated as the SDK decodes) "
-                  f"| {performance['render_us'] / 1000:.3f} ms | <= {TARGET_VIEW_MS:.0f} ms | {'yes' if performance['render_us'] / 1000 <= TARGET_VIEW_MS else 'no'} |",
-                  f"| dispatch of a row's button, same screen (mean of {performance['calls']}) | {performance['dispatch_us'] / 1000:.3f} ms "
-                  f"| <= {TARGET_VIEW_MS:.0f} ms | {'yes' if performance['dispatch_us'] / 1000 <= TARGET_VIEW_MS else 'no'} |"]
+        lines += performance_rows(performance)
     lines.append(SECTION_END)
     return "\n".join(lines) + "\n"
 
