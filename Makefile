@@ -95,6 +95,15 @@ bench-corpus: setup
 bench-modifier-census:
 	python3 benchmarks/lowering/modifier_census.py --doc $(BENCH_ARGS)
 
+# View lowering on real apps: every routed body of each app changed, one `build` for all; bodies that
+# ship, node/modifier call sites the DSL has, top reasons; then one-view build time, screen module size,
+# render/dispatch time on Examples/PatchShop. Pass the binary and the apps, e.g.
+# `make bench-lowering BENCH_ARGS="--patchcli .build/release/patchcli /work/corpus/*"`
+# (benchmarks/lowering/README.md); writes its section of docs/benchmarks.md.
+.PHONY: bench-lowering
+bench-lowering: setup
+	python3 benchmarks/lowering/run.py $(BENCH_ARGS)
+
 # Server abuse: checks timed with wrk before, during and after 16k idle sockets, slowloris clients and
 # malformed requests; server RSS and descriptors sampled (header of benchmarks/faults/abuse.py).
 # Writes its section of docs/benchmarks.md. BENCH_ARGS=--debug, --seconds N, --idle-sockets N, ...

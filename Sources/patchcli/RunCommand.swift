@@ -69,7 +69,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Write the smoke results as JUnit XML to this file.")
     var junit: String?
 
-    @Option(name: .customLong("repeat"), help: "Call the export this many times in one activation and report the mean time per call (benchmarks).")
+    @Option(name: .customLong("repeat"), help: ArgumentHelp(
+        "Call the export this many times in one activation and report the mean time per call (benchmarks). With --view: "
+            + "render the view, and dispatch the first --event, this many times more and report the mean times."))
     var repeatCount: Int = 1
 
     @Option(parsing: .upToNextOption, help: "Replay the activation ladder: CURRENT [PREVIOUS] [BUNDLED].")
@@ -232,6 +234,8 @@ struct Run: AsyncParsableCommand {
         var slots: [String]
         var tokens: [String]
         var outline: String
+        /// With --repeat N > 1: mean render and dispatch times.
+        var timing: ViewTiming?
     }
 
     private func runView(_ console: Console) throws -> ViewSummary {
@@ -239,13 +243,15 @@ struct Run: AsyncParsableCommand {
         guard let module else { throw usage("--view needs MODULE") }
         guard export == nil, arguments.isEmpty, input == nil else { throw usage("--view calls the view's own exports; drop EXPORT and --input") }
         guard !smoke, probes == nil, junit == nil else { throw usage("--view and --smoke are separate modes") }
-        guard repeatCount == 1 else { throw usage("--repeat times EXPORT calls; --view renders once per event") }
+        guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
         let (artifact, _) = try loadArtifact(module)
         let properties = try viewInputs()
         let requests = events.map(ViewEventRequest.init(parsing:))
         let options = try runtimeOptions()
-        let run = try RuntimeSession.withSession(artifact: artifact, options: options) { session throws(RuntimeError) in
-            try session.runView(view, inputs: properties, events: requests)
+        let (run, timing) = try RuntimeSession.withSession(artifact: artifact, options: options) { session throws(RuntimeError) in
+            let run = try session.runView(view, inputs: properties, events: requests)
+            guard repeatCount > 1 else { return (run, nil as ViewTiming?) }
+            return (run, try session.timeView(view, inputs: properties, event: requests.first, count: repeatCount))
         }
         let tree = run.render.tree
         let outline = ViewOutline.render(tree.root)
@@ -255,13 +261,17 @@ struct Run: AsyncParsableCommand {
         console.line(outline)
         if !tree.slots.isEmpty { console.line("needs slots: \(tree.slots.joined(separator: ", "))") }
         if !tree.tokens.isEmpty { console.line("needs tokens: \(tree.tokens.joined(separator: ", "))") }
+        if let timing {
+            console.line("render: \(timing.renderMeanUs.rounded(toPlaces: 3)) µs mean of \(timing.calls)"
+                + (timing.dispatchMeanUs.map { "; dispatch \(requests[0].id): \($0.rounded(toPlaces: 3)) µs mean" } ?? ""))
+        }
         return ViewSummary(
             module: module, sha256: artifact.sha256, manifestSchemaVersion: run.manifestSchemaVersion, entry: run.entry,
             events: run.events, input: run.render.input, tree: tree.root.renderJSON(pretty: false),
             schemaVersion: run.render.schemaVersion, coverage: run.render.coverage.map { $0.renderJSON(pretty: false) },
             nodes: tree.nodeCount, modifiers: tree.modifierCount,
             dispatchable: run.dispatchable,
-            slots: tree.slots, tokens: tree.tokens, outline: outline)
+            slots: tree.slots, tokens: tree.tokens, outline: outline, timing: timing)
     }
 
     private func runFallback(_ console: Console) throws -> FallbackLadder.Report {

@@ -14,7 +14,7 @@ import Testing
     static let validationExport = "_pf_CheckoutValidation_problems__name_email_postalCode_region"
 
     /// Copies the example into `directory/name` and runs `init` there (which prepares it).
-    private static func initializedExample(in directory: URL, name: String = "PatchShop") throws -> URL {
+    static func initializedExample(in directory: URL, name: String = "PatchShop") throws -> URL {
         let project = directory.appendingPathComponent(name)
         try FileManager.default.copyItem(at: example, to: project)
         let initResult = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys-\(name)").path])
@@ -22,7 +22,7 @@ import Testing
         return project
     }
 
-    private static func edit(_ project: URL, _ path: String, replacing old: String, with new: String) throws {
+    static func edit(_ project: URL, _ path: String, replacing old: String, with new: String) throws {
         let url = project.appendingPathComponent(path)
         let text = try String(contentsOf: url, encoding: .utf8)
         guard text.contains(old) else { throw BuildTestFailure(description: "\(path) does not contain \(old)") }

@@ -30,7 +30,7 @@ import Testing
             let keys = directory.appendingPathComponent("keys").path
             let first = try CLI.run(["init", "--project", project.path, "--key-dir", keys, "--json"])
             #expect(first.status == 0, "\(first.stderr)")
-            #expect(first.result?["views"] as? Int == 15)
+            #expect(first.result?["views"] as? Int == 18)
             #expect(first.result?["functions"] as? Int == 5)
             #expect(first.result?["created_keys"] as? [String] == ["root", "targets", "snapshot", "timestamp"])
             let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/targets.key")

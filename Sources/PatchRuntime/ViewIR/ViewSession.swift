@@ -186,3 +186,38 @@ extension RuntimeSession {
         return ViewRun(entry: host.entry, manifestSchemaVersion: host.manifest.schemaVersion, events: applied, render: render)
     }
 }
+
+/// Mean wall times of `run --view --repeat N`: the body export called N times with the view's first
+/// inputs, and (when an event is given) the dispatch export called N times with that event, each
+/// call's output validated as the SDK decodes it.
+public struct ViewTiming: Sendable, Encodable {
+    public let calls: Int
+    public let renderMeanUs: Double
+    public let dispatchMeanUs: Double?
+}
+
+extension RuntimeSession {
+    /// Times `count` renders of `name` from `inputs`, then `count` dispatches of `event` (each from
+    /// the state the previous one returned, as repeated taps would be) when it is given.
+    public func timeView(_ name: String, inputs: MessagePackValue, event: ViewEventRequest?, count: Int,
+                         limits: ViewLimits = ViewLimits()) throws(RuntimeError) -> ViewTiming {
+        var host = try ViewHost(session: self, view: name, inputs: inputs, limits: limits)
+        let clock = ContinuousClock()
+        var tree = try host.render().tree
+        let rendering = clock.now
+        for _ in 0..<count { tree = try host.render().tree }
+        let renderMeanUs = Self.microseconds(clock.now - rendering) / Double(count)
+        var dispatchMeanUs: Double?
+        if let event {
+            let dispatching = clock.now
+            for _ in 0..<count { _ = try host.dispatch(event, from: tree) }
+            dispatchMeanUs = Self.microseconds(clock.now - dispatching) / Double(count)
+        }
+        return ViewTiming(calls: count, renderMeanUs: renderMeanUs, dispatchMeanUs: dispatchMeanUs)
+    }
+
+    private static func microseconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) * 1e6 + Double(parts.attoseconds) / 1e12
+    }
+}

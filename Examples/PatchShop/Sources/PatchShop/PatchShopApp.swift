@@ -21,6 +21,10 @@ struct RootTabs: View {
                 .tabItem { Label("Shop", systemImage: "bag") }
             NavigationStack { CartScreen() }
                 .tabItem { Label("Cart", systemImage: "cart") }
+            NavigationStack { WishlistScreen() }
+                .tabItem { Label("Wish list", systemImage: "heart") }
+            NavigationStack { GiftOptionsScreen() }
+                .tabItem { Label("Gifts", systemImage: "gift") }
             NavigationStack { SettingsScreen() }
                 .tabItem { Label("Settings", systemImage: "gear") }
         }
