@@ -29,6 +29,9 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
         /// The shipped binary has no thunk routing calls to it (not `// @patchable`, or not a kind
         /// of declaration `prepare` routes).
         public static let notRouted = "not_routed"
+        /// A `ToolbarContent` body: the SDK routes bodies to a view (`PatchedBodyHost`), which a
+        /// toolbar cannot hold, so no thunk can route it (a limit of sdk-contract §5.1).
+        public static let toolbarContentNotRoutable = "toolbar_content_not_routable"
     }
 
     /// The baseline id, `Target:Type.name(label:Type)`.
@@ -277,6 +280,14 @@ public enum ChangeDetector {
             return native(DeclarationChange.NativeReason.notRouted,
                           "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")
         case .initializer, .computedProperty:
+            // The `body` of a ToolbarContent type, which `prepare` reports as not routable.
+            if declaration.kind == .computedProperty, let owner = PatchNames.ViewIdentity(baselineID: declaration.id),
+               let skip = current.skipped.first(where: { skip in
+                   skip.file == declaration.file && skip.reason == Preparer.toolbarContentReason
+                       && skip.declaration == owner.path.joined(separator: ".") + ".body"
+               }) {
+                return native(DeclarationChange.NativeReason.toolbarContentNotRoutable, skip.reason)
+            }
             return native(DeclarationChange.NativeReason.notRouted, "prepare routes functions and view bodies only; this \(declaration.kind.rawValue) runs native code")
         }
     }

@@ -116,7 +116,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 5
+    public static let formatVersion = 6
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -286,6 +286,10 @@ public enum Preparer {
         join(sourceRoot, fileName)
     }
 
+    /// Why a `ToolbarContent` body is not routed; `build` reports a change of it as
+    /// `toolbar_content_not_routable` (docs/cli.md, docs/prepare.md "Bodies that are not routed").
+    static let toolbarContentReason = "a `ToolbarContent` body cannot be routed: the SDK's `thunkBody` returns a view (`PatchedBodyHost`, sdk-contract §5.1), which is not `ToolbarContent`; patch the views inside its items (their own `body`) instead"
+
     /// - Parameters:
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
@@ -416,6 +420,16 @@ private struct TargetAnalysis {
     var conformances: [String: [String]]
     /// The declared types that are SwiftUI views (`Planner.resolveViewTypes`).
     var viewTypes: Set<String> = []
+    /// The declared types that are `ViewModifier`s, whose `body(content:)` is routed.
+    var modifierTypes: Set<String> = []
+    /// The declared types that are `ToolbarContent`: their `body` is reported, never routed.
+    var toolbarContentTypes: Set<String> = []
+
+    /// Whether `prepare` routes this body: a `var body` of a view, a `func body(content:)` of a modifier.
+    func routes(_ body: BodyCandidate) -> Bool {
+        let owner = body.ownerPath.joined(separator: ".")
+        return body.modifierContent == nil ? viewTypes.contains(owner) : modifierTypes.contains(owner)
+    }
 }
 
 /// What one file adds to its target's output.
@@ -531,7 +545,13 @@ private struct Planner {
                 inherited.contains { conformance.isView($0, in: target) }
             }.keys)
             analyses[index].viewTypes = viewTypes
-            let ownBodies = Set(analyses[index].files.flatMap { $0.scan.bodies.map { $0.ownerPath.joined(separator: ".") } })
+            analyses[index].modifierTypes = Set(analyses[index].conformances.filter { _, inherited in
+                inherited.contains { conformance.isViewModifier($0, in: target) }
+            }.keys)
+            analyses[index].toolbarContentTypes = Set(analyses[index].conformances.filter { _, inherited in
+                inherited.contains { conformance.isToolbarContent($0, in: target) }
+            }.keys)
+            let ownBodies = Set(analyses[index].files.flatMap { $0.scan.bodies.filter { $0.modifierContent == nil }.map { $0.ownerPath.joined(separator: ".") } })
             for file in analyses[index].files {
                 for declaration in file.scan.declarations where declaration.kind == .storedLayout
                     && viewTypes.contains(declaration.localID) && !ownBodies.contains(declaration.localID) {
@@ -611,7 +631,7 @@ private struct Planner {
         for analysis in analyses {
             let target = analysis.target.name
             for file in analysis.files {
-                for body in file.scan.bodies where analysis.viewTypes.contains(body.ownerPath.joined(separator: ".")) {
+                for body in file.scan.bodies where analysis.routes(body) {
                     viewClaims.append(.init(view: .init(target: target, path: body.ownerPath), location: "\(file.path):\(body.line)"))
                 }
             }
@@ -679,8 +699,11 @@ private struct Planner {
         var sectionImports = Set<String>()
         for body in file.scan.bodies {
             let owner = body.ownerPath.joined(separator: ".")
-            guard analysis.viewTypes.contains(owner) else {
+            guard analysis.routes(body) else {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
+                if body.modifierContent == nil, analysis.toolbarContentTypes.contains(owner) {
+                    output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: Preparer.toolbarContentReason))
+                }
                 continue
             }
             let view = PatchNames.ViewIdentity(target: targetName, path: body.ownerPath)
@@ -691,7 +714,7 @@ private struct Planner {
                 reason = "its patch name \"\(viewNames.names[view] ?? "")\" is also claimed by another view (see collisions); rename one of them"
             }
             if let reason {
-                output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason))
+                output.skipped.append(.init(file: file.path, line: body.line, declaration: owner + (body.modifierContent == nil ? ".body" : ".body(content:)"), reason: reason))
                 // Undo an earlier run's rename: without the generated `body` the type would not compile.
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 continue
@@ -715,7 +738,7 @@ private struct Planner {
                 availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                      + body.context.availability + body.availability),
                 whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
-                contentHash: body.contentHash))
+                contentHash: body.contentHash, modifierContent: body.modifierContent))
             if body.context.isFileScoped || declaredType?.isFileScoped == true {
                 sectionThunks.append(thunk)
                 sectionImports.formUnion(ThunkEmitter.viewImports)
@@ -785,13 +808,17 @@ private struct Planner {
         for analysis in analyses {
             for file in analysis.files {
                 for declaration in file.scan.declarations {
-                    // A `body` of a type that is not a view (an `App`'s scene) is a plain computed property.
+                    // A `body` of a type that is not a view (an `App`'s scene) is a plain computed
+                    // property; a `body(content:)` of a type that is not a modifier, a plain method.
+                    let owner = String(declaration.localID.dropLast(".body".count))
                     let isViewBody = declaration.kind == .viewBody
-                        && analysis.viewTypes.contains(String(declaration.localID.dropLast(".body".count)))
+                        && (declaration.methodForm == nil ? analysis.viewTypes : analysis.modifierTypes).contains(owner)
+                    let (localID, kind, contentHash): (String, Baseline.Declaration.Kind, String) =
+                        if declaration.kind != .viewBody || isViewBody { (declaration.localID, declaration.kind, declaration.contentHash) }
+                        else if let method = declaration.methodForm { (method.localID, .method, method.contentHash) }
+                        else { (declaration.localID, .computedProperty, declaration.contentHash) }
                     declarations.append(Baseline.Declaration(
-                        id: "\(analysis.target.name):\(declaration.localID)",
-                        kind: declaration.kind == .viewBody && !isViewBody ? .computedProperty : declaration.kind,
-                        contentHash: declaration.contentHash, file: file.path))
+                        id: "\(analysis.target.name):\(localID)", kind: kind, contentHash: contentHash, file: file.path))
                     lines.append(declaration.line)
                 }
             }

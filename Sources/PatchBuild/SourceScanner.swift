@@ -57,8 +57,16 @@ struct ExtensionScan: Sendable, Codable, Equatable {
     var inheritedTypes: [String]
 }
 
-/// A `body` property that may be a view's body, with everything needed to rewrite and route it.
+/// A `body` property that may be a view's body, or a `body(content:)` method that may be a
+/// `ViewModifier`'s, with everything needed to rewrite and route it.
 struct BodyCandidate: Sendable, Codable, Equatable {
+    /// The `content` parameter of a `ViewModifier.body(content:)`, which the generated `body(content:)`
+    /// declares as written and passes to the module as a slot (docs/prepare.md "ViewModifier bodies").
+    struct ModifierContent: Sendable, Codable, Equatable {
+        var internalName: String
+        var type: String
+    }
+
     var ownerPath: [String]
     var context: DeclarationContext
     /// The property's own `@available` attributes.
@@ -80,6 +88,8 @@ struct BodyCandidate: Sendable, Codable, Equatable {
     var line: Int
     /// Why this `body` cannot be routed, if it cannot.
     var unsupportedReason: String?
+    /// Set for a `func body(content:)`, nil for a `var body`.
+    var modifierContent: ModifierContent? = nil
 }
 
 /// A function that may be opted in to patching.
@@ -137,6 +147,15 @@ struct ScannedDeclaration: Sendable, Codable, Equatable {
     /// Where it starts: what `build`'s report shows (not part of the baseline, where moving code
     /// must not count as a change).
     var line: Int
+    /// For a `func body(content:)` (recorded as the `viewBody` `Type.body`, hashed over its code block
+    /// only, so `prepare`'s rename and attributes do not change it): the method it is when the type
+    /// turns out not to be a `ViewModifier`, as any other method is recorded.
+    var methodForm: MethodForm? = nil
+
+    struct MethodForm: Sendable, Codable, Equatable {
+        var localID: String
+        var contentHash: String
+    }
 }
 
 /// Everything `prepare` needs from one parsed file.
@@ -348,6 +367,10 @@ struct SourceScanner {
     }
 
     private mutating func visitFunction(_ function: FunctionDeclSyntax, context: DeclarationContext) {
+        if Self.isModifierBody(function, context: context) {
+            visitModifierBody(function, context: context)
+            return
+        }
         let signature = function.signature
         let components = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
         let kind: Baseline.Declaration.Kind = context.typePath.isEmpty ? .function : .method
@@ -386,6 +409,59 @@ struct SourceScanner {
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
+    }
+
+    /// `func body(content:)` of a type: the shape of `ViewModifier.body(content:)`, whether or not the
+    /// type is a `ViewModifier` (the planner knows its conformances).
+    private static func isModifierBody(_ function: FunctionDeclSyntax, context: DeclarationContext) -> Bool {
+        guard !context.typePath.isEmpty, function.body != nil,
+              function.name.text == "body" || function.name.text == PreparedNames.nativeBody,
+              !function.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) else { return false }
+        let parameters = function.signature.parameterClause.parameters
+        return parameters.count == 1 && parameters.first?.firstName.text == "content"
+    }
+
+    /// A modifier body is recorded like a view's `body` (`Type.body`, its code block hashed), so
+    /// `build` finds a changed one among the view bodies and names it by the same rule.
+    private mutating func visitModifierBody(_ function: FunctionDeclSyntax, context: DeclarationContext) {
+        guard let code = function.body, let parameter = function.signature.parameterClause.parameters.first else { return }
+        let contentHash = ContentHash.of(code)
+        let methodID = Self.qualified(context.typePath, "body(\(Self.signatureComponent(parameter)))")
+        result.declarations.append(ScannedDeclaration(
+            localID: Self.qualified(context.typePath, "body"), kind: .viewBody, contentHash: contentHash, line: line(of: function),
+            methodForm: .init(localID: methodID, contentHash: ContentHash.of(function))))
+        let attributes = function.attributes.compactMap { $0.as(AttributeSyntax.self) }
+        let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedText) }
+        let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) }
+        let insertionToken = function.modifiers.first?.firstToken(viewMode: .sourceAccurate) ?? function.funcKeyword
+        let accessModifiers = function.modifiers.map(\.name.text).filter { ["public", "package", "open"].contains($0) }
+        let name = function.name
+        var candidate = BodyCandidate(
+            ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(function.attributes),
+            nameRange: name.positionAfterSkippingLeadingTrivia.utf8Offset..<name.endPositionBeforeTrailingTrivia.utf8Offset,
+            isPrepared: name.text == PreparedNames.nativeBody,
+            attributeInsertion: insertionToken.positionAfterSkippingLeadingTrivia.utf8Offset,
+            viewBuilderRange: viewBuilder.map(Self.rangeWithTrailingSpace),
+            mainActorRange: mainActor.map(Self.rangeWithTrailingSpace),
+            accessModifiers: accessModifiers == ["open"] ? ["public"] : accessModifiers,
+            contentHash: contentHash, line: line(of: name), unsupportedReason: nil,
+            modifierContent: .init(internalName: (parameter.secondName ?? parameter.firstName).text, type: parameter.type.trimmedText))
+        if Self.isFileScoped(function.modifiers) { candidate.context.isFileScoped = true }
+        let returnType = function.signature.returnClause?.type.textWithoutWhitespace
+        if returnType != "someView" && returnType != "someSwiftUI.View" {
+            candidate.unsupportedReason = "`body(content:)` returns `\(function.signature.returnClause?.type.trimmedText ?? "()")`, not `some View`; routing would change its type"
+        } else if function.genericParameterClause != nil || function.genericWhereClause != nil {
+            candidate.unsupportedReason = "`body(content:)` is generic; the routing method must be the protocol witness"
+        } else if function.signature.effectSpecifiers != nil {
+            candidate.unsupportedReason = "`body(content:)` is `async` or `throws`, which `ViewModifier.body(content:)` is not"
+        } else if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.nonisolated) }) {
+            candidate.unsupportedReason = "`body(content:)` is nonisolated; the routing call runs on the main actor"
+        } else if (parameter.secondName ?? parameter.firstName).tokenKind == .wildcard {
+            candidate.unsupportedReason = "`body(content _:)` does not name its content, which the routing method passes on"
+        } else if function.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
+            candidate.unsupportedReason = "`body(content:)` has attributes under `#if`"
+        }
+        result.bodies.append(candidate)
     }
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {

@@ -12,7 +12,13 @@ enum ThunkEmitter {
         var whereClause: String?
         var accessModifiers: [String]
         var contentHash: String
+        /// Set for a `ViewModifier`'s `body(content:)`.
+        var modifierContent: BodyCandidate.ModifierContent? = nil
     }
+
+    /// The slot id under which a modifier's thunk passes its `content` (the guest's `Content` writes
+    /// `{"opaque":{"id":"op_content",…}}` where the body places it).
+    static let modifierContentSlot = "op_content"
 
     /// One opted-in function.
     struct FunctionThunk: Sendable {
@@ -27,16 +33,31 @@ enum ThunkEmitter {
     /// view's own code, renamed `__patch_native_body`. (Why not `@_dynamicReplacement(for: body)`
     /// calling the original `body`, as sdk-contract §5.1 shows: docs/prepare.md "Why `body` is
     /// renamed" — that replacement's opaque result type contains itself and crashes at runtime.)
+    ///
+    /// A `ViewModifier`'s `body(content:)` routes the same way; its `content` (the native view it
+    /// modifies, which the module cannot build) goes to the SDK as the slot `op_content`.
     static func view(_ thunk: ViewThunk) -> String {
         let access = thunk.accessModifiers.map { $0 + " " }.joined()
         var lines = thunk.availability
         lines.append("extension \(thunk.extendedType)\(thunk.whereClause.map { " " + $0 } ?? "") {")
         lines.append("    // patch-body-sha256: \(thunk.contentHash)")
-        lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
-        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(SwiftLiteral.string(thunk.typeName)), instance: self) {")
-        lines.append("            __p")
-        lines.append("        } else {")
-        lines.append("            \(PreparedNames.nativeBody)")
+        let typeName = SwiftLiteral.string(thunk.typeName)
+        if let content = thunk.modifierContent {
+            let name = SwiftIdentifier.escaped(content.internalName)
+            // `content content:` would draw the compiler's "extraneous duplicate parameter name".
+            let parameter = content.internalName == "content" ? "content" : "content \(name)"
+            lines.append("    @ViewBuilder @MainActor \(access)func body(\(parameter): \(content.type)) -> some View {")
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self, slots: { [\(SwiftLiteral.string(modifierContentSlot)): { AnyView(\(name)) }] }) {")
+            lines.append("            __p")
+            lines.append("        } else {")
+            lines.append("            \(PreparedNames.nativeBody)(content: \(name))")
+        } else {
+            lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self) {")
+            lines.append("            __p")
+            lines.append("        } else {")
+            lines.append("            \(PreparedNames.nativeBody)")
+        }
         lines.append("        }")
         lines.append("    }")
         lines.append("}")

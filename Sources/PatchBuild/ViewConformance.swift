@@ -1,6 +1,6 @@
-/// Which protocols and typealiases of a project stand for SwiftUI's `View`: a type conforming to
-/// `protocol ThemedView: View` (or to a protocol refining that one, or to `typealias Screen = View`)
-/// is a view whose `body` `prepare` routes like any other.
+/// Which protocols and typealiases of a project stand for SwiftUI's `View` (or `ViewModifier`): a
+/// type conforming to `protocol ThemedView: View` (or to a protocol refining that one, or to
+/// `typealias Screen = View`) is a view whose `body` `prepare` routes like any other.
 ///
 /// Names are resolved as Swift finds them for code of a target: its own declarations first, then
 /// those of the other targets (the packages it imports); the project's targets do not record which
@@ -43,7 +43,21 @@ struct ViewConformance {
     /// Whether a type of `target` that lists `written` among its conformances is a view.
     func isView(_ written: String, in target: String) -> Bool {
         var visited = Set<String>()
-        return isView(written, in: target, visited: &visited)
+        return conforms(written, to: "View", in: target, visited: &visited)
+    }
+
+    /// Whether a type of `target` that lists `written` among its conformances is a `ViewModifier`.
+    func isViewModifier(_ written: String, in target: String) -> Bool {
+        var visited = Set<String>()
+        return conforms(written, to: "ViewModifier", in: target, visited: &visited)
+    }
+
+    /// Whether a type of `target` that lists `written` among its conformances is `ToolbarContent`
+    /// (SwiftUI's `CustomizableToolbarContent` refines it).
+    func isToolbarContent(_ written: String, in target: String) -> Bool {
+        var visited = Set<String>()
+        return conforms(written, to: "ToolbarContent", in: target, visited: &visited)
+            || conforms(written, to: "CustomizableToolbarContent", in: target, visited: &visited)
     }
 
     /// The protocol, among those `written` stands for, whose extension gives a conforming type its
@@ -53,11 +67,13 @@ struct ViewConformance {
         return extensionBody(through: written, in: target, visited: &visited)
     }
 
-    private func isView(_ written: String, in target: String, visited: inout Set<String>) -> Bool {
+    /// `swiftUIProtocol`: the SwiftUI protocol's name, also found spelled `SwiftUI.<name>`.
+    private func conforms(_ written: String, to swiftUIProtocol: String, in target: String, visited: inout Set<String>) -> Bool {
         for name in Self.components(of: written) {
-            if name == "View" || name == "SwiftUI.View" { return true }
+            if name == swiftUIProtocol || name == "SwiftUI." + swiftUIProtocol { return true }
             guard visited.insert(name).inserted else { continue }
-            for refinement in declarations(of: name, from: target) where refinement.names.contains(where: { isView($0, in: refinement.target, visited: &visited) }) {
+            for refinement in declarations(of: name, from: target)
+            where refinement.names.contains(where: { conforms($0, to: swiftUIProtocol, in: refinement.target, visited: &visited) }) {
                 return true
             }
         }

@@ -19,7 +19,7 @@ struct DynamicReplacementRuntimeTests {
         }
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
                                  appTarget: "App", patchableFunctions: [], existingFile: { _ in nil })
-        #expect(plan.views.map(\.typeName) == ["Box", "Greeting", "Outer_Inner", "Secret"])
+        #expect(plan.views.map(\.typeName) == ["Bordered", "Box", "Greeting", "Outer_Inner", "Secret"])
         #expect(plan.functions.map(\.export) == ["_pf_Pricing_total__cents_quantity", "_pf_greetingLine__for"])
         var files: [String: [UInt8]] = [:]
         for source in sources { files[source.path] = source.bytes }
@@ -38,8 +38,8 @@ struct DynamicReplacementRuntimeTests {
         let result = try SDKStandIn.run(directory.appendingPathComponent("app").path, [], in: directory)
         #expect(result.status == 0)
         #expect(result.output == """
-            native: Hello, Ada | VStack(inner, second line) | box of 3 | secret | 500 | Welcome, Ada!
-            module: module:Greeting | module:Outer_Inner | module:Box | module:Secret | 999 | Hi from the module
+            native: Hello, Ada | VStack(inner, second line) | box of 3 | secret | VStack(card, border 2) | 500 | Welcome, Ada!
+            module: module:Greeting | module:Outer_Inner | module:Box | module:Secret | module:Bordered+1 slots | 999 | Hi from the module
             calls: _pf_Pricing_total__cents_quantity {"cents":250,"quantity":2}; _pf_greetingLine__for {"name":"Ada"}
 
             """)

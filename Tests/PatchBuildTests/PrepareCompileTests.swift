@@ -198,6 +198,24 @@ struct PrepareCompileTests {
             var body: some View { Text("later") }
         }
 
+        struct CardStyle: ViewModifier {
+            var title: String
+            func body(content: Content) -> some View {
+                VStack {
+                    Text(title)
+                    content.padding()
+                }
+            }
+        }
+
+        public struct Glow: SwiftUI.ViewModifier {
+            public func body(content view: _ViewModifier_Content<Glow>) -> some View { view.foregroundColor(.white) }
+        }
+
+        struct Usage: View {
+            var body: some View { Text("used").modifier(CardStyle(title: "t")).modifier(Glow()) }
+        }
+
         """
 
     /// A generated file's path in a target's sources: in the root's `Patch/` folder.
@@ -298,7 +316,7 @@ struct PrepareCompileTests {
 
     @Test func viewThunksFingerprintAndKeyFilesCompile() throws {
         var project = PreparedProject(targets: ["App": ["Views.swift": Self.views]], appTarget: "App")
-        #expect(project.plan.views.map(\.typeName) == ["DebugOnly", "Greeting", "Later", "Modern", "Outer_Inner", "PhoneOnly", "PublicCard", "Secret"])
+        #expect(project.plan.views.map(\.typeName) == ["CardStyle", "DebugOnly", "Glow", "Greeting", "Later", "Modern", "Outer_Inner", "PhoneOnly", "PublicCard", "Secret", "Usage"])
         #expect(project.plan.functions.map(\.key) == ["Greeting.title(for:)"])
         project.files["Sources/App/PatchPublicKey.generated.swift"] = ProjectInitializer.publicKeyFile(root: SigningKey.generate().publicKey)
         let files = files(of: project, target: "App")

@@ -136,6 +136,44 @@ public struct State<Value> {
     }
 }
 
+/// As SwiftUI declares it: `Content` stands for the view the modifier is applied to.
+@MainActor @preconcurrency
+public protocol ViewModifier {
+    associatedtype Body: View
+    @ViewBuilder @MainActor func body(content: Self.Content) -> Self.Body
+    typealias Content = _ViewModifier_Content<Self>
+}
+
+public struct _ViewModifier_Content<Modifier: ViewModifier> {
+    let rendering: @MainActor () -> String
+}
+
+extension _ViewModifier_Content: View {}
+extension _ViewModifier_Content: PrimitiveView {
+    public func render() -> String { rendering() }
+}
+
+public struct ModifiedContent<Content, Modifier> {
+    public var content: Content
+    public var modifier: Modifier
+    public init(content: Content, modifier: Modifier) {
+        self.content = content
+        self.modifier = modifier
+    }
+}
+
+extension ModifiedContent: View where Content: View, Modifier: ViewModifier {}
+extension ModifiedContent: PrimitiveView where Content: View, Modifier: ViewModifier {
+    public func render() -> String {
+        let content = self.content
+        return renderView(modifier.body(content: _ViewModifier_Content(rendering: { renderView(content) })))
+    }
+}
+
+extension View {
+    public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> { ModifiedContent(content: self, modifier: modifier) }
+}
+
 /// Not SwiftUI: the text a view renders to.
 @MainActor
 public func renderView(_ view: some View) -> String {

@@ -41,6 +41,9 @@ struct GuestViewPlan {
 
     let request: GuestViewRequest
     let type: Int
+    /// A `ViewModifier`: its export evaluates `body(content:)` around the native content
+    /// (`_PatchModifierBody`, templates/guest/ViewDSL+ViewModifier.swift).
+    let isModifier: Bool
     let inputs: [Input]
     var state: [String] { inputs.filter { $0.fill == .state || $0.fill == .binding }.map(\.name) }
     /// The module has a dispatch export for the view when its body can change state.
@@ -111,7 +114,22 @@ struct GuestViewLowering {
                 // A `let` with a default cannot be set from outside: the inputs do not change it.
             }
         }
-        return .success(GuestViewPlan(request: request, type: type, inputs: inputs))
+        return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs))
+    }
+
+    /// Whether the type declares `func body(content:)`: `prepare` routed it as a `ViewModifier`'s
+    /// body (a view's `body` is a property), wherever the conformance is written.
+    static func hasModifierBody(_ entry: GuestTypeEntry) -> Bool {
+        entry.members.contains { member in
+            guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "body" else { return false }
+            let parameters = function.signature.parameterClause.parameters
+            return parameters.count == 1 && parameters.first?.firstName.text == "content"
+        }
+    }
+
+    /// A `ViewModifier` as the guest copies it: a lowered one, or one its declaration says is.
+    static func isModifier(_ entry: GuestTypeEntry, lowered: Bool) -> Bool {
+        hasModifierBody(entry) && (lowered || entry.inheritedNames.contains { $0 == "ViewModifier" || $0 == "SwiftUI.ViewModifier" })
     }
 
     /// The members the view's copy needs: all of its own (the routing `body` `prepare` generates is
@@ -124,15 +142,16 @@ struct GuestViewLowering {
         return units
     }
 
-    /// Everything the view's copy needs. A view of the project that the body uses is evaluated
-    /// through its own `body`, which no name in the code reaches: the bodies of the views in the
-    /// closure are added until none is missing.
+    /// Everything the view's copy needs. A view (or modifier) of the project that the body uses is
+    /// evaluated through its own `body`, which no name in the code reaches: the bodies of the views
+    /// and modifiers in the closure are added until none is missing.
     func closure(of plan: GuestViewPlan, closureBuilder: GuestDependencyClosure) -> Set<GuestUnit> {
         var closure = units(of: plan).reduce(into: Set<GuestUnit>()) { $0.formUnion(closureBuilder.closure(of: $1)) }
         var grew = true
         while grew {
             grew = false
-            for case .typeShell(let type) in closure where index.types[type].inheritedNames.contains("View") {
+            for case .typeShell(let type) in closure
+            where index.types[type].inheritedNames.contains("View") || Self.isModifier(index.types[type], lowered: type == plan.type) {
                 for (position, member) in index.types[type].members.enumerated() where member.names == ["body"] {
                     let body = GuestUnit.member(type: type, member: position)
                     guard !closure.contains(body) else { continue }
@@ -179,14 +198,17 @@ struct GuestViewLowering {
             writer.line("    }")
         }
         writer.line("}")
+        // A modifier's export evaluates its body around the native content, the `op_content` slot.
+        let make = plan.isModifier ? "_PatchModifierBody(_modifier: try \(typeName)(_patchInputs: inputs))" : "try \(typeName)(_patchInputs: inputs)"
         writer.line("@_cdecl(\"\(plan.request.bodyExport)\")")
         writer.line("func _patch_view_body__\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
-        writer.line("    _patchViewBody(input, length) { inputs throws(_PatchDecodeError) in try \(typeName)(_patchInputs: inputs) }")
+        writer.line("    _patchViewBody(input, length) { inputs throws(_PatchDecodeError) in \(make) }")
         writer.line("}")
         guard plan.isInteractive else { return }
+        let writeState = plan.isModifier ? "{ body, writer in \(typeName)._patchWriteState(body._modifier, into: &writer) }" : "\(typeName)._patchWriteState"
         writer.line("@_cdecl(\"\(plan.request.dispatchExport)\")")
         writer.line("func _patch_dispatch__\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
-        writer.line("    _patchViewDispatch(input, length, { inputs throws(_PatchDecodeError) in try \(typeName)(_patchInputs: inputs) }, \(typeName)._patchWriteState)")
+        writer.line("    _patchViewDispatch(input, length, { inputs throws(_PatchDecodeError) in \(make) }, \(writeState))")
         writer.line("}")
     }
 

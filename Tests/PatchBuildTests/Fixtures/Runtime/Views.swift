@@ -43,3 +43,15 @@ private struct Secret: View {
 
 /// Private views can only be reached from their own file.
 @MainActor func renderSecret() -> String { renderView(Secret(shown: true)) }
+
+/// A modifier: its `body(content:)` routes with `content` as the module's `op_content` slot.
+struct Bordered: ViewModifier {
+    let width: Int
+
+    func body(content: Content) -> some View {
+        VStack {
+            content
+            Text("border \(width)")
+        }
+    }
+}

@@ -1,0 +1,158 @@
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+/// Golden tests of `ViewModifier.body(content:)` routing: the user-file edit, the generated method
+/// (its `content` passed as the `op_content` slot), the baseline record, and what is refused.
+@Suite struct ModifierRoutingTests {
+    static let card = """
+        import SwiftUI
+
+        struct CardStyle: ViewModifier {
+            var radius: Double = 8
+
+            func body(content: Content) -> some View {
+                content
+                    .padding()
+                    .background(Color.white)
+            }
+        }
+
+        """
+
+    @Test func modifierBodyIsRenamedAndRoutedWithItsContentAsASlot() {
+        let project = PreparedProject(Self.card)
+        #expect(project.userFile == Self.card.replacingOccurrences(
+            of: "    func body(content: Content) -> some View {", with: "    @ViewBuilder @MainActor func __patch_native_body(content: Content) -> some View {"))
+        let hash = bodyHash("{\n        content\n            .padding()\n            .background(Color.white)\n    }")
+        #expect(project.routingThunks == """
+            extension CardStyle {
+                // patch-body-sha256: \(hash)
+                @ViewBuilder @MainActor func body(content: Content) -> some View {
+                    if let __p = Patch.shared.thunkBody(typeName: "CardStyle", instance: self, slots: { ["op_content": { AnyView(content) }] }) {
+                        __p
+                    } else {
+                        __patch_native_body(content: content)
+                    }
+                }
+            }
+
+            """)
+        #expect(project.plan.views.map(\.typeName) == ["CardStyle"])
+        // Recorded as the modifier's body, so `build` lowers a change of it like a view's.
+        let body = project.plan.baseline.declarations.first { $0.id == "App:CardStyle.body" }
+        #expect(body?.kind == .viewBody && body?.contentHash == hash)
+        #expect(PatchNames.viewClaims(in: project.plan.baseline).map(\.view) == [.init(target: "App", path: ["CardStyle"])])
+        assertParses(project.userFile, "user file")
+        assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    /// The generated method repeats the parameter's own name and written type, and public access.
+    @Test func parameterNameTypeAndAccessAreRepeated() {
+        let project = PreparedProject("""
+            public struct Glow: SwiftUI.ViewModifier {
+                public func body(content view: _ViewModifier_Content<Glow>) -> some View { view.opacity(0.5) }
+            }
+            """)
+        #expect(project.routingThunks.contains("@ViewBuilder @MainActor public func body(content view: _ViewModifier_Content<Glow>) -> some View {"))
+        #expect(project.routingThunks.contains("slots: { [\"op_content\": { AnyView(view) }] }"))
+        #expect(project.routingThunks.contains("__patch_native_body(content: view)"))
+    }
+
+    /// Preparing a prepared project changes nothing, and its baseline equals the original's.
+    @Test func prepareIsIdempotentAndTheBaselineIgnoresItsEdits() {
+        let first = PreparedProject(Self.card)
+        let second = first.rerun(targets: ["App"])
+        #expect(second.plan.updates.isEmpty)
+        #expect(second.plan.fingerprint == first.plan.fingerprint)
+        #expect(second.plan.views == first.plan.views)
+    }
+
+    /// `--revert` takes out exactly what prepare inserted.
+    @Test func unprepareRestoresTheMethod() {
+        let project = PreparedProject(Self.card)
+        let insertions = PreparedInsertions(viewBuilderOwners: ["CardStyle"], mainActorOwners: ["CardStyle"], dynamicFunctions: [])
+        #expect(String(decoding: Unpreparer.unprepare(Array(project.userFile.utf8), insertions: insertions), as: UTF8.self) == Self.card)
+    }
+
+    @Test func unroutableShapesAreSkippedWithReasonsAndLeftUntouched() {
+        let source = """
+            struct Concrete: ViewModifier {
+                func body(content: Content) -> Text { Text("t") }
+            }
+            struct Isolated: ViewModifier {
+                nonisolated func body(content: Content) -> some View { content }
+            }
+            struct Unnamed: ViewModifier {
+                func body(content _: Content) -> some View { Text("x") }
+            }
+            struct NotAModifier {
+                func body(content: Int) -> some View { Text("x") }
+            }
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile == source)
+        #expect(project.routingFile == nil)
+        #expect(project.plan.skipped.map(\.declaration) == ["Concrete.body(content:)", "Isolated.body(content:)", "Unnamed.body(content:)"])
+        #expect(project.plan.skipped.map(\.line) == [2, 5, 8])
+        #expect(project.plan.skipped[0].reason.contains("not `some View`"))
+        #expect(project.plan.skipped[1].reason.contains("nonisolated"))
+        #expect(project.plan.skipped[2].reason.contains("does not name its content"))
+        // A type that is not a modifier keeps its method as a method in the baseline.
+        #expect(project.plan.baseline.declarations.contains { $0.id == "App:NotAModifier.body(content:Int)" && $0.kind == .method })
+        #expect(!project.plan.baseline.declarations.contains { $0.id == "App:NotAModifier.body" })
+    }
+
+    /// A modifier through a protocol refining `ViewModifier`, and conformance in an extension.
+    @Test func modifiersThroughRefiningProtocolsAndExtensionsAreRouted() {
+        let project = PreparedProject("""
+            protocol Themed: ViewModifier {}
+            struct Tinted: Themed {
+                func body(content: Content) -> some View { content }
+            }
+            struct Later {}
+            extension Later: ViewModifier {
+                func body(content: Content) -> some View { content }
+            }
+            """)
+        #expect(project.plan.views.map(\.typeName) == ["Later", "Tinted"])
+    }
+
+    /// A changed `body(content:)` is a view candidate named as the shipped thunk names it.
+    @Test func aChangedModifierBodyIsAViewCandidate() throws {
+        let shipped = PreparedProject(Self.card)
+        let edited = PreparedProject(Self.card.replacingOccurrences(of: ".padding()", with: ".padding(4)"))
+        let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
+        #expect(changes.map(\.id) == ["App:CardStyle.body"])
+        #expect(changes.first?.status == .patched)
+        #expect(ChangeDetector.viewCandidates(in: changes, baseline: shipped.plan.baseline)
+            == [GuestViewRequest(declarationID: "App:CardStyle.body", typeName: "CardStyle", path: ["CardStyle"])])
+    }
+
+    /// `ToolbarContent` bodies cannot route (the SDK's thunk returns a view): prepare says so, and a
+    /// change of one is native-only with `toolbar_content_not_routable`.
+    @Test func toolbarContentBodiesAreReportedAndTheirChangesAreNotRoutable() throws {
+        let toolbar = """
+            struct EditorToolbar: ToolbarContent {
+                var body: some ToolbarContent {
+                    ToolbarItem { Text("save") }
+                }
+            }
+            struct Items: CustomizableToolbarContent {
+                var body: some CustomizableToolbarContent { ToolbarItem(id: "a") { Text("a") } }
+            }
+            """
+        let shipped = PreparedProject(toolbar)
+        #expect(shipped.userFile == toolbar && shipped.routingFile == nil)
+        #expect(shipped.plan.skipped.map(\.declaration) == ["EditorToolbar.body", "Items.body"])
+        #expect(shipped.plan.skipped.map(\.line) == [2, 7])
+        #expect(shipped.plan.skipped.allSatisfy { $0.reason == Preparer.toolbarContentReason })
+        let edited = PreparedProject(toolbar.replacingOccurrences(of: "Text(\"save\")", with: "Text(\"done\")"))
+        let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
+        let change = try #require(changes.first)
+        #expect(changes.count == 1 && change.id == "App:EditorToolbar.body")
+        #expect(change.status == .nativeOnly && change.reason == "toolbar_content_not_routable")
+        #expect(change.detail?.contains("PatchedBodyHost") == true)
+        #expect(change.location.line == 2)
+    }
+}
