@@ -136,15 +136,22 @@ func _patch_dispatch__Chores(_ input: UnsafePointer<UInt8>?, _ length: Int32) ->
 
 extension ControlSample {
     init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {
-        if inputs.hasMember("which") { which = try inputs.decode("which") }
+        if inputs.hasMember("which") { self.which = try inputs.decode("which") }
         if inputs.hasMember("isOn") { self._isOn = State(wrappedValue: try inputs.decode("isOn")) }
         self._isOn._patchNamed("isOn")
+        if inputs.hasMember("count") { self._count = State(wrappedValue: try inputs.decode("count")) }
         self._count._patchNamed("count")
+        if inputs.hasMember("level") { self._level = State(wrappedValue: try inputs.decode("level")) }
         self._level._patchNamed("level")
+        if inputs.hasMember("name") { self._name = State(wrappedValue: try inputs.decode("name")) }
         self._name._patchNamed("name")
+        if inputs.hasMember("flavor") { self._flavor = State(wrappedValue: try inputs.decode("flavor")) }
         self._flavor._patchNamed("flavor")
+        if inputs.hasMember("size") { self._size = State(wrappedValue: try inputs.decode("size")) }
         self._size._patchNamed("size")
+        if inputs.hasMember("showSheet") { self._showSheet = State(wrappedValue: try inputs.decode("showSheet")) }
         self._showSheet._patchNamed("showSheet")
+        if inputs.hasMember("showAlert") { self._showAlert = State(wrappedValue: try inputs.decode("showAlert")) }
         self._showAlert._patchNamed("showAlert")
     }
 }

@@ -89,6 +89,7 @@ extension Counter {
     init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {
         if inputs.hasMember("title") { title = try inputs.decode("title") }
         if inputs.hasMember("count") { _count = State(wrappedValue: try inputs.decode("count")) }
+        _count._patchNamed("count")
     }
 }
 
