@@ -2,9 +2,11 @@
 import PatchManifest
 import Testing
 
-/// Golden tests of `ViewModifier.body(content:)` routing: the user-file edit, the generated method
-/// (its `content` passed as the `op_content` slot), the baseline record, and what is refused.
-@Suite struct ModifierRoutingTests {
+/// Bodies other than `View.body`: golden tests of `ViewModifier.body(content:)` routing (the
+/// user-file edit, the generated method passing `content` as the `op_content` slot, the baseline
+/// record, what is refused), and the bodies that are reported instead of routed (`ToolbarContent`,
+/// a `ConnectedView`'s `body(props:)`).
+@Suite struct OtherBodiesRoutingTests {
     static let card = """
         import SwiftUI
 
@@ -154,5 +156,39 @@ import Testing
         #expect(change.status == .nativeOnly && change.reason == "toolbar_content_not_routable")
         #expect(change.detail?.contains("PatchedBodyHost") == true)
         #expect(change.location.line == 2)
+    }
+
+    /// The Redux-style `ConnectedView` (docs/prepare.md "Bodies that are not routed"): the conformer's
+    /// `View.body` comes from the protocol extension, so it is reported there, and its
+    /// `body(props:)` is a method no thunk routes; a change of it is native-only.
+    @Test func aConnectedViewIsReportedAndItsBodyOfPropsStaysNative() throws {
+        let source = """
+            protocol ConnectedView: View {
+                associatedtype Props
+                associatedtype V: View
+                func map(state: AppState, dispatch: @escaping (Action) -> Void) -> Props
+                func body(props: Props) -> V
+            }
+            extension ConnectedView {
+                var body: StoreConnector<V> { StoreConnector(content: render) }
+            }
+            struct CounterScreen: ConnectedView {
+                struct Props { let count: Int; let increment: () -> Void }
+                func map(state: AppState, dispatch: @escaping (Action) -> Void) -> Props {
+                    Props(count: state.count, increment: { dispatch(.increment) })
+                }
+                func body(props: Props) -> some View {
+                    Button("\\(props.count)", action: props.increment)
+                }
+            }
+            """
+        let shipped = PreparedProject(source)
+        #expect(shipped.userFile == source && shipped.routingFile == nil)
+        #expect(shipped.plan.skipped.map(\.declaration) == ["CounterScreen.body"])
+        #expect(shipped.plan.skipped.first?.reason.contains("comes from `extension ConnectedView`") == true)
+        let edited = PreparedProject(source.replacingOccurrences(of: #"Button("\(props.count)""#, with: #"Button("Count \(props.count)""#))
+        let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
+        #expect(changes.map(\.id) == ["App:CounterScreen.body(props:Props)"])
+        #expect(changes.first?.kind == .method && changes.first?.status == .nativeOnly && changes.first?.reason == "not_routed")
     }
 }
