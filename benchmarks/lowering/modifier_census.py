@@ -17,6 +17,7 @@ modifier applied to a bare name (`Color.red.opacity(0.5)`) does not count. "lowe
 has a function of that name, not that every overload of it lowers.
 
 Usage: python3 benchmarks/lowering/modifier_census.py [--top 30] [--doc] APP_DIR...
+Its own tests: python3 -m unittest discover -s benchmarks/lowering
 """
 
 from __future__ import annotations
