@@ -104,13 +104,13 @@ import Testing
 
         """
 
-    private static func write(_ text: String, to path: String, in project: URL) throws {
+    static func write(_ text: String, to path: String, in project: URL) throws {
         let url = project.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
-    private static func edit(_ project: URL, _ path: String, replacing old: String, with new: String) throws {
+    static func edit(_ project: URL, _ path: String, replacing old: String, with new: String) throws {
         let url = project.appendingPathComponent(path)
         let text = try String(contentsOf: url, encoding: .utf8)
         guard text.contains(old) else { throw BuildTestFailure(description: "\(path) does not contain \(old)") }
