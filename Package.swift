@@ -90,6 +90,8 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "SwiftParserDiagnostics", package: "swift-syntax"),
+                // The guest compiles the `#if` branches a device build of the app compiles.
+                .product(name: "SwiftIfConfig", package: "swift-syntax"),
             ]),
 
         // The signed release store: plain files any static host can serve (docs/release.md).

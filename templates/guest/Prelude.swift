@@ -132,6 +132,13 @@ struct _PatchJSONValue {
         return _PatchJSONEntry(key: key, value: value)
     }
 
+    /// The case name of an enum as a view's inputs carry it (sdk-contract §5.4: `{"case":"name",…}`,
+    /// the payload beside it); nil for an enum in JSONEncoder's shape (`{"name":{…}}`) or a raw value.
+    func viewCaseName() throws(_PatchDecodeError) -> _PatchBytes? {
+        guard isObject else { return nil }
+        return try member("case").string()
+    }
+
     /// Decodes member `key` as `Value`, naming the key in the error when the member is malformed.
     func decode<Value: _PatchJSONCodable>(_ key: StaticString, as type: Value.Type = Value.self) throws(_PatchDecodeError) -> Value {
         do throws(_PatchDecodeError) {

@@ -3,6 +3,9 @@
 struct GuestCodecGenerator {
     let index: GuestSourceIndex
     let reader: GuestSignatureReader
+    /// Enums also decode from a view's inputs, where the host writes them as `{"case":"name",…}`
+    /// (sdk-contract §5.4); modules without views do without that code.
+    var readsViewInputs = false
 
     /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.
     func emitCodec(for type: Int, into writer: inout GuestSourceWriter) {
@@ -14,6 +17,7 @@ struct GuestCodecGenerator {
             // Byte comparison: `init(rawValue:)` compares Strings, which links Unicode normalization
             // (tens of KB) into the module.
             writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+            emitViewCaseDecoding(into: &writer)
             writer.line("        guard let bytes = try value.string() else { throw _PatchDecodeError(\"expected a String for \(name)\") }")
             for (element, rawValue) in zip(shape.cases, rawValues) {
                 writer.line("        if _patchBytesEqual(bytes, \(literal(rawValue))) { self = .\(element.name); return }")
@@ -21,12 +25,15 @@ struct GuestCodecGenerator {
             writer.line("        throw _PatchDecodeError(\"unknown raw value for \(name)\")")
             writer.line("    }")
             writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) { rawValue._patchEncode(into: &writer) }")
+            if readsViewInputs { emitCaseLookup(name: name, shape: shape, into: &writer) }
         } else if let rawType = shape.rawType {
             writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+            emitViewCaseDecoding(into: &writer)
             writer.line("        guard let decoded = \(name)(rawValue: try \(rawType.spelling(index))(_patchJSON: value)) else { throw _PatchDecodeError(\"unknown raw value for \(name)\") }")
             writer.line("        self = decoded")
             writer.line("    }")
             writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) { rawValue._patchEncode(into: &writer) }")
+            if readsViewInputs { emitCaseLookup(name: name, shape: shape, into: &writer) }
         } else if shape.isEnum {
             emitEnumCodec(name: name, shape: shape, into: &writer)
         } else {
@@ -67,28 +74,16 @@ struct GuestCodecGenerator {
         writer.line("    }")
     }
 
-    /// Enums without raw values: `{"case":{}}`, payloads as `{"case":{"_0":…,"label":…}}`.
+    /// Enums without raw values: `{"case":{}}`, payloads as `{"case":{"_0":…,"label":…}}` (JSONEncoder's
+    /// shape, which the guest writes and the host's JSONDecoder reads back); a view's inputs carry
+    /// them as `{"case":"name","_0":…}` (§5.4), which decodes too.
     private func emitEnumCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
+        emitViewCaseDecoding(into: &writer)
         writer.line("        let entry = try value.singleMember(\"expected a single-key object for enum \(name)\")")
-        writer.line("        let payload = entry.value")
-        writer.line("        _ = payload")
-        for enumCase in shape.cases {
-            writer.line("        if _patchBytesEqual(entry.key, \(literal(enumCase.name))) {")
-            if enumCase.payload.isEmpty {
-                writer.line("            self = .\(SwiftIdentifier.escaped(enumCase.name))")
-            } else {
-                let arguments = enumCase.payload.map { field in
-                    let decode = "try payload.decode(\(literal(field.key)), as: \(field.type.spelling(index)).self)"
-                    return field.label.map { "\($0): \(decode)" } ?? decode
-                }
-                writer.line("            self = .\(SwiftIdentifier.escaped(enumCase.name))(\(arguments.joined(separator: ", ")))")
-            }
-            writer.line("            return")
-            writer.line("        }")
-        }
-        writer.line("        throw _PatchDecodeError(\"unknown case for enum \(name)\")")
+        writer.line("        self = try Self._patchCase(entry.key, payload: entry.value)")
         writer.line("    }")
+        emitCaseLookup(name: name, shape: shape, into: &writer)
         writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) {")
         writer.line("        switch self {")
         for enumCase in shape.cases {
@@ -103,6 +98,33 @@ struct GuestCodecGenerator {
             writer.line("            writer.append(UInt8(ascii: \"}\")); writer.append(UInt8(ascii: \"}\"))")
         }
         writer.line("        }")
+        writer.line("    }")
+    }
+
+    /// In a view's inputs an enum is `{"case":"name",…}` whatever its raw type (the case name, not the
+    /// raw value; payloads beside it).
+    private func emitViewCaseDecoding(into writer: inout GuestSourceWriter) {
+        guard readsViewInputs else { return }
+        writer.line("        if let viewCase = try value.viewCaseName() { self = try Self._patchCase(viewCase, payload: value); return }")
+    }
+
+    /// `_patchCase(_:payload:)`: the case named `name`, its payload read from the members of `payload`
+    /// (by label, or `_0`, `_1`…), in either shape an enum arrives in.
+    private func emitCaseLookup(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
+        writer.line("    static func _patchCase(_ name: borrowing _PatchBytes, payload: _PatchJSONValue) throws(_PatchDecodeError) -> Self {")
+        writer.line("        _ = payload")
+        for enumCase in shape.cases {
+            if enumCase.payload.isEmpty {
+                writer.line("        if _patchBytesEqual(name, \(literal(enumCase.name))) { return .\(SwiftIdentifier.escaped(enumCase.name)) }")
+            } else {
+                let arguments = enumCase.payload.map { field in
+                    let decode = "try payload.decode(\(literal(field.key)), as: \(field.type.spelling(index)).self)"
+                    return field.label.map { "\($0): \(decode)" } ?? decode
+                }
+                writer.line("        if _patchBytesEqual(name, \(literal(enumCase.name))) { return .\(SwiftIdentifier.escaped(enumCase.name))(\(arguments.joined(separator: ", "))) }")
+            }
+        }
+        writer.line("        throw _PatchDecodeError(\"unknown case for enum \(name)\")")
         writer.line("    }")
     }
 

@@ -47,6 +47,9 @@ struct GuestExportPlan {
 /// Reads an exported function's signature into a plan, or says why it cannot be exported.
 struct GuestSignatureReader {
     let index: GuestSourceIndex
+    /// Whether `Date`, `UUID`, `URL`, `TimeInterval` and `CGFloat` resolve to the view DSL's stand-ins:
+    /// only in a view's inputs and the project types they carry (function exports compile without the DSL).
+    var resolvesViewStandIns = false
 
     func plan(for name: GuestExportName) -> Result<GuestExportPlan, GuestUnpatchable> {
         guard let (function, unit, owner, file) = find(name) else {
@@ -190,6 +193,9 @@ struct GuestSignatureReader {
                 if aliasDepth < 8, let alias = index.globals.lazy.compactMap({ $0.decl.as(TypeAliasDeclSyntax.self) }).first(where: { $0.name.text == identifier.name.text }) {
                     return resolve(alias.initializer.value, scope: [], aliasDepth: aliasDepth + 1)
                 }
+            }
+            if resolvesViewStandIns, arguments.isEmpty, let standIn = GuestValueType.viewStandIns[identifier.name.text] {
+                return .success(standIn)
             }
             if let module = GuestFrameworkNames.types[identifier.name.text] {
                 return .failure(Problem(reason: .osFrameworkAPI, detail: "type \(text) comes from \(module), which the guest does not have"))

@@ -215,7 +215,7 @@ public enum GuestModuleBuilder {
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
                 declarationID: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
-                contentHash: ContentHash.of(decl), location: plan.location,
+                contentHash: ContentHash.of(index.files[file].asWritten(decl)), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }
         let views = program.views.map { view in
@@ -224,7 +224,7 @@ public enum GuestModuleBuilder {
             let file = index.files[body?.file ?? entry.file]
             return GuestManifest.ViewExport(
                 declarationID: view.request.declarationID, type: view.request.typeName, export: view.request.bodyExport,
-                dispatch: view.isInteractive ? view.request.dispatchExport : nil, contentHash: body.map { ContentHash.of($0.decl) } ?? "",
+                dispatch: view.isInteractive ? view.request.dispatchExport : nil, contentHash: body.map { ContentHash.of(file.asWritten($0.decl)) } ?? "",
                 location: GuestSourceLocation(file: file.relativePath, line: file.line(of: body?.decl ?? entry.decl)))
         }
         let moduleSHA256 = SHA256Hasher.hex(of: stripped)
@@ -326,13 +326,16 @@ public enum GuestModuleBuilder {
     /// What the DSL lacks (a node, modifier or API it does not declare) or an input it cannot decode
     /// is the view's own reason; anything else is the guest tier's.
     private static func viewReason(_ message: String) -> GuestUnpatchable.Reason {
+        // `is unavailable`: the DSL's Foundation stand-ins name what the guest cannot do (no clock, no
+        // random source, no formatters) in their message.
         let lacking = message.contains("cannot find") || message.contains("has no member") || message.contains("unknown attribute")
+            || message.contains("is unavailable")
         return lacking || message.contains("_PatchJSONCodable") ? .viewNotLowerable : classify(message, imports: [])
     }
 
     private static func viewDetail(_ message: String) -> String {
         guard message.contains("_PatchJSONCodable") else { return "the guest view DSL does not lower this: \(message)" }
-        return "a stored property's type cannot be read from the view's inputs yet (plain String/Int/Double/Bool values, arrays, dictionaries and optionals of them only): \(message)"
+        return "a stored property's type cannot be read from the view's inputs (String, Int, Double, Bool, Date, UUID, URL, the project's structs and enums, and arrays, dictionaries and optionals of them): \(message)"
     }
 
     /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.

@@ -60,7 +60,9 @@ struct GuestSourceGenerator {
                 unpatchable.append(problem)
             case .success(let plan):
                 views.append(plan)
-                viewClosures.append(lowering.closure(of: plan, closureBuilder: closureBuilder))
+                var closure = lowering.closure(of: plan, closureBuilder: closureBuilder)
+                for type in plan.codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
+                viewClosures.append(closure)
             }
         }
         // With the view DSL compiled in, SwiftUI's builder attribute means what it says.
@@ -71,7 +73,10 @@ struct GuestSourceGenerator {
         emitProjectCode(included, viewTypes: Set(views.map(\.type)), into: &writer, closureBuilder: closureBuilder)
         var codecTypes: Set<Int> = []
         for plan in plans { collectCodecTypes(plan, reader: reader, into: &codecTypes) }
-        let codecs = GuestCodecGenerator(index: index, reader: reader)
+        for plan in views { codecTypes.formUnion(plan.codecTypes) }
+        // With views, the DSL's Foundation stand-ins are compiled in and enums also read the
+        // inputs' shape of them.
+        let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
             codecs.emitCodec(for: type, into: &writer)
         }
@@ -287,7 +292,37 @@ struct GuestSourceWriter {
             guard from >= 0, to <= bytes.count, from < to else { continue }
             for offset in from..<to where bytes[offset] != UInt8(ascii: "\n") { bytes[offset] = UInt8(ascii: " ") }
         }
+        if keepsViewBuilder {
+            // Last first, so the offsets of the earlier ones stay valid.
+            for (range, replacement) in GuestSourceWriter.keyPathIdentities(in: decl).reversed() {
+                bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
+            }
+        }
         let body = String(decoding: bytes, as: UTF8.self)
         located(file.line(of: decl), file) { $0.line(body) }
+    }
+
+    /// `id: \.id`, `id: \.self`, `id: \Item.name` as closures (`{ $0.id }`, `{ $0 }`): Embedded Swift
+    /// has no key paths, and the DSL's `ForEach` (or any call with an `id:` argument) takes the identity
+    /// as a closure. Only the key path's own bytes change, so lines stay where they were.
+    static func keyPathIdentities(in decl: DeclSyntax) -> [(range: Range<Int>, replacement: String)] {
+        final class Finder: SyntaxVisitor {
+            var found: [(Range<Int>, String)] = []
+            override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind {
+                guard let argument = node.parent?.as(LabeledExprSyntax.self), argument.label?.text == "id" else { return .visitChildren }
+                let path = node.components.map { component -> String in
+                    if let property = component.component.as(KeyPathPropertyComponentSyntax.self), property.declName.baseName.tokenKind == .keyword(.self) {
+                        return ""
+                    }
+                    return component.trimmedDescription
+                }.joined()
+                let range = node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
+                found.append((range, "{ $0" + path + " }"))
+                return .skipChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(decl)
+        return finder.found
     }
 }

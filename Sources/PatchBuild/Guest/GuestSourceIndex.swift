@@ -7,13 +7,28 @@ struct GuestSourceFile {
     /// Path relative to the sources root, with `/` separators: what diagnostics and the manifest show,
     /// identical whatever the checkout path.
     let relativePath: String
+    /// The file as a device build compiles it (`GuestDeviceConfiguration.activeSource`).
     let tree: SourceFileSyntax
+    /// The file with its `#if` directives and inactive branches, at the same offsets as `tree`.
+    let written: SourceFileSyntax
     let converter: SourceLocationConverter
     /// Modules the file imports (`Foundation`, `SwiftUI`, …).
     let imports: [String]
 
     func line(of node: some SyntaxProtocol) -> Int {
         node.startLocation(converter: converter).line
+    }
+
+    /// `decl` of `tree` as `written` has it, `#if` blocks included: what the baseline hashes.
+    func asWritten(_ decl: DeclSyntax) -> DeclSyntax {
+        let start = decl.positionAfterSkippingLeadingTrivia, end = decl.endPositionBeforeTrailingTrivia
+        guard let token = written.token(at: start) else { return decl }
+        var node: Syntax? = Syntax(token)
+        while let current = node, current.positionAfterSkippingLeadingTrivia == start, current.endPositionBeforeTrailingTrivia <= end {
+            if current.endPositionBeforeTrailingTrivia == end, let found = current.as(DeclSyntax.self) { return found }
+            node = current.parent
+        }
+        return decl
     }
 }
 
@@ -141,10 +156,11 @@ struct GuestSourceIndex {
         for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
             // The section `prepare` appends to a file holding private views routes them natively too.
             let userText = String(decoding: GeneratedSection.split(Array(text.utf8)).user, as: UTF8.self)
-            let tree = Self.unprepared(Parser.parse(source: userText))
+            let written = Self.unprepared(Parser.parse(source: userText))
+            let tree = GuestDeviceConfiguration.activeSource(written)
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
-                relativePath: relativePath, tree: tree,
+                relativePath: relativePath, tree: tree, written: written,
                 converter: SourceLocationConverter(fileName: relativePath, tree: tree), imports: imports)
             files.append(file)
             let fileIndex = files.count - 1

@@ -1,7 +1,7 @@
 import SwiftSyntax
 
 /// A type the generated JSON glue can carry across the packed ABI, in JSONEncoder's shapes.
-indirect enum GuestValueType: Hashable {
+indirect enum GuestValueType: Hashable, Sendable {
     case int, int64, int32, double, bool, string
     case optional(GuestValueType)
     case array(GuestValueType)
@@ -9,6 +9,9 @@ indirect enum GuestValueType: Hashable {
     case dictionary(GuestValueType)
     /// A struct or enum of the project (index into `GuestSourceIndex.types`).
     case project(Int)
+    /// `Date`, `UUID` or `URL`: the view DSL's stand-ins (templates/guest/ViewDSL+Foundation.swift),
+    /// which read the host's encoding of them (sdk-contract §5.4). Only view inputs use them.
+    case foundationStandIn(String)
 
     /// The spelling in generated top-level code (project types fully qualified).
     func spelling(_ index: GuestSourceIndex) -> String {
@@ -23,6 +26,7 @@ indirect enum GuestValueType: Hashable {
         case .array(let element): return "[\(element.spelling(index))]"
         case .dictionary(let value): return "[String: \(value.spelling(index))]"
         case .project(let type): return index.types[type].qualifiedName
+        case .foundationStandIn(let name): return name
         }
     }
 
@@ -54,6 +58,13 @@ indirect enum GuestValueType: Hashable {
         default: return []
         }
     }
+
+    /// Foundation types the view DSL stands in for, as the host encodes them (§5.4: Date as epoch
+    /// seconds, UUID and URL as strings); `TimeInterval` is Foundation's name for Double.
+    static let viewStandIns: [String: GuestValueType] = [
+        "Date": .foundationStandIn("Date"), "UUID": .foundationStandIn("UUID"), "URL": .foundationStandIn("URL"),
+        "TimeInterval": .double, "CGFloat": .double,
+    ]
 
     var isOptional: Bool {
         if case .optional = self { return true }

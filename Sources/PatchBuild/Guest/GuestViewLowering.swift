@@ -34,6 +34,9 @@ struct GuestViewPlan {
             /// `@Binding`: the parent's current value, which must be in the inputs; it is state the
             /// dispatch returns, and the host writes it back into the native binding.
             case binding
+            /// `@AppStorage`: the stored value the host reads into the inputs; it is state the
+            /// dispatch returns, and the host writes scalars back into the store (§5.4).
+            case appStorage
         }
         let name: String
         let fill: Fill
@@ -45,7 +48,10 @@ struct GuestViewPlan {
     /// (`_PatchModifierBody`, templates/guest/ViewDSL+ViewModifier.swift).
     let isModifier: Bool
     let inputs: [Input]
-    var state: [String] { inputs.filter { $0.fill == .state || $0.fill == .binding }.map(\.name) }
+    /// The project's structs and enums the inputs carry (with the ones they carry in turn): each
+    /// gets the generated codec of function arguments.
+    var codecTypes: Set<Int> = []
+    var state: [String] { inputs.filter { $0.fill != .required && $0.fill != .overridesDefault }.map(\.name) }
     /// The module has a dispatch export for the view when its body can change state.
     var isInteractive: Bool { !state.isEmpty }
 }
@@ -57,9 +63,10 @@ struct GuestViewPlan {
 struct GuestViewLowering {
     let index: GuestSourceIndex
 
-    /// Property wrappers the DSL implements; any other (`@Environment`, `@ObservedObject`, …) reads
-    /// something the host does not put in the inputs, so the view stays native.
-    static let supportedWrappers: Set<String> = ["State", "Binding"]
+    /// Property wrappers the DSL implements: the ones whose value the host puts in the inputs (§5.4).
+    /// Any other (`@Environment`, `@ObservedObject`, `@SceneStorage`, …) reads something the inputs
+    /// do not carry, so the view stays native.
+    static let supportedWrappers: Set<String> = ["State", "Binding", "AppStorage"]
     /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
     /// tree needs): the manifest's `schemaVersion`.
     static let schemaVersion = 6
@@ -67,7 +74,7 @@ struct GuestViewLowering {
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
             return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .notFound,
-                                             detail: "no declaration of \(request.path.joined(separator: ".")) the guest reads: it indexes declarations outside `#if` blocks only so far",
+                                             detail: "no declaration of \(request.path.joined(separator: ".")) in the sources a device build compiles (the active `#if` branches of an iOS release build)",
                                              location: nil))
         }
         let entry = index.types[type]
@@ -80,6 +87,7 @@ struct GuestViewLowering {
             return problem("only non-generic struct views lower; \(entry.qualifiedName) is a generic or non-struct \(entry.kind.rawValue)", at: entry.decl)
         }
         var inputs: [GuestViewPlan.Input] = []
+        var codecTypes: Set<Int> = []
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let memberFile = index.files[member.file]
@@ -90,7 +98,7 @@ struct GuestViewLowering {
                 guard Self.supportedWrappers.contains(name) else {
                     return .failure(GuestUnpatchable(
                         declarationID: request.declarationID, reason: .viewNotLowerable,
-                        detail: "property wrapper @\(name) on `\(variable.bindings.trimmedText)`: its value is not in the view's inputs; views lower with plain stored properties and @State only so far",
+                        detail: "property wrapper @\(name) on `\(variable.bindings.trimmedText)`: the host does not put its value in the view's inputs (sdk-contract §5.4 passes plain stored properties, @State, @Binding and @AppStorage only)",
                         location: GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: attribute))))
                 }
                 wrapper = name
@@ -102,8 +110,24 @@ struct GuestViewLowering {
                 }
                 let hasDefault = binding.initializer != nil
                     || (!isLet && binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true)
+                if wrapper == nil, let type = binding.typeAnnotation?.type, Self.isClosure(type) {
+                    // The host skips closures (§5.4): the declaration's default is all the guest has.
+                    guard hasDefault else {
+                        return problem("closure property `\(binding.trimmedText)` has no default, and the host does not pass closures in the view's inputs", at: binding)
+                    }
+                    continue
+                }
+                if wrapper != nil || !(isLet && binding.initializer != nil),
+                   let unreadable = unreadableInput(binding, in: entry.path, codecTypes: &codecTypes) {
+                    return .failure(GuestUnpatchable(
+                        declarationID: request.declarationID, reason: .viewNotLowerable,
+                        detail: "stored property `\(binding.trimmedText)` cannot be read from the view's inputs: \(unreadable.detail)",
+                        location: unreadable.location ?? GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: binding))))
+                }
                 if wrapper == "Binding" {
                     inputs.append(.init(name: name, fill: .binding))
+                } else if wrapper == "AppStorage" {
+                    inputs.append(.init(name: name, fill: .appStorage))
                 } else if wrapper != nil {
                     inputs.append(.init(name: name, fill: .state))
                 } else if !hasDefault {
@@ -114,7 +138,7 @@ struct GuestViewLowering {
                 // A `let` with a default cannot be set from outside: the inputs do not change it.
             }
         }
-        return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs))
+        return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs, codecTypes: codecTypes))
     }
 
     /// Whether the type declares `func body(content:)`: `prepare` routed it as a `ViewModifier`'s
@@ -130,6 +154,54 @@ struct GuestViewLowering {
     /// A `ViewModifier` as the guest copies it: a lowered one, or one its declaration says is.
     static func isModifier(_ entry: GuestTypeEntry, lowered: Bool) -> Bool {
         hasModifierBody(entry) && (lowered || entry.inheritedNames.contains { $0 == "ViewModifier" || $0 == "SwiftUI.ViewModifier" })
+    }
+
+    /// The reader of the types a view's inputs carry: the project's structs and enums, and the DSL's
+    /// Foundation stand-ins.
+    var reader: GuestSignatureReader { GuestSignatureReader(index: index, resolvesViewStandIns: true) }
+
+    /// Why a stored property cannot be decoded from the inputs, nil when it can. Its type is the one
+    /// written, or that of a literal or of a project type's initializer or static member (`= Filter()`,
+    /// `= Filter.all`); when neither says, the guest compiler checks it. The project types it carries,
+    /// and the ones they carry in turn, are added to `codecTypes`: each gets the generated codec of
+    /// function arguments.
+    private func unreadableInput(_ binding: PatternBindingSyntax, in scope: [String], codecTypes: inout Set<Int>) -> GuestSignatureReader.Problem? {
+        var written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+        if written == nil, let named = Self.namedType(of: binding.initializer?.value), !index.resolveType(named: named, from: scope).isEmpty {
+            written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(named)))
+        }
+        guard let written else { return nil }
+        let type: GuestValueType
+        switch reader.resolve(written, scope: scope) {
+        case .success(let resolved): type = resolved
+        case .failure(let problem): return problem
+        }
+        var pending = type.projectTypes()
+        while let project = pending.popLast() {
+            guard codecTypes.insert(project).inserted else { continue }
+            switch reader.codableShape(of: project) {
+            case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
+            case .failure(let problem): return problem
+            }
+        }
+        return nil
+    }
+
+    /// `Filter()`, `Filter(name: "a")`, `Filter.all`: the type the initial value names (for the
+    /// project's own types, the value's type but for a static member of another type).
+    static func namedType(of value: ExprSyntax?) -> String? {
+        if let call = value?.as(FunctionCallExprSyntax.self) { return call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text }
+        return value?.as(MemberAccessExprSyntax.self)?.base?.as(DeclReferenceExprSyntax.self)?.baseName.text
+    }
+
+    /// `() -> Void`, `((Item) -> Void)?`, `@escaping …`: a closure type.
+    static func isClosure(_ type: TypeSyntax) -> Bool {
+        if type.is(FunctionTypeSyntax.self) { return true }
+        if let optional = type.as(OptionalTypeSyntax.self) { return isClosure(optional.wrappedType) }
+        if let optional = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return isClosure(optional.wrappedType) }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isClosure(attributed.baseType) }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first { return isClosure(only.type) }
+        return false
     }
 
     /// The members the view's copy needs: all of its own (the routing `body` `prepare` generates is
@@ -182,6 +254,9 @@ struct GuestViewLowering {
                 writer.line("        self._\(input.name)._patchNamed(\(key))")
             case .binding:
                 writer.line("        self._\(input.name) = Binding(_patchValue: try inputs.decode(\(key)), name: \(key))")
+            case .appStorage:
+                // The wrapper keeps its key and store from the declaration; only the value is the host's.
+                writer.line("        if inputs.hasMember(\(key)) { self._\(input.name).wrappedValue = try inputs.decode(\(key)) }")
             }
         }
         writer.line("    }")
