@@ -26,19 +26,6 @@ struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
     }
 }
 
-/// Whether a confirmation dialog shows its title (§5.6.5 `titleVisibility`).
-enum Visibility {
-    case automatic, visible, hidden
-
-    var _name: StaticString {
-        switch self {
-        case .automatic: "automatic"
-        case .visible: "visible"
-        case .hidden: "hidden"
-        }
-    }
-}
-
 extension View {
     /// `{"<key>":{"_0":{"id":…}}}` for an action sent with `{"none":{}}`; nothing without one.
     func _actionModifier(_ key: StaticString, schema: Int, _ action: (() -> Void)?) -> _PatchEventModified<Self> {
