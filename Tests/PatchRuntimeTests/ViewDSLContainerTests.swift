@@ -124,6 +124,10 @@ struct ViewDSLContainerTests {
         (94, leaf(#"{"menu":{"label":[\#(leaf(#"{"label":{"title":[\#(text("Sort"))],"icon":[\#(leaf(#"{"image":{"systemName":"arrow.up.arrow.down"}}"#))]}}"#))],"items":\#(dividers)}}"#), 2),
         (95, leaf(#"{"menu":{"label":[\#(leaf(#"{"image":{"systemName":"ellipsis"}}"#))],"items":\#(dividers)}}"#), 2),
         (96, leaf(#"{"gauge":{"data":{"value":3,"min":0,"max":10},"label":[\#(text("Level"))]}}"#), 2),
+        // colors: are evenly spaced stops.
+        (97, dividerWith(#"{"foregroundStyle":{"_0":[{"linearGradient":{"_0":{"stops":[{"color":{"named":{"_0":"pink"}},"location":0},{"color":{"named":{"_0":"red"}},"location":0.5},{"color":{"named":{"_0":"clear"}},"location":1}]},"startPoint":{"top":{}},"endPoint":{"bottom":{}}}}]}}"#), 2),
+        // A gradient as a view is a rectangle filled with it.
+        (98, #"{"kind":{"shape":{"_0":{"rectangle":{}}}},"modifiers":[{"fill":{"_0":{"linearGradient":{"_0":{"stops":[{"color":{"named":{"_0":"clear"}},"location":0},{"color":{"named":{"_0":"black"}},"location":0.6}]},"startPoint":{"top":{}},"endPoint":{"bottom":{}}}},"eoFill":false}}]}"#, 2),
         (87, dividerWith(#"{"font":{"_0":{"style":"subheadline","size":null,"weight":"bold","design":"rounded"}}}"#), 1),
         // A ForEach of tabs is one tab (the IR unrolls it into one forEach node); the rows' tabItems
         // were recorded on the ForEach's level and label nothing.

@@ -147,3 +147,93 @@ extension Shape {
         _stroke("strokeBorder", content, lineWidth: lineWidth)
     }
 }
+
+// MARK: - Gradients
+
+struct Gradient {
+    struct Stop {
+        var color: Color
+        var location: Double
+
+        init(color: Color, location: Double) {
+            self.color = color
+            self.location = location
+        }
+    }
+
+    var stops: [Stop]
+
+    init(stops: [Stop]) { self.stops = stops }
+
+    /// Evenly spaced colors, as SwiftUI places them: the i-th of n at i / (n - 1).
+    init(colors: [Color]) {
+        let last = Double(max(colors.count - 1, 1))
+        stops = colors.enumerated().map { Stop(color: $0.element, location: Double($0.offset) / last) }
+    }
+
+    /// The IRGradient JSON.
+    func _write(into ir: inout _PatchIR) {
+        ir.raw("{\"stops\":[")
+        for (position, stop) in stops.enumerated() {
+            if position > 0 { ir.raw(",") }
+            ir.raw("{\"color\":")
+            ir.raw(stop.color._ref)
+            ir.raw(",\"location\":")
+            ir.number(stop.location)
+            ir.raw("}")
+        }
+        ir.raw("]}")
+    }
+}
+
+/// A linear gradient: a shape style, and a view that fills its frame with it, which the IR says
+/// as a rectangle filled with the gradient (it has no gradient node).
+struct LinearGradient: ShapeStyle, _PatchPrimitiveView {
+    let _gradient: Gradient
+    let _startPoint: UnitPoint
+    let _endPoint: UnitPoint
+
+    init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {
+        _gradient = gradient
+        _startPoint = startPoint
+        _endPoint = endPoint
+    }
+
+    init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(colors: colors), startPoint: startPoint, endPoint: endPoint)
+    }
+
+    init(stops: [Gradient.Stop], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(stops: stops), startPoint: startPoint, endPoint: endPoint)
+    }
+
+    var _style: [UInt8] {
+        var ir = _PatchIR()
+        ir.raw("{\"linearGradient\":{\"_0\":")
+        _gradient._write(into: &ir)
+        ir.raw(",\"startPoint\":")
+        ir.raw(_startPoint._ir)
+        ir.raw(",\"endPoint\":")
+        ir.raw(_endPoint._ir)
+        ir.raw("}}")
+        return ir.bytes
+    }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        Rectangle().fill(self)._patchEmit(into: &emission)
+    }
+}
+
+extension ShapeStyle where Self == LinearGradient {
+    static func linearGradient(_ gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(gradient: gradient, startPoint: startPoint, endPoint: endPoint)
+    }
+
+    static func linearGradient(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(colors: colors, startPoint: startPoint, endPoint: endPoint)
+    }
+
+    static func linearGradient(stops: [Gradient.Stop], startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(stops: stops, startPoint: startPoint, endPoint: endPoint)
+    }
+}

@@ -107,6 +107,8 @@ struct ContainerSample: View {
         case 94: Menu("Sort", systemImage: "arrow.up.arrow.down") { Divider() }
         case 95: Menu { Divider() } label: { Image(systemName: "ellipsis") }
         case 96: Gauge(value: 3, in: 0...10) { Text("Level") }
+        case 97: Divider().foregroundStyle(.linearGradient(colors: [.pink, .red, .clear], startPoint: .top, endPoint: .bottom))
+        case 98: LinearGradient(stops: [.init(color: .clear, location: 0), .init(color: .black, location: 0.6)], startPoint: .top, endPoint: .bottom)
         default:
             // A ForEach of tabs is one tab whose rows' tabItems are not the TabView's.
             TabView {
