@@ -12,6 +12,8 @@ enum ThunkEmitter {
         var whereClause: String?
         var accessModifiers: [String]
         var contentHash: String
+        /// The host values the body reads (docs/views.md "Tokens and slots"), evaluated natively.
+        var tokens: [ViewToken] = []
     }
 
     /// One opted-in function.
@@ -33,7 +35,9 @@ enum ThunkEmitter {
         lines.append("extension \(thunk.extendedType)\(thunk.whereClause.map { " " + $0 } ?? "") {")
         lines.append("    // patch-body-sha256: \(thunk.contentHash)")
         lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
-        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(SwiftLiteral.string(thunk.typeName)), instance: self) {")
+        // The closure runs only when the view is routed (§5.1): an unpatched view evaluates none of it.
+        let tokens = thunk.tokens.isEmpty ? "" : ", tokens: { [" + thunk.tokens.map(\.thunkEntry).joined(separator: ", ") + "] }"
+        lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(SwiftLiteral.string(thunk.typeName)), instance: self\(tokens)) {")
         lines.append("            __p")
         lines.append("        } else {")
         lines.append("            \(PreparedNames.nativeBody)")
@@ -93,6 +97,8 @@ enum ThunkEmitter {
     /// Imports routed views need: SwiftUI, `Patch` (PatchSDK) and `thunkBody` (PatchSwiftUI, which does
     /// not re-export PatchSDK; sdk-contract §5.1).
     static let viewImports = ["import SwiftUI", "import PatchSDK", "import PatchSwiftUI"]
+    /// `PatchHostToken`, which a thunk passing tokens builds (PatchSwiftUI does not re-export it).
+    static let tokenImports = ["import PatchRender"]
     /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
 
