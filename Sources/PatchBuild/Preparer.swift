@@ -609,12 +609,12 @@ private struct Planner {
         return codableIndex.unsupportedReason(function)
     }
 
-    /// The host values each view reads (`ViewTokenAnalysis`). Only the files that name a host wrapper
-    /// or an observable class are parsed again for it (the scans keep no syntax): a project without
+    /// The host values each view reads (`ViewTokenAnalysis`). Only the files that name a host wrapper,
+    /// an observable class or `EnvironmentValues` (the app's own keys) are parsed again for it (the scans keep no syntax): a project without
     /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
     /// any; `build` reports why it does not lower.
     mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
-        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8)]
+        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8), Array("EnvironmentValues".utf8)]
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             let sources = analysis.files.filter { file in
                 markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }

@@ -64,6 +64,18 @@ import Testing
             var body: some View { Text(title) }
         }
 
+        extension EnvironmentValues {
+            var isEditing: Bool {
+                get { false }
+                set {}
+            }
+        }
+
+        struct Editor: View {
+            @Environment(\\.isEditing) var isEditing
+            var body: some View { Text(isEditing ? "Done" : "Edit") }
+        }
+
         """
 
     static let index = GuestSourceIndex(sources: [("Sources/App/Screen.swift", source)])
@@ -101,6 +113,9 @@ import Testing
         #expect(Self.table("Loader").failure?.location.line == 44)
         #expect(Self.table("Closer").failure?.detail.contains("`@Environment(\\.dismiss) var dismiss` is not a value the thunk can pass") == true)
         #expect(try Self.table("Plain").get().isEmpty)
+        // An environment value the app declares is typed from its declaration.
+        #expect(try Self.table("Editor").get().tokens.map(\.expression) == ["isEditing"])
+        #expect(try Self.table("Editor").get().tokens.map(\.type) == [.bool])
     }
 
     @Test func buildRewritesTheReadsIntoTokenReadsOnTheSameLines() throws {
@@ -143,7 +158,9 @@ import Testing
         #expect(reread == project.plan.baseline)
         // `colorScheme` is private: the thunk reading it goes in the section appended to the view's file.
         let routing = try #require(project.routingFile)
-        #expect(!routing.contains("import PatchRender") && !routing.contains("typeName: \"Screen\""))
+        #expect(!routing.contains("typeName: \"Screen\""))
+        let editor = try #require(try Self.table("Editor").get().tokens.first)
+        #expect(routing.contains("import PatchRender") && routing.contains("typeName: \"Editor\", instance: self, tokens: { [\(editor.thunkEntry)] })"))
         #expect(routing.contains("Patch.shared.thunkBody(typeName: \"Plain\", instance: self) {"))
         let section = try #require(project.userFile.components(separatedBy: PreparedNames.sectionBegin).last)
         #expect(section.contains("import PatchRender"))

@@ -188,7 +188,7 @@ struct ViewTokenAnalysis {
             if wrapperName == "Environment", let argument = wrapper.arguments?.as(LabeledExprListSyntax.self)?.first?.expression {
                 if let keyPath = argument.as(KeyPathExprSyntax.self) {
                     let key = keyPath.components.trimmedText.trimmingPrefix(".")
-                    guard let known = Self.environmentValues[String(key)] else {
+                    guard let known = Self.environmentValues[String(key)] ?? projectEnvironmentValue(String(key)) else {
                         return fail("`@Environment(\\.\(key)) var \(name)` is not a value the thunk can pass (an action, an object or an environment key of the app); only \(Self.environmentValues.keys.sorted().joined(separator: ", ")) are", wrapper)
                     }
                     typeName = known
@@ -217,6 +217,14 @@ struct ViewTokenAnalysis {
         }
         table.readsFilePrivateProperty = table.uses.contains { filePrivateRoots.contains($0.root) }
         return .success(table)
+    }
+
+    /// The type of an environment value the app declares (`extension EnvironmentValues { var isEditing: Bool … }`).
+    private func projectEnvironmentValue(_ key: String) -> String? {
+        for global in index.globals where global.names == [key] && global.foreignExtension?.extendedType.trimmedText == "EnvironmentValues" {
+            if let type = global.decl.as(VariableDeclSyntax.self)?.bindings.first?.typeAnnotation?.type { return type.textWithoutWhitespace }
+        }
+        return nil
     }
 
     private func range(of node: some SyntaxProtocol) -> Range<Int> {
