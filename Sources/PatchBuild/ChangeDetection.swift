@@ -185,7 +185,8 @@ public enum ChangeDetector {
         return changes.compactMap { change in
             guard change.status == .patched, change.kind == .viewBody, let view = PatchNames.ViewIdentity(baselineID: change.id),
                   let typeName = shippedViewNames.typeName(of: view) else { return nil }
-            return GuestViewRequest(declarationID: change.id, typeName: typeName, path: view.path)
+            let shipped = baseline.declarations.first { $0.id == change.id }
+            return GuestViewRequest(declarationID: change.id, typeName: typeName, path: view.path, shippedTokens: shipped?.tokens ?? [])
         }
     }
 

@@ -303,9 +303,11 @@ public enum Preparer {
         planner.resolveViewTypes(&scanned)
         let analyses = scanned
         planner.indexCodableTypes(analyses)
-        // The baseline and the fingerprint depend on the scans alone: they are made on another thread
-        // while files are emitted.
-        let baselineWork = BackgroundWork { Planner.baseline(of: analyses) }
+        planner.resolveViewTokens(analyses)
+        // The baseline and the fingerprint depend on the scans and the tokens alone: they are made on
+        // another thread while files are emitted.
+        let viewTokens = planner.viewTokens
+        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens) }
         planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
@@ -476,6 +478,11 @@ private struct Planner {
     var preparedHashes: [String: String] = [:]
     /// The patch name of every view; a colliding view has none and is not routed.
     private var viewNames = PatchNames.viewTypeNames([])
+    /// The host tokens each view's thunk passes, by the baseline id of its body (`Target:Type.body`).
+    private(set) var viewTokens: [String: [ViewToken]] = [:]
+    /// The bodies (by baseline id) whose tokens read a `private` property: their thunk goes in the
+    /// section appended to the view's file, the only place outside the type that sees it.
+    private var fileScopedTokenReads: Set<String> = []
     /// Function exports claimed by more than one function: none of them is routed.
     private var collidingFunctionExports: Set<String> = []
     /// What every target declares, to check that function thunks' types are Codable.
@@ -622,6 +629,29 @@ private struct Planner {
         return codableIndex.unsupportedReason(function)
     }
 
+    /// The host values each view reads (`ViewTokenAnalysis`). Only the files that name a host wrapper,
+    /// an observable class or `EnvironmentValues` (the app's own keys) are parsed again for it (the scans keep no syntax): a project without
+    /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
+    /// any; `build` reports why it does not lower.
+    mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
+        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8), Array("EnvironmentValues".utf8)]
+        for analysis in analyses where !analysis.viewTypes.isEmpty {
+            let sources = analysis.files.filter { file in
+                markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+            }
+            guard !sources.isEmpty else { continue }
+            let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) })
+            let tokenAnalysis = ViewTokenAnalysis(index: index)
+            for owner in analysis.viewTypes.sorted() {
+                guard let type = index.lookupType(path: owner.split(separator: ".").map(String.init)),
+                      case .success(let table) = tokenAnalysis.analyze(type: type), !table.tokens.isEmpty else { continue }
+                let id = "\(analysis.target.name):\(owner).body"
+                viewTokens[id] = table.tokens
+                if table.readsFilePrivateProperty { fileScopedTokenReads.insert(id) }
+            }
+        }
+    }
+
     /// Names are given and checked across all targets: every product of the project receives the
     /// same modules, whose manifest is one namespace (`PatchNames.viewTypeNames`).
     mutating func resolveNames(_ analyses: [TargetAnalysis]) {
@@ -732,19 +762,21 @@ private struct Planner {
             }
             if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
             let typeContext = body.context.isInExtension ? declaredType : nil
+            let tokens = viewTokens["\(targetName):\(owner).body"] ?? []
+            let imports = ThunkEmitter.viewImports + (tokens.isEmpty ? [] : ThunkEmitter.tokenImports)
             let thunk = ThunkEmitter.view(.init(
                 extendedType: owner, typeName: typeName,
                 conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),
                 availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                      + body.context.availability + body.availability),
                 whereClause: body.context.extensionWhereClause, accessModifiers: body.accessModifiers,
-                contentHash: body.contentHash, modifierContent: body.modifierContent))
-            if body.context.isFileScoped || declaredType?.isFileScoped == true {
+                contentHash: body.contentHash, modifierContent: body.modifierContent, tokens: tokens))
+            if body.context.isFileScoped || declaredType?.isFileScoped == true || fileScopedTokenReads.contains("\(targetName):\(owner).body") {
                 sectionThunks.append(thunk)
-                sectionImports.formUnion(ThunkEmitter.viewImports)
+                sectionImports.formUnion(imports)
             } else {
                 output.routingThunks.append(thunk)
-                output.routingImports.formUnion(ThunkEmitter.viewImports)
+                output.routingImports.formUnion(imports)
             }
             output.views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
                                       line: body.line, contentHash: body.contentHash))
@@ -802,7 +834,7 @@ private struct Planner {
 
     /// The baseline of all scanned files, its canonical bytes, the build fingerprint, and the line of
     /// each declaration by id.
-    static func baseline(of analyses: [TargetAnalysis]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
+    static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
         var declarations: [Baseline.Declaration] = []
         var lines: [Int] = []
         for analysis in analyses {
@@ -817,8 +849,10 @@ private struct Planner {
                         if declaration.kind != .viewBody || isViewBody { (declaration.localID, declaration.kind, declaration.contentHash) }
                         else if let method = declaration.methodForm { (method.localID, .method, method.contentHash) }
                         else { (declaration.localID, .computedProperty, declaration.contentHash) }
+                    let id = "\(analysis.target.name):\(localID)"
                     declarations.append(Baseline.Declaration(
-                        id: "\(analysis.target.name):\(localID)", kind: kind, contentHash: contentHash, file: file.path))
+                        id: id, kind: kind, contentHash: contentHash, file: file.path,
+                        tokens: isViewBody ? (viewTokens[id] ?? []).map(\.record) : []))
                     lines.append(declaration.line)
                 }
             }

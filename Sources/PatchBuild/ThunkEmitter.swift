@@ -14,6 +14,8 @@ enum ThunkEmitter {
         var contentHash: String
         /// Set for a `ViewModifier`'s `body(content:)`.
         var modifierContent: BodyCandidate.ModifierContent? = nil
+        /// The host values the body reads (docs/views.md "Tokens and slots"), evaluated natively.
+        var tokens: [ViewToken] = []
     }
 
     /// The slot id under which a modifier's thunk passes its `content` (the guest's `Content` writes
@@ -42,18 +44,20 @@ enum ThunkEmitter {
         lines.append("extension \(thunk.extendedType)\(thunk.whereClause.map { " " + $0 } ?? "") {")
         lines.append("    // patch-body-sha256: \(thunk.contentHash)")
         let typeName = SwiftLiteral.string(thunk.typeName)
+        // The closure runs only when the view is routed (§5.1): an unpatched view evaluates none of it.
+        let tokens = thunk.tokens.isEmpty ? "" : ", tokens: { [" + thunk.tokens.map(\.thunkEntry).joined(separator: ", ") + "] }"
         if let content = thunk.modifierContent {
             let name = SwiftIdentifier.escaped(content.internalName)
             // `content content:` would draw the compiler's "extraneous duplicate parameter name".
             let parameter = content.internalName == "content" ? "content" : "content \(name)"
             lines.append("    @ViewBuilder @MainActor \(access)func body(\(parameter): \(content.type)) -> some View {")
-            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self, slots: { [\(SwiftLiteral.string(modifierContentSlot)): { AnyView(\(name)) }] }) {")
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self, slots: { [\(SwiftLiteral.string(modifierContentSlot)): { AnyView(\(name)) }] }\(tokens)) {")
             lines.append("            __p")
             lines.append("        } else {")
             lines.append("            \(PreparedNames.nativeBody)(content: \(name))")
         } else {
             lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
-            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self) {")
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self\(tokens)) {")
             lines.append("            __p")
             lines.append("        } else {")
             lines.append("            \(PreparedNames.nativeBody)")
@@ -114,6 +118,8 @@ enum ThunkEmitter {
     /// Imports routed views need: SwiftUI, `Patch` (PatchSDK) and `thunkBody` (PatchSwiftUI, which does
     /// not re-export PatchSDK; sdk-contract §5.1).
     static let viewImports = ["import SwiftUI", "import PatchSDK", "import PatchSwiftUI"]
+    /// `PatchHostToken`, which a thunk passing tokens builds (PatchSwiftUI does not re-export it).
+    static let tokenImports = ["import PatchRender"]
     /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
 

@@ -20,12 +20,37 @@ public struct Baseline: Sendable, Equatable {
         public var contentHash: String
         /// The file that declares it, relative to the project root.
         public var file: String
+        /// A view body's host tokens: what the shipped thunk passes (docs/views.md "Tokens and slots").
+        /// A patch may read only these; written only when there are some, so baselines without them
+        /// (and their fingerprints) stay as they were.
+        public var tokens: [Token]
 
-        public init(id: String, kind: Kind, contentHash: String, file: String) {
+        public init(id: String, kind: Kind, contentHash: String, file: String, tokens: [Token] = []) {
             self.id = id
             self.kind = kind
             self.contentHash = contentHash
             self.file = file
+            self.tokens = tokens.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// One host token of a view's thunk (sdk-contract §5.1 `tokens:`).
+    public struct Token: Sendable, Equatable, Hashable {
+        /// The `PatchHostToken` case the thunk builds.
+        public enum Kind: String, Sendable {
+            case string, number, color, font
+        }
+
+        /// Content-stable: `st_`/`nt_`/`ct_`/`ft_` and a hash of the view type and the expression.
+        public var id: String
+        public var kind: Kind
+        /// The Swift expression the thunk evaluates on the view (`model.title`).
+        public var expression: String
+
+        public init(id: String, kind: Kind, expression: String) {
+            self.id = id
+            self.kind = kind
+            self.expression = expression
         }
     }
 
@@ -55,6 +80,16 @@ public struct Baseline: Sendable, Equatable {
             CanonicalJSON.appendString(declaration.id, to: &output)
             output += Array(#","kind":"#.utf8)
             CanonicalJSON.appendString(declaration.kind.rawValue, to: &output)
+            for (position, token) in declaration.tokens.enumerated() {
+                output += Array((position == 0 ? #","tokens":[{"expression":"# : #",{"expression":"#).utf8)
+                CanonicalJSON.appendString(token.expression, to: &output)
+                output += Array(#","id":"#.utf8)
+                CanonicalJSON.appendString(token.id, to: &output)
+                output += Array(#","kind":"#.utf8)
+                CanonicalJSON.appendString(token.kind.rawValue, to: &output)
+                output.append(UInt8(ascii: "}"))
+            }
+            if !declaration.tokens.isEmpty { output.append(UInt8(ascii: "]")) }
             output.append(UInt8(ascii: "}"))
         }
         output += Array(#"],"format":\#(Self.formatVersion)}"#.utf8)
@@ -87,7 +122,17 @@ public struct Baseline: Sendable, Equatable {
                   case let .string(hash)? = fields["hash"],
                   case let .string(file)? = fields["file"]
             else { throw .notABaseline(reason: "declarations[\(index)] lacks id, kind, hash or file") }
-            declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file))
+            var tokens: [Token] = []
+            if case let .array(entries)? = fields["tokens"] {
+                for entry in entries {
+                    guard case let .object(token) = entry, case let .string(tokenID)? = token["id"],
+                          case let .string(kindName)? = token["kind"], let tokenKind = Token.Kind(rawValue: kindName),
+                          case let .string(expression)? = token["expression"]
+                    else { throw .notABaseline(reason: "declarations[\(index)].tokens has an entry without id, kind or expression") }
+                    tokens.append(Token(id: tokenID, kind: tokenKind, expression: expression))
+                }
+            }
+            declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens))
         }
         self.init(declarations: declarations)
     }

@@ -377,6 +377,41 @@ struct PrepareCompileTests {
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
 
+    /// A view reading an observed model and the environment: the thunk passes them as host tokens
+    /// (`PatchHostToken` of PatchRender, §11), and compiles with the view.
+    @Test func viewThunksPassingHostTokensCompile() throws {
+        let source = """
+            import SwiftUI
+            @MainActor final class Model: ObservableObject {
+                @Published var title = "t"
+                var count: Int = 0
+                var isOn = false
+                var tint: Color = .blue
+            }
+            struct Screen: View {
+                @ObservedObject var model: Model
+                @Environment(\\.colorScheme) private var colorScheme
+                var body: some View {
+                    VStack {
+                        Text(model.title)
+                        Text("\\(model.count)")
+                        if model.isOn { Text("on") }
+                    }
+                    .foregroundColor(colorScheme == .dark ? .white : model.tint)
+                }
+            }
+            """
+        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App")
+        let files = files(of: project, target: "App")
+        // `colorScheme` is private: the thunk is in the section appended to the view's file.
+        #expect(files[routingFile(of: "App")] == nil)
+        let section = try #require(files["Views.swift"]?.components(separatedBy: PreparedNames.sectionBegin).last)
+        #expect(section.contains("import PatchRender") && section.contains("tokens: { [\"") && section.contains(".string(model.title)"))
+        #expect(project.plan.baseline.declarations.first { $0.id == "App:Screen.body" }?.tokens.count == 5)
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
     /// The check is real: a thunk that calls the SDK the old way (no `returning:`) fails it.
     @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
         let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")

@@ -211,3 +211,36 @@ public protocol App {
 extension App {
     public static func main() {}
 }
+
+// Host values views read that the inputs do not carry (tokens, docs/views.md "Tokens and slots"):
+// `ObservableObject`/`Published` (Combine, which SwiftUI re-exports), `ObservedObject`, `Environment`.
+
+public protocol ObservableObject: AnyObject {}
+
+@propertyWrapper
+public struct Published<Value> {
+    public var wrappedValue: Value
+    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+}
+
+@propertyWrapper
+public struct ObservedObject<ObjectType: ObservableObject> {
+    public var wrappedValue: ObjectType
+    public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+}
+
+public enum ColorScheme: Hashable, Sendable {
+    case light, dark
+}
+
+public struct EnvironmentValues {
+    public var colorScheme: ColorScheme = .light
+    public init() {}
+}
+
+@propertyWrapper
+public struct Environment<Value> {
+    let keyPath: KeyPath<EnvironmentValues, Value>
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public var wrappedValue: Value { EnvironmentValues()[keyPath: keyPath] }
+}

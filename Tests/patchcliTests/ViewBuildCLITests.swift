@@ -52,15 +52,30 @@ import Testing
         }
 
         """
-    /// Reads the environment, which the host does not put in the inputs.
+    /// Reads the environment and an observed model, which the host does not put in the inputs: the
+    /// shipped thunk passes them as tokens (docs/views.md "Tokens and slots").
     static let themedFile = "Sources/Greeter/ThemedBadge.swift"
     static let themed = """
         import SwiftUI
 
+        final class Profile: ObservableObject {
+            @Published var name = "Ada"
+            @Published var bio = ""
+        }
+
         struct ThemedBadge: View {
             @Environment(\\.colorScheme) private var colorScheme
+            @ObservedObject var profile: Profile
             var body: some View {
-                Text("Badge")
+                Text(profile.name)
+                    .foregroundColor(colorScheme == .dark ? .white : .black)
+            }
+        }
+
+        struct ProfileCard: View {
+            @ObservedObject var profile: Profile
+            var body: some View {
+                Text(profile.name)
             }
         }
 
@@ -132,7 +147,10 @@ import Testing
 
             try Self.edit(project, Self.greetingFile, replacing: #"Text("Hello, \(name)!")"#, with: #"Text("Hi there, \(name)!")"#)
             try Self.edit(project, Self.greetingFile, replacing: ".padding(16)", with: ".padding(24)")
-            try Self.edit(project, Self.themedFile, replacing: #"Text("Badge")"#, with: #"Text("New badge")"#)
+            try Self.edit(project, Self.themedFile, replacing: "    .foregroundColor(colorScheme == .dark ? .white : .black)",
+                          with: "    .foregroundColor(colorScheme == .dark ? .white : .black)\n                .bold()")
+            // A read the shipped thunk does not pass.
+            try Self.edit(project, Self.themedFile, replacing: "        Text(profile.name)\n    }\n}", with: "        Text(profile.bio)\n    }\n}")
             try Self.edit(project, Self.switchFile, replacing: #"isOn ? "On" : "Off""#, with: #"isOn ? "Power on" : "Power off""#)
             try Self.edit(project, Self.listFile, replacing: #"Text("Names")"#, with: #"Text("All names")"#)
 
@@ -142,17 +160,21 @@ import Testing
             let changes = try #require(report["changes"] as? [[String: Any]])
             let byID = Dictionary(uniqueKeysWithValues: changes.compactMap { change in (change["id"] as? String).map { ($0, change) } })
             #expect(byID["Greeter:GreetingCard.body"]?["status"] as? String == "patched")
+            // Host reads the shipped thunk passes lower; a new one needs a new app build.
+            #expect(byID["Greeter:ThemedBadge.body"]?["status"] as? String == "patched")
+            let card = try #require(byID["Greeter:ProfileCard.body"])
+            #expect(card["status"] as? String == "native_only" && card["reason"] as? String == "view_needs_new_host_value", "\(card)")
+            #expect((card["detail"] as? String)?.contains("reads `profile.bio`") == true, "\(card)")
+            let cardLocation = card["problem_location"] as? [String: Any] ?? card["location"] as? [String: Any]
+            #expect(cardLocation?["file"] as? String == Self.themedFile && cardLocation?["line"] as? Int == 21, "\(card)")
             // What stops a view is named with its file:line.
-            let themed = try #require(byID["Greeter:ThemedBadge.body"])
-            #expect(themed["status"] as? String == "native_only" && themed["reason"] as? String == "view_not_lowerable")
-            #expect((themed["detail"] as? String)?.contains("@Environment") == true, "\(themed)")
             let listed = try #require(byID["Greeter:NamesList.body"])
             #expect(listed["status"] as? String == "native_only" && listed["reason"] as? String == "view_not_lowerable")
             #expect((listed["detail"] as? String)?.contains("resizable") == true, "\(listed)")
             let problem = listed["problem_location"] as? [String: Any] ?? listed["location"] as? [String: Any]
             #expect(problem?["file"] as? String == Self.listFile && problem?["line"] as? Int == 8, "\(listed)")
             let views = try #require(report["views"] as? [[String: Any]])
-            #expect(views.map { $0["type"] as? String } == ["GreetingCard", "PowerSwitch"])
+            #expect(views.map { $0["type"] as? String } == ["GreetingCard", "PowerSwitch", "ThemedBadge"])
             #expect(views.first?["export"] as? String == "view_body__GreetingCard" && views.first?["dispatch"] as? String == "dispatch__GreetingCard")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
@@ -176,9 +198,19 @@ import Testing
             let switched = try CLI.run(["run", module, "--view", "PowerSwitch", "--inputs", #"{"isOn":false}"#, "--event", "action_0"])
             #expect(switched.status == 0, "\(switched.stdout)\(switched.stderr)")
             #expect(switched.stdout.contains(#"-> state {"isOn":true}"#) && switched.stdout.contains(#"text("Power on")"#), "\(switched.stdout)")
+            // The tokens the shipped thunk passes for ThemedBadge, as the baseline records them.
+            let baseline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent(".patch/baseline.json"))) as? [String: Any])
+            let declarations = try #require(baseline["declarations"] as? [[String: Any]])
+            let tokens = try #require(declarations.first { $0["id"] as? String == "Greeter:ThemedBadge.body" }?["tokens"] as? [[String: Any]])
+            let tokenID = { (expression: String) in tokens.first { $0["expression"] as? String == expression }?["id"] as? String ?? "" }
+            #expect(tokenID("profile.name").hasPrefix("st_") && tokenID("colorScheme == .dark").hasPrefix("nt_"), "\(tokens)")
+            let badge = try CLI.run(["run", module, "--view", "ThemedBadge", "--inputs",
+                                     #"{"__numtok_\#(tokenID("colorScheme == .dark"))":1,"__strtok_\#(tokenID("profile.name"))":"Grace"}"#])
+            #expect(badge.status == 0, "\(badge.stdout)\(badge.stderr)")
+            #expect(badge.stdout.contains(#"text("Grace") .foregroundColor(named("white")) .bold"#), "\(badge.stdout)")
             // The views that stayed native are not in the module's manifest.
-            let themedRun = try CLI.run(["run", module, "--view", "ThemedBadge"])
-            #expect(themedRun.status != 0)
+            let cardRun = try CLI.run(["run", module, "--view", "ProfileCard"])
+            #expect(cardRun.status != 0)
         }
     }
 }

@@ -17,6 +17,9 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
         case compileError = "compile_error"
         /// A view body reads something the guest view DSL cannot give it (the detail names it).
         case viewNotLowerable = "view_not_lowerable"
+        /// A changed view body reads a host value (a token) the shipped thunk does not pass: only a
+        /// new app build can provide it.
+        case viewNeedsNewHostValue = "view_needs_new_host_value"
     }
 
     public var declarationID: String

@@ -160,14 +160,17 @@ public enum GuestModuleBuilder {
             if !names.contains(name) { names.append(name) }
         }
         let templates = try GuestTemplates.locate(explicit: request.templatesDirectory)
-        let index = try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders)
+        // Views read their host values (`@Environment`, observed models) from the thunk's tokens.
+        let tokenised = ViewTokenRewrite.apply(to: try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders),
+                                               views: request.views)
+        let index = tokenised.index
         let generator = GuestSourceGenerator(index: index)
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
         var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
-        var excluded: [GuestUnpatchable] = []
+        var excluded = tokenised.unpatchable
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
         var attempt = 0
         while true {

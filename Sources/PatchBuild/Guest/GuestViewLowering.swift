@@ -9,11 +9,15 @@ public struct GuestViewRequest: Sendable, Equatable {
     public var typeName: String
     /// The view type's path in its target (`["Outer", "Row"]`).
     public var path: [String]
+    /// The host tokens the shipped thunk passes (the baseline's record of the body): all the body
+    /// may read of `@Environment` and observed models.
+    public var shippedTokens: [Baseline.Token]
 
-    public init(declarationID: String, typeName: String, path: [String]) {
+    public init(declarationID: String, typeName: String, path: [String], shippedTokens: [Baseline.Token] = []) {
         self.declarationID = declarationID
         self.typeName = typeName
         self.path = path
+        self.shippedTokens = shippedTokens
     }
 
     public var bodyExport: String { PatchNames.viewBodyExport(typeName: typeName) }
@@ -70,6 +74,8 @@ struct GuestViewLowering {
     /// The highest IR schema the DSL's trees use (§5.5; each emission states the lowest its own
     /// tree needs): the manifest's `schemaVersion`.
     static let schemaVersion = 6
+    /// Host color and font tokens (`hostToken`, `fontToken`) are IR v4.
+    static let tokenSchemaVersion = 4
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
@@ -241,6 +247,8 @@ struct GuestViewLowering {
         let symbol = plan.request.typeName
         writer.line("extension \(typeName) {")
         writer.line("    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {")
+        // The body's token reads (ViewTokenRewrite) find the `__strtok_`/`__numtok_` inputs here.
+        if !plan.request.shippedTokens.isEmpty { writer.line("        _patchTokenInputs = inputs") }
         for input in plan.inputs {
             let key = Self.literal(input.name)
             switch input.fill {
@@ -297,7 +305,8 @@ struct GuestViewLowering {
         writer.line("@_cdecl(\"patch_view_manifest\")")
         writer.line("func _patch_view_manifest(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
         writer.line("    var writer = _PatchJSONWriter()")
-        writer.line("    writer.append(\"{\\\"schemaVersion\\\":\(schemaVersion),\\\"views\\\":[\(views.joined(separator: ","))]}\")")
+        let usesTokenReferences = plans.contains { plan in plan.request.shippedTokens.contains { $0.kind == .color || $0.kind == .font } }
+        writer.line("    writer.append(\"{\\\"schemaVersion\\\":\(usesTokenReferences ? tokenSchemaVersion : schemaVersion),\\\"views\\\":[\(views.joined(separator: ","))]}\")")
         writer.line("    return writer.packedResult()")
         writer.line("}")
     }

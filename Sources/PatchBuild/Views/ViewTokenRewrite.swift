@@ -1,0 +1,65 @@
+/// Rewrites the views `build` lowers so that their host reads come from the tokens the shipped thunk
+/// passes: each token expression becomes its guest read (`ViewToken.guestRead`) and each host
+/// property declaration is blanked. Edits stay within their lines (replacements hold no newline,
+/// blanking keeps every newline), so `#sourceLocation` and diagnostics still point at the
+/// project's file:line; the rewritten sources are indexed again, and the generator copies them.
+enum ViewTokenRewrite {
+    struct Outcome {
+        var index: GuestSourceIndex
+        /// Views whose host reads cannot lower, or need a token the shipped thunk lacks.
+        var unpatchable: [GuestUnpatchable]
+    }
+
+    static func apply(to index: GuestSourceIndex, views: [GuestViewRequest]) -> Outcome {
+        let analysis = ViewTokenAnalysis(index: index)
+        var edits: [Int: [(range: Range<Int>, text: String?)]] = [:]
+        var unpatchable: [GuestUnpatchable] = []
+        for request in views {
+            guard let type = index.lookupType(path: request.path) else { continue }
+            let table: ViewTokenTable
+            switch analysis.analyze(type: type) {
+            case .failure(let problem):
+                unpatchable.append(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable,
+                                                    detail: problem.detail, location: problem.location))
+                continue
+            case .success(let found):
+                table = found
+            }
+            guard !table.isEmpty else { continue }
+            let shipped = Dictionary(request.shippedTokens.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+            if let missing = table.uses.first(where: { shipped[$0.token.id] != $0.token.kind }) {
+                let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")
+                unpatchable.append(GuestUnpatchable(
+                    declarationID: request.declarationID, reason: .viewNeedsNewHostValue,
+                    detail: "reads `\(missing.token.expression)`, a host value the shipped thunk does not pass (it passes \(passed.isEmpty ? "none" : passed)); ship a new app build to read it",
+                    location: GuestSourceLocation(file: index.files[missing.file].relativePath, line: missing.line)))
+                continue
+            }
+            if let font = table.uses.first(where: { $0.token.guestRead == nil }) {
+                unpatchable.append(GuestUnpatchable(
+                    declarationID: request.declarationID, reason: .viewNotLowerable,
+                    detail: "reads the font `\(font.token.expression)` of the host: font tokens do not lower yet",
+                    location: GuestSourceLocation(file: index.files[font.file].relativePath, line: font.line)))
+                continue
+            }
+            for use in table.uses { edits[use.file, default: []].append((use.range, use.token.guestRead)) }
+            for property in table.hostProperties { edits[property.file, default: []].append((property.range, nil)) }
+        }
+        guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable) }
+        let sources = index.files.enumerated().map { position, file in
+            (file.relativePath, edits[position].map { rewritten(Array(file.tree.description.utf8), $0) } ?? file.tree.description)
+        }
+        return Outcome(index: GuestSourceIndex(sources: sources), unpatchable: unpatchable)
+    }
+
+    /// `bytes` with each range replaced by its text, or blanked (newlines kept) when the text is nil.
+    private static func rewritten(_ bytes: [UInt8], _ edits: [(range: Range<Int>, text: String?)]) -> String {
+        var bytes = bytes
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            let replacement = edit.text.map { Array($0.utf8) }
+                ?? bytes[edit.range].map { $0 == UInt8(ascii: "\n") ? $0 : UInt8(ascii: " ") }
+            bytes.replaceSubrange(edit.range, with: replacement)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,34 @@
+// Guest view DSL (see ViewDSL.swift): host tokens (docs/views.md "Tokens and slots").
+//
+// `build` replaces each host read of a view (`model.title`, `colorScheme == .dark`) with one of the
+// reads below; the shipped thunk evaluates the expression natively and passes it as a token
+// (sdk-contract §5.1, §5.4): strings and numbers in the inputs under `__strtok_<id>`/`__numtok_<id>`,
+// colors by reference from the IR (`{"hostToken":{"_0":"ct_…"}}`).
+
+/// The inputs of the view being evaluated. The view's `init(_patchInputs:)` sets it before the body
+/// runs, and the body is evaluated within the same export call, while the input bytes are alive. A
+/// module runs one call at a time.
+nonisolated(unsafe) var _patchTokenInputs: _PatchJSONValue? = nil
+
+/// The string token the host passed as `key` (`__strtok_st_…`). The host passes every token its
+/// thunk lists and `build` reads only those, so a missing or malformed one means a host that does
+/// not follow the contract: it reads as empty rather than trapping the render.
+func _patchStringToken(_ key: StaticString) -> String {
+    (try? _patchTokenInputs?.decode(key, as: String.self)) ?? ""
+}
+
+/// The number token the host passed as `key` (`__numtok_nt_…`); a Bool token is 0 or 1.
+func _patchNumberToken(_ key: StaticString) -> Double {
+    (try? _patchTokenInputs?.decode(key, as: Double.self)) ?? 0
+}
+
+extension Color {
+    /// A color the thunk's token table supplies (`ColorRef.hostToken`, IR v4).
+    init(_patchHostToken id: StaticString) {
+        var ir = _PatchIR()
+        ir.raw("{\"hostToken\":{\"_0\":\"")
+        ir.raw(id)
+        ir.raw("\"}}")
+        _ref = ir.bytes
+    }
+}
