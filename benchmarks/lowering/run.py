@@ -365,7 +365,13 @@ def corpus_rows(records: list[dict], patchcli: Path, machine: str, load: str) ->
         commit = record["repository"]["commit"][:10]
         name = f"[{record['app']}]({record['repository']['github']}) ({commit})" if record["repository"]["github"] else record["app"]
         if "failure" in record and "bodies_changed" not in record:
-            lines.append(f"| {name} | {record.get('init_views', '–')} | – | – | – | | | | {record['failure'][:200]} |")
+            # Call sites are counted before the build; an app whose build failed stays out of the totals.
+            sites = record.get("call_sites")
+            counted = (f"{sites['nodes_lowering']}/{sites['nodes']} ({share(sites['nodes_lowering'], sites['nodes'])}) "
+                       f"| {sites['modifiers_lowering']}/{sites['modifiers']} ({share(sites['modifiers_lowering'], sites['modifiers'])})"
+                       if sites else " | ")
+            lines.append(f"| {name} | {record.get('bodies_touched', record.get('init_views', '–'))} | – | – | – | {counted} | – "
+                         f"| {record['failure'][:300]} |")
             continue
         sites = record["call_sites"]
         for key in ("bodies_touched", "bodies_changed", "bodies_shipped"):
@@ -392,8 +398,9 @@ def corpus_rows(records: list[dict], patchcli: Path, machine: str, load: str) ->
     missing = Counter()
     for record in records:
         reasons.update(reason_key(change) for change in record.get("native_only", []))
-        missing.update(dict(record.get("call_sites", {}).get("missing", [])))
-    lines += ["Top 15 reasons a body stays native (all apps):", "", "| count | reason |", "|---|---|"]
+        if "bodies_changed" in record:
+            missing.update(dict(record["call_sites"]["missing"]))
+    lines += ["Top 15 reasons a body stays native (the apps built):", "", "| count | reason |", "|---|---|"]
     lines += [f"| {count} | {reason.replace('|', '/')} |" for reason, count in reasons.most_common(15)]
     lines += ["", "Names the DSL lacks, by call sites in routed bodies: "
               + ", ".join(f"`{name}` {count}" for name, count in missing.most_common(25)) + "."]
