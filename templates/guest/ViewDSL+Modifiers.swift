@@ -49,9 +49,11 @@ extension View {
     func padding(_ length: Double) -> _PatchModified<Self> { padding(.all, length) }
 
     func font(_ font: Font?) -> _PatchModified<Self> {
-        _modified { ir in
+        let font = font ?? .body
+        if let token = font._token { return _modified { ir in font._writeTokenModifiers(token, into: &ir) } }
+        return _modified { ir in
             ir.raw("{\"font\":{\"_0\":")
-            (font ?? .body)._write(into: &ir)
+            font._write(into: &ir)
             ir.raw("}}")
         }
     }
