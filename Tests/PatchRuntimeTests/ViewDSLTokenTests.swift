@@ -39,7 +39,7 @@ struct ViewDSLTokenTests {
         // `.bold()` of the host's font cannot change the token: it is the fontWeight SwiftUI applies over it.
         #expect(String(decoding: output, as: UTF8.self) == #"{"root":{"kind":{"hstack":{"alignment":null,"spacing":null,"children":["#
             + text + "[" + token + "]}," + text + "[" + token + #",{"fontWeight":{"_0":"bold"}}]}]}},"modifiers":[]},"#
-            + #""coverage":{"totalNodes":3,"opaqueNodes":0,"totalModifiers":2,"opaqueModifiers":0},"schemaVersion":4}"#)
+            + #""coverage":{"totalNodes":3,"opaqueNodes":0,"totalModifiers":3,"opaqueModifiers":0},"schemaVersion":4}"#)
         var validator = ViewTreeValidator(export: "view_body__Caption", limits: ViewLimits())
         let document = try validator.parse(output)
         try validator.validateDocument(document, as: "BodyEmission")
