@@ -278,6 +278,12 @@ public enum ChangeDetector {
             if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
+            // A view-rendering `body(props:)` (the Redux-style ConnectedView): `// @patchable` would
+            // not help, as prepare refuses instance methods, so say what does.
+            if declaration.kind == .method, declaration.id.split(separator: "(").first?.split(separator: ".").last == "body" {
+                return native(DeclarationChange.NativeReason.notRouted,
+                              "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` is for static and free functions); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
+            }
             return native(DeclarationChange.NativeReason.notRouted,
                           "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")
         case .initializer, .computedProperty:

@@ -190,5 +190,8 @@ import Testing
         let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
         #expect(changes.map(\.id) == ["App:CounterScreen.body(props:Props)"])
         #expect(changes.first?.kind == .method && changes.first?.status == .nativeOnly && changes.first?.reason == "not_routed")
+        // The hint is the one that helps: not `// @patchable`, which prepare refuses for an instance method.
+        let detail = try #require(changes.first?.detail)
+        #expect(detail.contains("move the rendering into a view of its own") && !detail.contains("mark it"), "\(detail)")
     }
 }

@@ -76,6 +76,15 @@ import Testing
             var body: some View { Text(isEditing ? "Done" : "Edit") }
         }
 
+        final class Theme: ObservableObject {
+            var titleFont: Font = .title
+        }
+
+        struct Titled: View {
+            @ObservedObject var theme: Theme
+            var body: some View { Text("t").font(theme.titleFont) }
+        }
+
         """
 
     static let index = GuestSourceIndex(sources: [("Sources/App/Screen.swift", source)])
@@ -134,6 +143,18 @@ import Testing
         #expect(!text.contains("@ObservedObject var model: Model\n    @Environment"), "the host properties are blanked")
         let type = try #require(outcome.index.lookupType(path: ["Screen"]))
         #expect(outcome.index.types[type].members.filter { $0.kind == .storedProperty }.flatMap(\.names) == ["caption"])
+    }
+
+    @Test func aFontReadBecomesAFontTokenTheGuestWritesAsFontToken() throws {
+        let titled = try Self.table("Titled").get()
+        let font = try #require(titled.tokens.first)
+        #expect(titled.tokens.map(\.type) == [.font] && font.id.hasPrefix("ft_"))
+        #expect(font.thunkEntry == "\"\(font.id)\": .font(theme.titleFont)")
+        let request = GuestViewRequest(declarationID: "App:Titled.body", typeName: "Titled", path: ["Titled"],
+                                       shippedTokens: titled.tokens.map(\.record))
+        let outcome = ViewTokenRewrite.apply(to: Self.index, views: [request])
+        #expect(outcome.unpatchable.isEmpty)
+        #expect(outcome.index.files[0].tree.description.contains("Text(\"t\").font(Font(_patchHostToken: \"\(font.id)\"))"))
     }
 
     @Test func aReadTheShippedThunkDoesNotPassNeedsANewAppBuild() throws {

@@ -3,17 +3,24 @@
 // MARK: - Leaves
 
 struct Text: _PatchPrimitiveView {
-    let _content: String
+    /// The node kind's JSON: `text`, or `dateText` for `Text(_:style:)` (ViewDSL+Foundation.swift).
+    let _kind: _PatchIR
+    /// The IR schema of the kind (§5.5).
+    var _schemaVersion = 1
 
-    init(_ content: String) { _content = content }
-    init(verbatim content: String) { _content = content }
-
-    func _patchEmit(into emission: inout _PatchEmission) {
+    init(_ content: String) {
         var ir = _PatchIR()
         ir.raw("{\"text\":{\"_0\":")
-        ir.string(_content)
+        ir.string(content)
         ir.raw("}}")
-        emission.append(ir)
+        _kind = ir
+    }
+
+    init(verbatim content: String) { self.init(content) }
+
+    func _patchEmit(into emission: inout _PatchEmission) {
+        emission.requires(schema: _schemaVersion)
+        emission.append(_kind)
     }
 }
 

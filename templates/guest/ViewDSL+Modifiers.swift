@@ -8,6 +8,8 @@ struct _PatchModified<Content: View>: _PatchPrimitiveView {
     let _content: Content
     let _modifier: [UInt8]
     var _schemaVersion = 1
+    /// How many modifiers `_modifier` holds (a token font with a weight is two, ViewDSL+Tokens.swift).
+    var _modifierCount = 1
 
     func _patchEmit(into emission: inout _PatchEmission) {
         let first = emission.nodes.count
@@ -18,7 +20,7 @@ struct _PatchModified<Content: View>: _PatchPrimitiveView {
         for position in first..<emission.nodes.count {
             if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
             emission.nodes[position].modifiers.append(contentsOf: _modifier)
-            emission.modifierCount += 1
+            emission.modifierCount += _modifierCount
         }
     }
 }
@@ -49,9 +51,15 @@ extension View {
     func padding(_ length: Double) -> _PatchModified<Self> { padding(.all, length) }
 
     func font(_ font: Font?) -> _PatchModified<Self> {
-        _modified { ir in
+        let font = font ?? .body
+        if let token = font._token {
+            var ir = _PatchIR()
+            font._writeTokenModifiers(token, into: &ir)
+            return _PatchModified(_content: self, _modifier: ir.bytes, _modifierCount: font._weight == nil ? 1 : 2)
+        }
+        return _modified { ir in
             ir.raw("{\"font\":{\"_0\":")
-            (font ?? .body)._write(into: &ir)
+            font._write(into: &ir)
             ir.raw("}}")
         }
     }

@@ -3,7 +3,7 @@
 // `build` replaces each host read of a view (`model.title`, `colorScheme == .dark`) with one of the
 // reads below; the shipped thunk evaluates the expression natively and passes it as a token
 // (sdk-contract §5.1, §5.4): strings and numbers in the inputs under `__strtok_<id>`/`__numtok_<id>`,
-// colors by reference from the IR (`{"hostToken":{"_0":"ct_…"}}`).
+// colors and fonts by reference from the IR (`{"hostToken":{"_0":"ct_…"}}`, `{"fontToken":{"_0":"ft_…"}}`).
 
 /// The inputs of the view being evaluated. The view's `init(_patchInputs:)` sets it before the body
 /// runs, and the body is evaluated within the same export call, while the input bytes are alive. A
@@ -30,5 +30,25 @@ extension Color {
         ir.raw(id)
         ir.raw("\"}}")
         _ref = ir.bytes
+    }
+}
+
+extension Font {
+    /// A font the thunk's token table supplies (`Modifier.fontToken`, IR v4).
+    init(_patchHostToken id: StaticString) {
+        self.init(_style: nil, _size: nil, _weight: nil, _design: nil, _token: id)
+    }
+
+    /// What `.font(_:)` writes for a token font: `fontToken`, then `fontWeight` when the body made
+    /// the host's font bolder (`theme.font.weight(.bold)`): the IR cannot change a token's font, and
+    /// SwiftUI's `.fontWeight` applies the weight to the font in effect, which gives the same text.
+    func _writeTokenModifiers(_ id: StaticString, into ir: inout _PatchIR) {
+        ir.raw("{\"fontToken\":{\"_0\":\"")
+        ir.raw(id)
+        ir.raw("\"}}")
+        guard let weight = _weight else { return }
+        ir.raw(",{\"fontWeight\":{\"_0\":\"")
+        ir.raw(weight._name)
+        ir.raw("\"}}")
     }
 }

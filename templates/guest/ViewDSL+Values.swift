@@ -151,6 +151,9 @@ struct Font {
     let _size: Double?
     let _weight: Weight?
     let _design: Design?
+    /// The id of a font the thunk's token table supplies (ViewDSL+Tokens.swift): the `.font`
+    /// modifier then writes `fontToken` instead of an IRFont.
+    var _token: StaticString? = nil
 
     private static func style(_ name: StaticString) -> Font { Font(_style: name, _size: nil, _weight: nil, _design: nil) }
 
@@ -170,7 +173,7 @@ struct Font {
         Font(_style: nil, _size: size, _weight: weight, _design: design)
     }
 
-    func weight(_ weight: Weight) -> Font { Font(_style: _style, _size: _size, _weight: weight, _design: _design) }
+    func weight(_ weight: Weight) -> Font { Font(_style: _style, _size: _size, _weight: weight, _design: _design, _token: _token) }
     func bold() -> Font { weight(.bold) }
 
     /// The IRFont JSON.

@@ -22,9 +22,7 @@ struct _ViewModifier_Content<Modifier: ViewModifier>: _PatchPrimitiveView {
             _patchContent(&emission)
             return
         }
-        var ir = _PatchIR()
-        ir.raw("{\"opaque\":{\"id\":\"op_content\",\"label\":\"content\"}}")
-        emission.append(ir)
+        emission.appendOpaque(id: "op_content", label: "content")
     }
 }
 

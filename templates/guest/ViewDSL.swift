@@ -107,6 +107,8 @@ struct _PatchEmission {
     /// runs it for any dismissal).
     var onDismiss: [(isPresented: Binding<Bool>, action: () -> Void)] = []
     var nodeCount = 0
+    /// Of `nodeCount`, the `opaque` nodes: native views the host fills from the thunk's slots.
+    var opaqueNodeCount = 0
     var modifierCount = 0
     /// The lowest IR schema with every case the tree uses (§5.5): shapes, shape styles and the
     /// modifiers past the base set are version 2.
@@ -119,6 +121,19 @@ struct _PatchEmission {
     mutating func append(_ kind: _PatchIR) {
         nodes.append(_PatchNode(kind: kind.bytes))
         nodeCount += 1
+    }
+
+    /// Appends `{"opaque":{"id":…,"label":…}}`, a native view the host puts in from the slot `id`
+    /// the thunk passes (sdk-contract §5.1, §5.6.4), counted as opaque in the coverage.
+    mutating func appendOpaque(id: StaticString, label: StaticString) {
+        var ir = _PatchIR()
+        ir.raw("{\"opaque\":{\"id\":\"")
+        ir.raw(id)
+        ir.raw("\",\"label\":\"")
+        ir.raw(label)
+        ir.raw("\"}}")
+        append(ir)
+        opaqueNodeCount += 1
     }
 
     /// Evaluates `content` on its own level and returns its nodes as a JSON array.
@@ -421,10 +436,34 @@ private func _patchRoot(_ nodes: [_PatchNode], into ir: inout _PatchIR) {
     ir.raw("]}},\"modifiers\":[]}")
 }
 
-private func _patchCoverage(_ emission: _PatchEmission, into ir: inout _PatchIR) {
+/// Whether `tree` holds a host token (`{"hostToken":` in a ColorRef, `{"fontToken":` as a
+/// modifier), which are IR v4 (§5.5). Colors and fonts are written into nodes, modifiers, shape
+/// styles and gradients of every part of the DSL, so the finished tree is searched once rather than
+/// each of those carrying a version. A match is always a case: a quote inside a JSON string is escaped.
+private func _patchHasHostToken(_ tree: ArraySlice<UInt8>) -> Bool {
+    let color: StaticString = "{\"hostToken\":"
+    let font: StaticString = "{\"fontToken\":"
+    func matches(_ pattern: StaticString, at start: Int) -> Bool {
+        let count = pattern.utf8CodeUnitCount
+        guard start + count <= tree.endIndex else { return false }
+        for offset in 0..<count where tree[start + offset] != pattern.utf8Start[offset] { return false }
+        return true
+    }
+    for start in tree.indices where tree[start] == UInt8(ascii: "{") {
+        if matches(color, at: start) || matches(font, at: start) { return true }
+    }
+    return false
+}
+
+/// The emission's coverage and schema version, after the tree it wrote from `treeStart` on in `ir`.
+private func _patchCoverage(_ emission: _PatchEmission, treeStart: Int, into ir: inout _PatchIR) {
+    var emission = emission
+    if _patchHasHostToken(ir.bytes[treeStart...]) { emission.requires(schema: 4) }
     ir.raw("\"coverage\":{\"totalNodes\":")
     ir.integer(emission.nodeCount)
-    ir.raw(",\"opaqueNodes\":0,\"totalModifiers\":")
+    ir.raw(",\"opaqueNodes\":")
+    ir.integer(emission.opaqueNodeCount)
+    ir.raw(",\"totalModifiers\":")
     ir.integer(emission.modifierCount)
     ir.raw(",\"opaqueModifiers\":0},\"schemaVersion\":")
     ir.integer(emission.schemaVersion)
@@ -460,9 +499,10 @@ func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
         view._patchEmit(into: &emission)
         var ir = _PatchIR()
         ir.raw("{\"root\":")
+        let treeStart = ir.bytes.count
         _patchRoot(emission.nodes, into: &ir)
         ir.raw(",")
-        _patchCoverage(emission, into: &ir)
+        _patchCoverage(emission, treeStart: treeStart, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {
@@ -509,9 +549,10 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
         ir.raw("{\"state\":")
         ir.string(String(decoding: newState.bytes.buffer, as: UTF8.self))
         ir.raw(",\"tree\":")
+        let treeStart = ir.bytes.count
         _patchRoot(after.nodes, into: &ir)
         ir.raw(",")
-        _patchCoverage(after, into: &ir)
+        _patchCoverage(after, treeStart: treeStart, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {

@@ -35,13 +35,6 @@ enum ViewTokenRewrite {
                     location: GuestSourceLocation(file: index.files[missing.file].relativePath, line: missing.line)))
                 continue
             }
-            if let font = table.uses.first(where: { $0.token.guestRead == nil }) {
-                unpatchable.append(GuestUnpatchable(
-                    declarationID: request.declarationID, reason: .viewNotLowerable,
-                    detail: "reads the font `\(font.token.expression)` of the host: font tokens do not lower yet",
-                    location: GuestSourceLocation(file: index.files[font.file].relativePath, line: font.line)))
-                continue
-            }
             for use in table.uses { edits[use.file, default: []].append((use.range, use.token.guestRead)) }
             for property in table.hostProperties { edits[property.file, default: []].append((property.range, nil)) }
         }

@@ -59,10 +59,8 @@ struct ViewToken: Hashable, Sendable {
         return "\"\(id)\": \(value)"
     }
 
-    /// What replaces the expression in the guest's copy of the view (templates/guest/ViewDSL+Tokens.swift);
-    /// nil for a font, which the DSL's `Font` cannot carry as a token yet (the `.font` modifier
-    /// would have to write `fontToken` instead of `font`).
-    var guestRead: String? {
+    /// What replaces the expression in the guest's copy of the view (templates/guest/ViewDSL+Tokens.swift).
+    var guestRead: String {
         let number = "_patchNumberToken(\"__numtok_\(id)\")"
         switch type {
         case .string: return "_patchStringToken(\"__strtok_\(id)\")"
@@ -71,7 +69,7 @@ struct ViewToken: Hashable, Sendable {
         case .float: return "Float(\(number))"
         case .bool: return "(\(number) != 0)"
         case .color: return "Color(_patchHostToken: \"\(id)\")"
-        case .font: return nil
+        case .font: return "Font(_patchHostToken: \"\(id)\")"
         }
     }
 }
