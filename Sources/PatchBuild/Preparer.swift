@@ -629,14 +629,18 @@ private struct Planner {
         return codableIndex.unsupportedReason(function)
     }
 
-    /// The host values each view reads (`ViewTokenAnalysis`). Only the files that name a host wrapper,
-    /// an observable class or `EnvironmentValues` (the app's own keys) are parsed again for it (the scans keep no syntax): a project without
+    /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
+    /// an observable class, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
     /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
     /// any; `build` reports why it does not lower.
     mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
         let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8), Array("EnvironmentValues".utf8)]
+            + ViewTokenAnalysis.nativeOnlyViews.map { Array($0.utf8) }
         for analysis in analyses where !analysis.viewTypes.isEmpty {
-            let sources = analysis.files.filter { file in
+            // A representable of the project may be used in any file of the target: all are parsed then.
+            let representable = Array("Representable".utf8)
+            let hasRepresentable = analysis.files.contains { GeneratedSection.firstRange(of: representable, in: $0.userBytes) != nil }
+            let sources = hasRepresentable ? analysis.files : analysis.files.filter { file in
                 markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
             }
             guard !sources.isEmpty else { continue }
@@ -763,7 +767,7 @@ private struct Planner {
             if !attributes.isEmpty { edits.append(.insert(attributes, at: body.attributeInsertion)) }
             let typeContext = body.context.isInExtension ? declaredType : nil
             let tokens = viewTokens["\(targetName):\(owner).body"] ?? []
-            let imports = ThunkEmitter.viewImports + (tokens.isEmpty ? [] : ThunkEmitter.tokenImports)
+            let imports = ThunkEmitter.viewImports + (tokens.allSatisfy { $0.kind == .slot } ? [] : ThunkEmitter.tokenImports)
             let thunk = ThunkEmitter.view(.init(
                 extendedType: owner, typeName: typeName,
                 conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),

@@ -14,7 +14,8 @@ enum ThunkEmitter {
         var contentHash: String
         /// Set for a `ViewModifier`'s `body(content:)`.
         var modifierContent: BodyCandidate.ModifierContent? = nil
-        /// The host values the body reads (docs/views.md "Tokens and slots"), evaluated natively.
+        /// The host values the body reads and its native-only leaves (docs/views.md "Tokens and
+        /// slots"), evaluated natively: the values go in `tokens:`, the leaves in `slots:`.
         var tokens: [ViewToken] = []
     }
 
@@ -45,19 +46,23 @@ enum ThunkEmitter {
         lines.append("    // patch-body-sha256: \(thunk.contentHash)")
         let typeName = SwiftLiteral.string(thunk.typeName)
         // The closure runs only when the view is routed (§5.1): an unpatched view evaluates none of it.
-        let tokens = thunk.tokens.isEmpty ? "" : ", tokens: { [" + thunk.tokens.map(\.thunkEntry).joined(separator: ", ") + "] }"
+        let values = thunk.tokens.filter { $0.kind != .slot }
+        let tokens = values.isEmpty ? "" : ", tokens: { [" + values.map(\.thunkEntry).joined(separator: ", ") + "] }"
+        let slots = thunk.tokens.filter { $0.kind == .slot }.map(\.thunkEntry)
         if let content = thunk.modifierContent {
             let name = SwiftIdentifier.escaped(content.internalName)
             // `content content:` would draw the compiler's "extraneous duplicate parameter name".
             let parameter = content.internalName == "content" ? "content" : "content \(name)"
+            let entries = (["\(SwiftLiteral.string(modifierContentSlot)): { AnyView(\(name)) }"] + slots).joined(separator: ", ")
             lines.append("    @ViewBuilder @MainActor \(access)func body(\(parameter): \(content.type)) -> some View {")
-            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self, slots: { [\(SwiftLiteral.string(modifierContentSlot)): { AnyView(\(name)) }] }\(tokens)) {")
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self, slots: { [\(entries)] }\(tokens)) {")
             lines.append("            __p")
             lines.append("        } else {")
             lines.append("            \(PreparedNames.nativeBody)(content: \(name))")
         } else {
             lines.append("    @ViewBuilder @MainActor \(access)var body: some View {")
-            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self\(tokens)) {")
+            let slotArgument = slots.isEmpty ? "" : ", slots: { [" + slots.joined(separator: ", ") + "] }"
+            lines.append("        if let __p = Patch.shared.thunkBody(typeName: \(typeName), instance: self\(slotArgument)\(tokens)) {")
             lines.append("            __p")
             lines.append("        } else {")
             lines.append("            \(PreparedNames.nativeBody)")

@@ -36,12 +36,13 @@ public struct Baseline: Sendable, Equatable {
 
     /// One host token of a view's thunk (sdk-contract §5.1 `tokens:`).
     public struct Token: Sendable, Equatable, Hashable {
-        /// The `PatchHostToken` case the thunk builds.
+        /// The `PatchHostToken` case the thunk builds; `slot` is a native view the thunk passes in
+        /// `slots:` (§5.1) and the IR places as an `opaque` node (§5.6.4).
         public enum Kind: String, Sendable {
-            case string, number, color, font
+            case string, number, color, font, slot
         }
 
-        /// Content-stable: `st_`/`nt_`/`ct_`/`ft_` and a hash of the view type and the expression.
+        /// Content-stable: `st_`/`nt_`/`ct_`/`ft_`/`op_` and a hash of the view type and the expression.
         public var id: String
         public var kind: Kind
         /// The Swift expression the thunk evaluates on the view (`model.title`).

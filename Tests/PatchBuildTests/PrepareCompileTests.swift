@@ -412,6 +412,39 @@ struct PrepareCompileTests {
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
 
+    /// A view with a native-only leaf between Text rows: the thunk passes the leaf as a slot
+    /// (`slots:`, §5.1) next to its tokens, and compiles with the view.
+    @Test func viewThunksPassingSlotsCompile() throws {
+        let source = """
+            import SwiftUI
+            @MainActor final class Model: ObservableObject {
+                @Published var title = "t"
+            }
+            struct PinMap: UIViewRepresentable {
+                let pin: String
+            }
+            struct Place: View {
+                @ObservedObject var model: Model
+                let name: String
+                var body: some View {
+                    VStack {
+                        Text(model.title)
+                        PinMap(pin: name)
+                            .padding(8)
+                        Text("below")
+                    }
+                }
+            }
+            """
+        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App")
+        let files = files(of: project, target: "App")
+        let routing = try #require(files[routingFile(of: "App")])
+        #expect(routing.contains("typeName: \"Place\", instance: self, slots: { [\"op_") && routing.contains(": { AnyView(PinMap(pin: name)) }] }, tokens: { [\"st_"))
+        #expect(project.plan.baseline.declarations.first { $0.id == "App:Place.body" }?.tokens.map(\.kind) == [.slot, .string])
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
     /// The check is real: a thunk that calls the SDK the old way (no `returning:`) fails it.
     @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
         let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")

@@ -43,6 +43,14 @@ public struct VStack<Content: View>: PrimitiveView {
     public func render() -> String { "VStack(\(renderView(content)))" }
 }
 
+/// Stands for UIKit's `UIViewRepresentable` (no UIKit here): a view the host draws natively, which
+/// a thunk passes as a slot.
+public protocol UIViewRepresentable: PrimitiveView {}
+
+extension UIViewRepresentable {
+    public func render() -> String { "\(Self.self)" }
+}
+
 // Conformances in extensions, so the types (and their initializers, which builders call from any
 // context) are not main-actor isolated; only rendering is.
 public struct AnyView {

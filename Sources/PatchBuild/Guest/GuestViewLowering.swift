@@ -248,7 +248,7 @@ struct GuestViewLowering {
         writer.line("extension \(typeName) {")
         writer.line("    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {")
         // The body's token reads (ViewTokenRewrite) find the `__strtok_`/`__numtok_` inputs here.
-        if !plan.request.shippedTokens.isEmpty { writer.line("        _patchTokenInputs = inputs") }
+        if plan.request.shippedTokens.contains(where: { $0.kind != .slot }) { writer.line("        _patchTokenInputs = inputs") }
         for input in plan.inputs {
             let key = Self.literal(input.name)
             switch input.fill {

@@ -1,7 +1,8 @@
 /// Rewrites the views `build` lowers so that their host reads come from the tokens the shipped thunk
-/// passes: each token expression becomes its guest read (`ViewToken.guestRead`) and each host
-/// property declaration is blanked. Edits stay within their lines (replacements hold no newline,
-/// blanking keeps every newline), so `#sourceLocation` and diagnostics still point at the
+/// passes: each token expression becomes its guest read (`ViewToken.guestRead`), each native-only
+/// leaf the slot that stands for it (`_PatchOpaque`), and each host property declaration is
+/// blanked. Edits keep the lines (a replacement is followed by the newlines of the text it
+/// replaces, blanking keeps every newline), so `#sourceLocation` and diagnostics still point at the
 /// project's file:line; the rewritten sources are indexed again, and the generator copies them.
 enum ViewTokenRewrite {
     struct Outcome {
@@ -29,9 +30,11 @@ enum ViewTokenRewrite {
             let shipped = Dictionary(request.shippedTokens.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
             if let missing = table.uses.first(where: { shipped[$0.token.id] != $0.token.kind }) {
                 let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")
+                let what = missing.token.kind == .slot
+                    ? "uses the native view `\(missing.token.expression)`, a slot" : "reads `\(missing.token.expression)`, a host value"
                 unpatchable.append(GuestUnpatchable(
                     declarationID: request.declarationID, reason: .viewNeedsNewHostValue,
-                    detail: "reads `\(missing.token.expression)`, a host value the shipped thunk does not pass (it passes \(passed.isEmpty ? "none" : passed)); ship a new app build to read it",
+                    detail: "\(what) the shipped thunk does not pass (it passes \(passed.isEmpty ? "none" : passed)); ship a new app build to read it",
                     location: GuestSourceLocation(file: index.files[missing.file].relativePath, line: missing.line)))
                 continue
             }
@@ -49,7 +52,8 @@ enum ViewTokenRewrite {
     private static func rewritten(_ bytes: [UInt8], _ edits: [(range: Range<Int>, text: String?)]) -> String {
         var bytes = bytes
         for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-            let replacement = edit.text.map { Array($0.utf8) }
+            let newlines = bytes[edit.range].filter { $0 == UInt8(ascii: "\n") }
+            let replacement = edit.text.map { Array($0.utf8) + newlines }
                 ?? bytes[edit.range].map { $0 == UInt8(ascii: "\n") ? $0 : UInt8(ascii: " ") }
             bytes.replaceSubrange(edit.range, with: replacement)
         }

@@ -14,6 +14,8 @@ struct ViewToken: Hashable, Sendable {
         /// `Bool`, and a comparison of an enum read (`colorScheme == .dark`): a number token 0/1.
         case bool = "Bool"
         case color = "Color", font = "Font"
+        /// A leaf view the DSL cannot lower (`Map(…)`): a slot, which the thunk passes as a native view.
+        case view = "View"
 
         var kind: Baseline.Token.Kind {
             switch self {
@@ -21,11 +23,12 @@ struct ViewToken: Hashable, Sendable {
             case .int, .double, .cgFloat, .float, .bool: .number
             case .color: .color
             case .font: .font
+            case .view: .slot
             }
         }
     }
 
-    /// `st_`/`nt_`/`ct_`/`ft_` + `ViewToken.hash`.
+    /// `st_`/`nt_`/`ct_`/`ft_`/`op_` + `ViewToken.hash`.
     let id: String
     let type: ValueType
     /// The expression as the thunk evaluates it on the view (its tokens joined by single spaces
@@ -46,10 +49,12 @@ struct ViewToken: Hashable, Sendable {
         self.expression = expression
     }
 
-    /// The thunk's entry (`"st_…": .string(model.title)`), a `PatchHostToken` (§11).
+    /// The thunk's entry (`"st_…": .string(model.title)`), a `PatchHostToken` (§11); for a slot, the
+    /// entry of `slots:` (`"op_…": { AnyView(Map(…)) }`), whose closure captures the view.
     var thunkEntry: String {
         let value: String
         switch type {
+        case .view: return "\"\(id)\": { AnyView(\(expression)) }"
         case .string: value = ".string(\(expression))"
         case .int, .double, .cgFloat, .float: value = ".number(Double(\(expression)))"
         case .bool: value = ".number((\(expression)) ? 1 : 0)"
@@ -70,7 +75,13 @@ struct ViewToken: Hashable, Sendable {
         case .bool: return "(\(number) != 0)"
         case .color: return "Color(_patchHostToken: \"\(id)\")"
         case .font: return "Font(_patchHostToken: \"\(id)\")"
+        case .view: return "_PatchOpaque(\"\(id)\", label: \"\(slotLabel)\")"
         }
+    }
+
+    /// A slot's `label` in the IR (§5.6.4 `opaque`): the name of the view it stands for (`Map`).
+    var slotLabel: String {
+        String(expression.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
     }
 }
 
@@ -81,6 +92,7 @@ extension Baseline.Token.Kind {
         case .number: "nt_"
         case .color: "ct_"
         case .font: "ft_"
+        case .slot: "op_"
         }
     }
 }
@@ -96,7 +108,7 @@ struct ViewTokenTable {
         let range: Range<Int>
         let line: Int
     }
-    /// Sorted by id, each once.
+    /// Sorted by id, each once (slots too: a leaf written twice the same way is one slot).
     var tokens: [ViewToken] { Array(Set(uses.map(\.token))).sorted { $0.id < $1.id } }
     var uses: [Use] = []
     /// The `@Environment`/`@ObservedObject`… declarations (file, UTF-8 range): the guest has no
@@ -105,7 +117,7 @@ struct ViewTokenTable {
     /// Some token reads a `private`/`fileprivate` host property (`@Environment(\.colorScheme)
     /// private var colorScheme`, the usual spelling): only a thunk in the view's own file sees it.
     var readsFilePrivateProperty = false
-    var isEmpty: Bool { hostProperties.isEmpty }
+    var isEmpty: Bool { hostProperties.isEmpty && uses.isEmpty }
 }
 
 /// Why a view's host reads cannot become tokens: the detail names the expression, at file:line.
@@ -153,13 +165,36 @@ struct ViewTokenAnalysis {
         case unknown(String)
     }
 
-    /// The view's host reads, or the first one that cannot be a token. A view without host
-    /// properties gives an empty table.
+    /// Views of Apple's frameworks the guest DSL has no form of (none of them is declared in
+    /// templates/guest/ViewDSL*.swift; ViewSlotTests checks it): as a leaf of a body, each is a slot.
+    static let nativeOnlyViews: Set<String> = [
+        "Map", "Canvas", "VideoPlayer", "SignInWithAppleButton", "ShareLink", "AsyncImage", "TimelineView", "Chart",
+    ]
+    /// A project type conforming to one of these wraps a UIKit/AppKit view: a slot too.
+    static let representableProtocols: Set<String> = [
+        "UIViewRepresentable", "NSViewRepresentable", "UIViewControllerRepresentable", "NSViewControllerRepresentable",
+    ]
+
+    /// The view's host reads and slots, or the first one that cannot be a token or slot. A view
+    /// without host properties or native-only leaves gives an empty table.
     func analyze(type: Int) -> Result<ViewTokenTable, ViewTokenProblem> {
         let entry = index.types[type]
         var roots: [String: (type: String, wrapper: String)] = [:]
         var filePrivateRoots: Set<String> = []
         var table = ViewTokenTable()
+        // Slots first: what a slot reads, the thunk evaluates natively with the leaf (no token needed).
+        var slotRanges: [Int: [Range<Int>]] = [:]
+        for member in entry.members where member.kind != .nestedType && member.kind != .storedProperty {
+            switch slots(in: member.decl, file: member.file, of: type) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let found):
+                for (use, readsPrivate) in found {
+                    table.uses.append(use)
+                    slotRanges[use.file, default: []].append(use.range)
+                    if readsPrivate { table.readsFilePrivateProperty = true }
+                }
+            }
+        }
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let file = index.files[member.file]
@@ -208,13 +243,108 @@ struct ViewTokenAnalysis {
         guard !roots.isEmpty else { return .success(table) }
         for member in entry.members where member.kind != .nestedType {
             if member.kind == .storedProperty, table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
-            switch uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path) {
+            switch uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path, skipping: slotRanges[member.file] ?? []) {
             case .failure(let problem): return .failure(problem)
             case .success(let found): table.uses += found
             }
         }
-        table.readsFilePrivateProperty = table.uses.contains { filePrivateRoots.contains($0.root) }
+        if table.uses.contains(where: { filePrivateRoots.contains($0.root) }) { table.readsFilePrivateProperty = true }
         return .success(table)
+    }
+
+    /// The native-only leaves of a member of the view: each call `Name(…)` (with its trailing
+    /// closures; the modifiers after it stay in the guest, on the opaque node) that is a statement of
+    /// a view builder and names a `nativeOnlyViews` view or a representable of the project. A slot's
+    /// closure in the shipped app captures the view, so the leaf may read only the view's members,
+    /// literals and names it declares itself (closure parameters): a `ForEach` element cannot be
+    /// captured. Each slot comes with whether it reads a `private` member (its thunk then goes in
+    /// the view's file).
+    private func slots(in decl: DeclSyntax, file: Int, of type: Int) -> Result<[(ViewTokenTable.Use, Bool)], ViewTokenProblem> {
+        let entry = index.types[type]
+        let sourceFile = index.files[file]
+        var found: [(ViewTokenTable.Use, Bool)] = []
+        for token in decl.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                  let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
+                  Self.nativeOnlyViews.contains(name) || isRepresentable(name) else { continue }
+            let range = range(of: call)
+            // A leaf inside a slot (a representable in a `TimelineView`'s closure) is part of that slot.
+            if found.contains(where: { $0.0.range.contains(range.lowerBound) }) { continue }
+            var statement = Syntax(call)
+            while let parent = statement.parent {
+                if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == statement.id { statement = parent; continue }
+                if let modifier = parent.as(FunctionCallExprSyntax.self), modifier.calledExpression.id == statement.id { statement = parent; continue }
+                break
+            }
+            // Elsewhere (an argument, `AnyView(Map())`) it is no leaf; the DSL's compile says why.
+            guard statement.parent?.is(CodeBlockItemSyntax.self) == true else { continue }
+            let line = sourceFile.line(of: call)
+            var readsPrivate = false
+            switch captures(of: call, in: entry, readsPrivate: &readsPrivate) {
+            case .some(let local):
+                return .failure(ViewTokenProblem(
+                    detail: "`\(name)(…)` cannot be a slot: it reads `\(local)`, which is not a member of \(entry.path.joined(separator: ".")) (a slot's closure in the shipped app captures only the view, not a ForEach element or a local); pass it to a view of the project that holds the native view",
+                    location: GuestSourceLocation(file: sourceFile.relativePath, line: line)))
+            case .none:
+                break
+            }
+            let slot = ViewToken(viewPath: entry.path, type: .view, expression: slotText(call))
+            found.append((.init(token: slot, root: name, file: file, range: range, line: line), readsPrivate))
+        }
+        return .success(found)
+    }
+
+    private func isRepresentable(_ name: String) -> Bool {
+        guard let type = index.lookupType(path: [name]) else { return false }
+        return !index.types[type].inheritedNames.filter(Self.representableProtocols.contains).isEmpty
+    }
+
+    /// The first name the call reads that the shipped thunk's closure could not capture, or nil.
+    private func captures(of call: FunctionCallExprSyntax, in entry: GuestTypeEntry, readsPrivate: inout Bool) -> String? {
+        var declared: Set<String> = []
+        for token in call.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind else { continue }
+            if token.parent?.is(ClosureShorthandParameterSyntax.self) == true || token.parent?.is(ClosureParameterSyntax.self) == true
+                || token.parent?.is(IdentifierPatternSyntax.self) == true {
+                declared.insert(name)
+            }
+        }
+        for token in call.tokens(viewMode: .sourceAccurate) {
+            let text: String
+            switch token.tokenKind {
+            case .identifier(let identifier), .dollarIdentifier(let identifier): text = identifier
+            default: continue
+            }
+            // `$model`, a projection of the view's wrapper, is captured with the view too.
+            let name = text.hasPrefix("$") ? String(text.dropFirst()) : text
+            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
+            // `x.name`, `.name`: a member of something else, not a capture.
+            if let access = reference.parent?.as(MemberAccessExprSyntax.self), access.declName.id == reference.id { continue }
+            // Types (`MKCoordinateRegion(…)`, the leaf's own name) and the closure's own names.
+            if name.first?.isUppercase == true || declared.contains(name) { continue }
+            guard let member = entry.members.first(where: { $0.names.contains(name) }) else { return name }
+            if member.decl.asProtocol(WithModifiersSyntax.self)?.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) == true {
+                readsPrivate = true
+            }
+        }
+        return nil
+    }
+
+    /// A slot's expression as the thunk writes it: its tokens, a newline where the source had one
+    /// between two of them and a space for other trivia, so statements of a closure stay apart and
+    /// indentation or comments do not change the id.
+    private func slotText(_ node: some SyntaxProtocol) -> String {
+        var text = ""
+        var previousTrailing = Trivia()
+        for token in node.tokens(viewMode: .sourceAccurate) {
+            let between = previousTrailing + token.leadingTrivia
+            if !text.isEmpty && !between.isEmpty {
+                text += between.contains(where: \.isNewline) ? "\n" : " "
+            }
+            text += token.text
+            previousTrailing = token.trailingTrivia
+        }
+        return text
     }
 
     /// The type of an environment value the app declares (`extension EnvironmentValues { var isEditing: Bool … }`).
@@ -237,10 +367,12 @@ struct ViewTokenAnalysis {
             || decl.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "Observable" }
     }
 
-    private func uses(in decl: DeclSyntax, file: Int, roots: [String: (type: String, wrapper: String)], viewPath: [String]) -> Result<[ViewTokenTable.Use], ViewTokenProblem> {
+    private func uses(in decl: DeclSyntax, file: Int, roots: [String: (type: String, wrapper: String)], viewPath: [String],
+                      skipping slots: [Range<Int>]) -> Result<[ViewTokenTable.Use], ViewTokenProblem> {
         let sourceFile = index.files[file]
         var found: [ViewTokenTable.Use] = []
         for token in decl.tokens(viewMode: .sourceAccurate) {
+            if slots.contains(where: { $0.contains(token.positionAfterSkippingLeadingTrivia.utf8Offset) }) { continue }
             let text: String
             switch token.tokenKind {
             case .identifier(let name), .dollarIdentifier(let name): text = name

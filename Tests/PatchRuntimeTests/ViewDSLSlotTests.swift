@@ -1,0 +1,24 @@
+import Foundation
+@testable import PatchRuntime
+import Testing
+
+/// Slots in the guest view DSL (templates/guest/ViewDSL+Slots.swift): a native-only leaf is an
+/// `opaque` node (sdk-contract §5.6.4) carrying the leaf's modifiers, which the validator reports
+/// as a slot the thunk must supply.
+@Suite(.enabled(if: GuestBuilder.canCompile, "needs the Swift toolchain's swiftc/clang/wasm-ld (required under CI=true)"))
+struct ViewDSLSlotTests {
+    @Test func aNativeLeafIsAnOpaqueNodeWithItsModifiers() throws {
+        let guest = try session(try GuestBuilder.viewDSLGuest("view_slots_guest.swift", exports: ["view_body__Place"]))
+        let output = try #require(try guest.callPacked("view_body__Place", input: Array(#"{"title":"Park"}"#.utf8)).output)
+        let text = #"{"kind":{"text":{"_0":"#
+        #expect(String(decoding: output, as: UTF8.self).hasPrefix(
+            #"{"root":{"kind":{"vstack":{"alignment":null,"spacing":null,"children":["# + text + #""Park"}},"modifiers":[]},"#
+            + #"{"kind":{"opaque":{"id":"op_0123456789ab","label":"PinMap"}},"modifiers":[{"padding":{"_0":{"top":8,"leading":8,"bottom":8,"trailing":8}}}]},"#
+            + text + #""below"}},"modifiers":[]}]}},"#), "\(String(decoding: output, as: UTF8.self))")
+        #expect(String(decoding: output, as: UTF8.self).contains(#""coverage":{"totalNodes":4,"opaqueNodes":1,"#))
+        var validator = ViewTreeValidator(export: "view_body__Place", limits: ViewLimits())
+        let document = try validator.parse(output)
+        try validator.validateDocument(document, as: "BodyEmission")
+        #expect(validator.validated(root: try #require(document.member("root"))).slots == ["op_0123456789ab"])
+    }
+}
