@@ -25,7 +25,9 @@ struct ConnectionLimitTests {
     }
 
     @Test func aClientThatDribblesIsCutOffByTheRequestTimeout() async throws {
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(500))) { port, _ in
+        // 1.5 s: long enough that a normal request is answered on a loaded 2-core machine (500 ms once
+        // cut one off under a load average of 10), short enough that both dribblers are cut within 5 s.
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(1500))) { port, _ in
             let request = checkRequest()
             let headerEnd = try #require(request.range(of: "\r\n\r\n")).upperBound
             // Slowloris: the headers a byte at a time; then a whole head with the body dribbled.
