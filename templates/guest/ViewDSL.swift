@@ -248,12 +248,31 @@ struct EmptyView: _PatchPrimitiveView {
 }
 
 /// Two builder children side by side; longer blocks nest them (`buildPartialBlock`).
+///
+/// A pair emits through a function made when it is built, not by calling its children's
+/// `_patchEmit` from its own: the optimizer's guard against endless specialization refuses a
+/// pair's specialization when two pairs above it on the call chain hold a smaller type in the
+/// same place (its `Text("d").bold()` "grew" from their `Text`), and in Embedded Swift an unspecialized
+/// call does not compile ("cannot specialize generic function … in this context", e.g. for
+/// `VStack { HStack { Text("c"); Text("d").bold(); Text("e") }; Text("f") }`). Made in `init`,
+/// which the builder calls from the (non-generic) body, the function's chain starts there, so
+/// nesting depth no longer adds up. It captures nothing: no allocation per pair.
 struct _PatchPair<First: View, Second: View>: _PatchPrimitiveView {
     let first: First
     let second: Second
+    private let emit: (_PatchPair, inout _PatchEmission) -> Void
+
+    init(first: First, second: Second) {
+        self.first = first
+        self.second = second
+        emit = { pair, emission in
+            pair.first._patchEmit(into: &emission)
+            pair.second._patchEmit(into: &emission)
+        }
+    }
+
     func _patchEmit(into emission: inout _PatchEmission) {
-        first._patchEmit(into: &emission)
-        second._patchEmit(into: &emission)
+        emit(self, &emission)
     }
 }
 

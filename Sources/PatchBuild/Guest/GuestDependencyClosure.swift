@@ -120,14 +120,14 @@ struct GuestDependencyClosure {
             // Members of the enclosing types (implicit self) first, then the project's top level.
             var prefix = scope
             while !prefix.isEmpty {
-                if let type = index.types.firstIndex(where: { $0.path == prefix }) {
+                if let type = index.type(atPath: prefix) {
                     for (memberIndex, member) in index.types[type].members.enumerated() where member.names.contains(name) && member.kind != .nestedType {
                         state.pending.append(.member(type: type, member: memberIndex))
                     }
                 }
                 prefix.removeLast()
             }
-            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) {
+            for globalIndex in index.globals(named: name) {
                 state.pending.append(.global(globalIndex))
             }
             let types = index.resolveType(named: name, from: scope)
@@ -139,7 +139,7 @@ struct GuestDependencyClosure {
         }
         for name in references.typeNames {
             for type in index.resolveType(named: name, from: scope) { state.pending.append(.typeShell(type)) }
-            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) && global.decl.is(TypeAliasDeclSyntax.self) {
+            for globalIndex in index.globals(named: name) where index.globals[globalIndex].decl.is(TypeAliasDeclSyntax.self) {
                 state.pending.append(.global(globalIndex))
             }
         }
@@ -152,7 +152,7 @@ struct GuestDependencyClosure {
             for type in state.includedTypes { addMembers(of: type, matching: lookups, into: &state) }
         }
         for name in newOperators {
-            for (globalIndex, global) in index.globals.enumerated() where global.names.contains(name) {
+            for globalIndex in index.globals(named: name) {
                 state.pending.append(.global(globalIndex))
             }
         }
@@ -163,7 +163,7 @@ struct GuestDependencyClosure {
         }
         // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
         for name in newMemberNames {
-            for type in index.types.indices where index.types[type].name == name && index.types[type].path.count > 1 {
+            for type in index.types(named: name) where index.types[type].path.count > 1 {
                 state.pending.append(.typeShell(type))
             }
         }

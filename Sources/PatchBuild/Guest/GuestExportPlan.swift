@@ -140,7 +140,7 @@ struct GuestSignatureReader {
             }
             return nil
         }
-        guard let type = index.types.firstIndex(where: { $0.path == name.typePath }) else { return nil }
+        guard let type = index.type(atPath: name.typePath) else { return nil }
         for (memberIndex, member) in index.types[type].members.enumerated() {
             if let function = member.decl.as(FunctionDeclSyntax.self), matches(function) {
                 return (function, .member(type: type, member: memberIndex), type, member.file)

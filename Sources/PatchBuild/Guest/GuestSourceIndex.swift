@@ -101,6 +101,15 @@ struct GuestSourceIndex {
     private(set) var files: [GuestSourceFile] = []
     private(set) var types: [GuestTypeEntry] = []
     private(set) var globals: [GuestGlobalEntry] = []
+    /// `types` by full path (the first type of a path, as a scan in order would find it) and by
+    /// simple name (every type of that name, in index order): `resolveType` and `lookupType` run
+    /// for each name a changed view mentions, so scanning `types` there made `build` quadratic
+    /// on large apps (minutes for a hundred views). Kept in step with `types` by `indexType`,
+    /// the only place that appends to it.
+    private var typeByPath: [[String]: Int] = [:]
+    private var typesByName: [String: [Int]] = [:]
+    /// `globals` by each name they declare, in index order (`appendGlobal` keeps it in step).
+    private var globalsByName: [String: [Int]] = [:]
 
     /// Parses every `.swift` file under `root`, or under each of `folders` (relative to `root`, in
     /// the given order; a folder may be a single file) when given. Within a folder files are sorted
@@ -207,8 +216,14 @@ struct GuestSourceIndex {
             indexType(decl, info: typeInfo, parentPath: [], file: file)
         } else {
             let names = GuestSourceIndex.declaredNames(decl)
-            if !names.isEmpty { globals.append(GuestGlobalEntry(names: names, decl: decl, file: file)) }
+            if !names.isEmpty { appendGlobal(GuestGlobalEntry(names: names, decl: decl, file: file)) }
         }
+    }
+
+    private mutating func appendGlobal(_ entry: GuestGlobalEntry) {
+        globals.append(entry)
+        // A name a declaration repeats (`let (a, a)`) lists it once, as `names.contains` would find it.
+        for name in Set(entry.names) { globalsByName[name, default: []].append(globals.count - 1) }
     }
 
     private mutating func indexType(
@@ -218,6 +233,8 @@ struct GuestSourceIndex {
         let path = parentPath + [info.name]
         types.append(GuestTypeEntry(path: path, kind: info.kind, decl: decl, file: file, isGeneric: info.generic, inheritedNames: info.inherited))
         let typeIndex = types.count - 1
+        if typeByPath[path] == nil { typeByPath[path] = typeIndex }
+        typesByName[info.name, default: []].append(typeIndex)
         for item in info.members.members {
             let member = item.decl
             if let nested = GuestSourceIndex.typeInfo(member) {
@@ -235,7 +252,7 @@ struct GuestSourceIndex {
             // A standard-library type (String, Array…): its members are found by name like globals.
             for item in decl.memberBlock.members where GuestSourceIndex.typeInfo(item.decl) == nil {
                 let names = GuestSourceIndex.declaredNames(item.decl)
-                if !names.isEmpty { globals.append(GuestGlobalEntry(names: names, decl: item.decl, file: file, foreignExtension: decl)) }
+                if !names.isEmpty { appendGlobal(GuestGlobalEntry(names: names, decl: item.decl, file: file, foreignExtension: decl)) }
             }
             return
         }
@@ -252,10 +269,21 @@ struct GuestSourceIndex {
         }
     }
 
+    /// The type declared at exactly `path` (the first one, should a path be declared twice).
+    func type(atPath path: [String]) -> Int? { typeByPath[path] }
+
+    /// Every type whose simple name is `name`, in index order.
+    func types(named name: String) -> [Int] { typesByName[name] ?? [] }
+
+    /// Every global declaring `name`, in index order.
+    func globals(named name: String) -> [Int] { globalsByName[name] ?? [] }
+
     /// The type whose path ends with `path` (an exact full path wins over a suffix match).
     func lookupType(path: [String]) -> Int? {
-        if let exact = types.firstIndex(where: { $0.path == path }) { return exact }
-        return types.firstIndex(where: { $0.path.count > path.count && Array($0.path.suffix(path.count)) == path })
+        if let exact = typeByPath[path] { return exact }
+        // A suffix match ends with the same simple name.
+        guard let name = path.last else { return nil }
+        return typesByName[name]?.first { types[$0].path.count > path.count && types[$0].path.suffix(path.count).elementsEqual(path) }
     }
 
     /// Types named `name`, resolved as Swift would from inside `scope`: the innermost enclosing
@@ -263,11 +291,13 @@ struct GuestSourceIndex {
     func resolveType(named name: String, from scope: [String]) -> [Int] {
         var prefix = scope
         while true {
-            if let index = types.firstIndex(where: { $0.path == prefix + [name] }) { return [index] }
+            prefix.append(name)
+            if let index = typeByPath[prefix] { return [index] }
+            prefix.removeLast()
             if prefix.isEmpty { break }
             prefix.removeLast()
         }
-        return types.indices.filter { types[$0].name == name }
+        return types(named: name)
     }
 
     private static func typeInfo(_ decl: DeclSyntax) -> (name: String, kind: GuestTypeEntry.Kind, members: MemberBlockSyntax, generic: Bool, inherited: [String])? {
