@@ -89,7 +89,10 @@ struct ConnectionLimitTests {
             let get = "GET /targets/modules/\(name) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
             let reader = try RawConnection(port: port, receiveBuffer: 4096)
             #expect(reader.write(String(repeating: get, count: count)))
-            try await Task.sleep(for: .seconds(3))
+            // Long enough for a server starved by the rest of the suite on 2 cores to fill the socket
+            // buffers (up to 4 MiB here) and stall: with 3 s, a clean-clone run once saw it still
+            // writing freely, so the reader then drained every answer.
+            try await Task.sleep(for: .seconds(8))
             let (received, closed) = await reader.drain(within: 10)
             #expect(closed, "the server closed the connection whose answers were not taken")
             #expect(received.count < count * size, "before sending every answer: \(received.count) bytes")
