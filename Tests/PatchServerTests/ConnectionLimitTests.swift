@@ -26,16 +26,18 @@ struct ConnectionLimitTests {
 
     @Test func aClientThatDribblesIsCutOffByTheRequestTimeout() async throws {
         // 1.5 s: long enough that a normal request is answered on a loaded 2-core machine (500 ms once
-        // cut one off under a load average of 10), short enough that both dribblers are cut within 5 s.
+        // cut one off under a load average of 10). The dribblers' 10 s allow for the close being late
+        // on an event loop starved by the rest of the suite (5 s once was not enough); dribbled at
+        // 100 ms a byte, the headers (~100 bytes) and the body (~250) outlast it.
         try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .milliseconds(1500))) { port, _ in
             let request = checkRequest()
             let headerEnd = try #require(request.range(of: "\r\n\r\n")).upperBound
             // Slowloris: the headers a byte at a time; then a whole head with the body dribbled.
             let headers = try RawConnection(port: port)
-            #expect(await headers.dribble(String(request[..<headerEnd]), every: .milliseconds(100), closedWithin: 5))
+            #expect(await headers.dribble(String(request[..<headerEnd]), every: .milliseconds(100), closedWithin: 10))
             let body = try RawConnection(port: port)
             #expect(body.write(String(request[..<headerEnd])))
-            #expect(await body.dribble(String(request[headerEnd...]), every: .milliseconds(100), closedWithin: 5))
+            #expect(await body.dribble(String(request[headerEnd...]), every: .milliseconds(100), closedWithin: 10))
             // A client that sends at a normal pace is answered meanwhile and after.
             let answer = try await RawConnection(port: port).exchange(request)
             #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
