@@ -12,15 +12,7 @@ struct LabeledContent<Label: View, Content: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: 2)
-        let label = emission.children(of: _label)
-        let content = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"labeledContent\":{\"label\":")
-        ir.raw(label)
-        ir.raw(",\"content\":")
-        ir.raw(content)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendTwoLists("{\"labeledContent\":{\"label\":", _label, ",\"content\":", _content)
     }
 }
 
@@ -48,15 +40,7 @@ struct Menu<Label: View, Content: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: 2)
-        let label = emission.children(of: _label)
-        let items = emission.children(of: _content)
-        var ir = _PatchIR()
-        ir.raw("{\"menu\":{\"label\":")
-        ir.raw(label)
-        ir.raw(",\"items\":")
-        ir.raw(items)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendTwoLists("{\"menu\":{\"label\":", _label, ",\"items\":", _content)
     }
 }
 
@@ -103,5 +87,22 @@ struct Gauge<Label: View>: _PatchPrimitiveView {
         ir.raw(label)
         ir.raw("}}")
         emission.append(ir)
+    }
+}
+
+extension _PatchEmission {
+    /// `{"<kind>":{"<first>":[…],"<second>":[…]}}` (the opening names the kind and first key, the
+    /// middle the second key): a node of two child lists, evaluated and written in that order.
+    mutating func appendTwoLists<First: View, Second: View>(_ opening: StaticString, _ first: First,
+                                                            _ middle: StaticString, _ second: Second) {
+        let firstNodes = children(of: first)
+        let secondNodes = children(of: second)
+        var ir = _PatchIR()
+        ir.raw(opening)
+        ir.raw(firstNodes)
+        ir.raw(middle)
+        ir.raw(secondNodes)
+        ir.raw("}}")
+        append(ir)
     }
 }

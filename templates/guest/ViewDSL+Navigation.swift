@@ -82,15 +82,7 @@ struct Label<Title: View, Icon: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: 2)
-        let title = emission.children(of: _title)
-        let icon = emission.children(of: _icon)
-        var ir = _PatchIR()
-        ir.raw("{\"label\":{\"title\":")
-        ir.raw(title)
-        ir.raw(",\"icon\":")
-        ir.raw(icon)
-        ir.raw("}}")
-        emission.append(ir)
+        emission.appendTwoLists("{\"label\":{\"title\":", _title, ",\"icon\":", _icon)
     }
 }
 
