@@ -102,7 +102,7 @@ struct _PatchJSONValue {
         var close: UInt8 = 0
         while try reader.nextEntry(key: &key, close: &close) {
             guard try body(key, _PatchJSONValue(input: input, offset: reader.position)) else { return }
-            try reader.skipValue()
+            reader.skipValidatedValue()
         }
     }
 
@@ -126,7 +126,7 @@ struct _PatchJSONValue {
         var close: UInt8 = 0
         guard try reader.nextEntry(key: &key, close: &close) else { throw _PatchDecodeError(failure) }
         let value = _PatchJSONValue(input: input, offset: reader.position)
-        try reader.skipValue()
+        reader.skipValidatedValue()
         var next = _PatchBytes(keeping: false)
         guard try !reader.nextEntry(key: &next, close: &close) else { throw _PatchDecodeError(failure) }
         return _PatchJSONEntry(key: key, value: value)
@@ -221,6 +221,14 @@ struct _PatchBytes: ~Copyable {
         count &+= run.count
     }
 
+    /// Lets `write` put up to `maximum` bytes at the end and returns how many it wrote: one
+    /// capacity check for a run built in place.
+    mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        guard keeps else { return }
+        if capacity &- count < maximum { grow(toHold: count + maximum) }
+        count &+= write(start.unsafelyUnwrapped + count)
+    }
+
     /// Doubling keeps appending linear; running out of guest memory traps, as Array does.
     private mutating func grow(toHold needed: Int) {
         var grownCapacity = capacity == 0 ? 64 : capacity
@@ -249,9 +257,9 @@ struct _PatchBytes: ~Copyable {
 
 // MARK: - Reader
 
-/// A recursive-descent JSON reader over the input buffer. `skipValue` validates a whole value and
-/// is both the parse of the input (once, before anything is decoded) and how decoding steps over
-/// entries it does not need, so there is one grammar. Nesting is capped so hostile input cannot
+/// A recursive-descent JSON reader over the input buffer. `skipValue` validates a whole value: the
+/// parse of the input, once, before anything is decoded; decoding then steps over the entries it
+/// does not need with `skipValidatedValue`, which only matches brackets and quotes. Nesting is capped so hostile input cannot
 /// exhaust the guest's stack.
 struct _PatchJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -314,6 +322,41 @@ struct _PatchJSONReader {
         case UInt8(ascii: "f"): try expect("false")
         case UInt8(ascii: "n"): try expect("null")
         default: _ = try readNumber()
+        }
+    }
+
+    /// Steps over one value of input `parse` validated: strings and brackets are matched, nothing
+    /// is checked or decoded. Reading it again through `skipValue` cost most of a view's input
+    /// decoding (each member lookup steps over the members before it).
+    mutating func skipValidatedValue() {
+        skipWhitespace()
+        var depth = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position &+= 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                while bytes[position] != UInt8(ascii: "\"") {
+                    position &+= bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                position &+= 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth &+= 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth &-= 1
+            default:
+                // A number or literal ends at the first delimiter; one inside a container is
+                // stepped over byte by byte like its commas and colons.
+                guard depth == 0 else { continue }
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                    default: position &+= 1
+                    }
+                }
+                return
+            }
+            if depth == 0 { return }
         }
     }
 
@@ -580,31 +623,8 @@ struct _PatchJSONWriter: ~Copyable {
     /// may make as soon as a module writes a few Strings (0.6 KiB on the test fixture's exports).
     @inline(never)
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let hex: StaticString = "0123456789abcdef"
-        append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            var escape: UInt8 = 0
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = byte
-            case 0x0A: escape = UInt8(ascii: "n")
-            case 0x0D: escape = UInt8(ascii: "r")
-            case 0x09: escape = UInt8(ascii: "t")
-            case 0x08: escape = UInt8(ascii: "b")
-            case 0x0C: escape = UInt8(ascii: "f")
-            default: break
-            }
-            if escape != 0 {
-                append(UInt8(ascii: "\\"))
-                append(escape)
-            } else if byte < 0x20 {
-                append("\\u00")
-                append(hex.utf8Start[Int(byte >> 4)])
-                append(hex.utf8Start[Int(byte & 0xF)])
-            } else {
-                append(byte)
-            }
-        }
-        append(UInt8(ascii: "\""))
+        let escaped = _patchEscapedCount(utf8)
+        bytes.append(upTo: escaped) { target in _patchWriteJSONString(utf8, escapedCount: escaped, to: target) }
     }
 
     mutating func writeKey(_ key: StaticString) {
@@ -637,6 +657,68 @@ struct _PatchJSONWriter: ~Copyable {
         let address = UInt64(UInt(bitPattern: result.baseAddress))
         return Int64(bitPattern: address << 32 | UInt64(result.count))
     }
+}
+
+/// Whether `byte` is written escaped inside a JSON string: quotes, backslashes, control characters.
+@inline(__always)
+func _patchNeedsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+}
+
+/// How many bytes `_patchWriteJSONString` writes for `utf8`, quotes included, so the writer
+/// reserves them at once.
+func _patchEscapedCount(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = utf8.count &+ 2
+    for byte in utf8 where _patchNeedsEscape(byte) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: count &+= 1
+        default: count &+= 5
+        }
+    }
+    return count
+}
+
+/// Writes `utf8` as a quoted JSON string to `target`, which has room for its `escapedCount`
+/// (`_patchEscapedCount(utf8)`) bytes, and returns that count. Quotes, backslashes and control
+/// characters are escaped (the short forms where JSON has them); the runs between them are
+/// copied whole, one `memory.copy` each instead of a store per byte.
+func _patchWriteJSONString(_ utf8: UnsafeBufferPointer<UInt8>, escapedCount: Int, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    target[0] = UInt8(ascii: "\"")
+    target[escapedCount &- 1] = UInt8(ascii: "\"")
+    guard let source = utf8.baseAddress else { return escapedCount }
+    // Nothing to escape (nearly every string): the bytes as they are.
+    guard escapedCount != utf8.count &+ 2 else {
+        UnsafeMutableRawPointer(target + 1).copyMemory(from: source, byteCount: utf8.count)
+        return escapedCount
+    }
+    let hex: StaticString = "0123456789abcdef"
+    var written = 1
+    var runStart = 0
+    for index in 0..<utf8.count where _patchNeedsEscape(utf8[index]) {
+        let byte = utf8[index]
+        UnsafeMutableRawPointer(target + written).copyMemory(from: source + runStart, byteCount: index &- runStart)
+        written &+= index &- runStart
+        runStart = index &+ 1
+        target[written] = UInt8(ascii: "\\")
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): target[written &+ 1] = byte
+        case 0x0A: target[written &+ 1] = UInt8(ascii: "n")
+        case 0x0D: target[written &+ 1] = UInt8(ascii: "r")
+        case 0x09: target[written &+ 1] = UInt8(ascii: "t")
+        case 0x08: target[written &+ 1] = UInt8(ascii: "b")
+        case 0x0C: target[written &+ 1] = UInt8(ascii: "f")
+        default:
+            target[written &+ 1] = UInt8(ascii: "u")
+            target[written &+ 2] = UInt8(ascii: "0")
+            target[written &+ 3] = UInt8(ascii: "0")
+            target[written &+ 4] = hex.utf8Start[Int(byte >> 4)]
+            target[written &+ 5] = hex.utf8Start[Int(byte & 0xF)]
+            written &+= 4
+        }
+        written &+= 2
+    }
+    UnsafeMutableRawPointer(target + written).copyMemory(from: source + runStart, byteCount: utf8.count &- runStart)
+    return escapedCount
 }
 
 // MARK: - Type mapping

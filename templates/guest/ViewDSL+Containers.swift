@@ -84,17 +84,12 @@ struct ForEach<Data: Sequence, Content: View>: _PatchPrimitiveView {
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let outer = emission.nodes
-        emission.nodes = []
+        let first = emission.nodes.count
         for element in _data { _content(element)._patchEmit(into: &emission) }
-        var ir = _PatchIR()
-        ir.raw("{\"forEach\":{\"children\":[")
-        for (position, node) in emission.nodes.enumerated() {
-            if position > 0 { ir.raw(",") }
-            node.write(into: &ir)
-        }
-        ir.raw("]}}")
-        emission.nodes = outer
+        var ir = _PatchIR(capacity: 32 &+ emission.writtenCount(from: first))
+        ir.raw("{\"forEach\":{\"children\":")
+        emission.writeLevel(from: first, into: &ir)
+        ir.raw("}}")
         emission.append(ir)
     }
 }

@@ -17,31 +17,128 @@ typealias CGFloat = Double
 
 // MARK: - IR bytes
 
-/// Bytes of IR JSON under construction.
-struct _PatchIR {
-    var bytes: [UInt8] = []
+/// The bytes of one `_PatchIR`: a header and the bytes in one allocation.
+struct _PatchIRHeader {
+    var count: Int
+    var capacity: Int
+}
 
-    mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+/// Bytes of IR JSON under construction.
+///
+/// Its own buffer rather than `[UInt8]`: in Embedded Swift for wasm, Array's appends and growth
+/// copy byte by byte (about 370 interpreted operators per byte of a ~200-node tree, most of a
+/// render), while a run appended here is one `memory.copy`. Copies share the bytes until one of
+/// them appends (copy on write), so a kind built once (`Text`) is stored in its node uncopied.
+struct _PatchIR {
+    private var storage: ManagedBuffer<_PatchIRHeader, UInt8>?
+
+    init() {}
+
+    /// An IR with room for `capacity` bytes: one allocation for output whose size is known.
+    init(capacity: Int) {
+        storage = _PatchIR.allocate(capacity)
     }
 
-    mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    private static func allocate(_ capacity: Int) -> ManagedBuffer<_PatchIRHeader, UInt8> {
+        ManagedBuffer<_PatchIRHeader, UInt8>.create(minimumCapacity: capacity) { _ in
+            _PatchIRHeader(count: 0, capacity: capacity)
+        }
+    }
 
-    /// A JSON string, escaped by the prelude's writer (one escaping rule for every guest).
+    var count: Int { storage?.header.count ?? 0 }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with the bytes written so far.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let storage else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return storage.withUnsafeMutablePointers { header, bytes in
+            body(UnsafeBufferPointer(start: bytes, count: header.pointee.count))
+        }
+    }
+
+    /// The bytes as an Array (one copy), for the values that keep IR as `[UInt8]`.
+    var bytes: [UInt8] {
+        withBytes { run in
+            [UInt8](unsafeUninitializedCapacity: run.count) { buffer, initialized in
+                if let source = run.baseAddress {
+                    UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped).copyMemory(from: source, byteCount: run.count)
+                }
+                initialized = run.count
+            }
+        }
+    }
+
+    /// Lets `write` put up to `maximum` bytes after the ones written so far and returns how many
+    /// it wrote: one capacity check for a run built in place. The buffer grows by doubling and
+    /// is copied first when another IR shares it.
+    mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let count = self.count
+        let capacity = storage?.header.capacity ?? 0
+        if count &+ maximum > capacity || !isKnownUniquelyReferenced(&storage) {
+            var grownCapacity = Swift.max(capacity, 64)
+            while grownCapacity < count &+ maximum { grownCapacity &*= 2 }
+            let grown = _PatchIR.allocate(grownCapacity)
+            if let storage {
+                grown.withUnsafeMutablePointerToElements { target in
+                    storage.withUnsafeMutablePointerToElements { source in
+                        UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: count)
+                    }
+                }
+            }
+            grown.header.count = count
+            storage = grown
+        }
+        let storage = storage.unsafelyUnwrapped
+        storage.withUnsafeMutablePointers { header, bytes in
+            header.pointee.count = count &+ write(bytes + count)
+        }
+    }
+
+    /// Appends a run of bytes with one copy.
+    mutating func raw(_ run: UnsafeBufferPointer<UInt8>) {
+        guard run.count > 0 else { return }
+        append(upTo: run.count) { target in _patchCopy(run, to: target) }
+    }
+
+    mutating func raw(_ text: StaticString) {
+        raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func raw(_ other: [UInt8]) {
+        other.withUnsafeBufferPointer { raw($0) }
+    }
+
+    mutating func raw(_ other: _PatchIR) {
+        other.withBytes { raw($0) }
+    }
+
+    /// A JSON string of UTF-8 bytes, escaped by the prelude's rule (one escaping rule for every guest).
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let escaped = _patchEscapedCount(utf8)
+        append(upTo: escaped) { target in _patchWriteJSONString(utf8, escapedCount: escaped, to: target) }
+    }
+
     mutating func string(_ text: String) {
-        var writer = _PatchJSONWriter()
+        // withUTF8 is mutating (it makes a non-contiguous String contiguous first), hence the copy.
         var copy = text
-        copy.withUTF8 { writer.writeString($0) }
-        bytes.append(contentsOf: writer.bytes.buffer)
+        copy.withUTF8 { string($0) }
     }
 
     /// A Double as the IR decoder reads it: non-finite values are the strings "inf", "-inf", "nan".
     mutating func number(_ value: Double) {
         if value.isNaN { raw("\"nan\""); return }
         if value.isInfinite { value > 0 ? raw("\"inf\"") : raw("\"-inf\""); return }
+        // Whole numbers (spacings, paddings, sizes) are written as integers, as the prelude's
+        // writer writes them (`12.0` → `12`), without formatting the Double. Below 1e15 the
+        // description has no exponent; -0 keeps its sign through the writer.
+        if value == value.rounded(.towardZero), value.magnitude < 1e15, value != 0 || value.sign == .plus {
+            integer(Int64(value))
+            return
+        }
         var writer = _PatchJSONWriter()
         writer.writeDouble(value)
-        bytes.append(contentsOf: writer.bytes.buffer)
+        raw(writer.bytes.buffer)
     }
 
     mutating func optionalNumber(_ value: Double?) {
@@ -49,9 +146,27 @@ struct _PatchIR {
     }
 
     mutating func integer(_ value: Int) {
-        var writer = _PatchJSONWriter()
-        writer.writeInteger(Int64(value))
-        bytes.append(contentsOf: writer.bytes.buffer)
+        integer(Int64(value))
+    }
+
+    /// Most significant digit first, in place.
+    mutating func integer(_ value: Int64) {
+        append(upTo: 20) { target in
+            var written = 0
+            if value < 0 {
+                target[0] = UInt8(ascii: "-")
+                written = 1
+            }
+            let magnitude = value.magnitude
+            var divisor: UInt64 = 1
+            while magnitude / divisor >= 10 { divisor &*= 10 }
+            repeat {
+                target[written] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10)
+                written &+= 1
+                divisor /= 10
+            } while divisor != 0
+            return written
+        }
     }
 
     /// `"key":`
@@ -62,24 +177,48 @@ struct _PatchIR {
     }
 }
 
+/// Copies `run` to `target` (one `memory.copy`) and returns its length.
+@inline(__always)
+func _patchCopy(_ run: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    if let source = run.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: run.count) }
+    return run.count
+}
+
+@inline(__always)
+func _patchCopy(_ text: StaticString, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    _patchCopy(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), to: target)
+}
+
+extension _PatchIR: Equatable {
+    static func == (left: _PatchIR, right: _PatchIR) -> Bool {
+        left.withBytes { left in right.withBytes { right in left.elementsEqual(right) } }
+    }
+}
+
 /// One node of the tree: its kind's JSON and its modifiers' JSON, comma-separated in order.
 struct _PatchNode {
-    var kind: [UInt8]
-    var modifiers: [UInt8] = []
+    var kind: _PatchIR
+    var modifiers = _PatchIR()
 
+    /// How many bytes `write` writes.
+    var writtenCount: Int { kind.count &+ modifiers.count &+ 25 }
+
+    /// `{"kind":…,"modifiers":[…]}`, the five runs copied after one capacity check.
     func write(into ir: inout _PatchIR) {
-        ir.raw("{\"kind\":")
-        ir.raw(kind)
-        ir.raw(",\"modifiers\":[")
-        ir.raw(modifiers)
-        ir.raw("]}")
+        ir.append(upTo: writtenCount) { target in
+            var written = _patchCopy("{\"kind\":", to: target)
+            written &+= kind.withBytes { _patchCopy($0, to: target + written) }
+            written &+= _patchCopy(",\"modifiers\":[", to: target + written)
+            written &+= modifiers.withBytes { _patchCopy($0, to: target + written) }
+            return written &+ _patchCopy("]}", to: target + written)
+        }
     }
 }
 
 /// An event the tree sends (sdk-contract §5.6.6): its id, and the update it makes with the
 /// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`).
 struct _PatchEvent {
-    let id: [UInt8]
+    let id: _PatchIR
     let update: (_PatchJSONValue) throws(_PatchDecodeError) -> Void
 }
 
@@ -90,9 +229,12 @@ func _patchEventValue(_ value: _PatchJSONValue, _ name: StaticString) throws(_Pa
     return try payload.member("_0")
 }
 
-/// Everything one evaluation of a body produces: the nodes written at the current level, the
-/// events in tree order, and coverage counts.
+/// Everything one evaluation of a body produces: the nodes written so far and not yet put in
+/// their parent, the events in tree order, and coverage counts.
 struct _PatchEmission {
+    /// A stack of levels: a container's children are the nodes from where `nodes.count` was when
+    /// its content started (so a modifier applies to `first..<nodes.count` at any depth). One
+    /// array for every level keeps its capacity, instead of an array grown anew per container.
     var nodes: [_PatchNode] = []
     var events: [_PatchEvent] = []
     /// How many events have a position id (`action_<n>`) so far.
@@ -119,8 +261,23 @@ struct _PatchEmission {
     }
 
     mutating func append(_ kind: _PatchIR) {
-        nodes.append(_PatchNode(kind: kind.bytes))
+        nodes.append(_PatchNode(kind: kind))
         nodeCount += 1
+    }
+
+    /// Appends `modifier` (one modifier's JSON, or several comma-separated, `count` in all) to
+    /// each node from `first` on: a modifier on a group of siblings applies to each. A node's
+    /// first modifier shares the modifier's bytes; a second one copies them.
+    mutating func appendModifier(_ modifier: _PatchIR, toNodesFrom first: Int, count: Int = 1) {
+        for position in first..<nodes.count {
+            if nodes[position].modifiers.isEmpty {
+                nodes[position].modifiers = modifier
+            } else {
+                nodes[position].modifiers.raw(",")
+                nodes[position].modifiers.raw(modifier)
+            }
+            modifierCount += count
+        }
     }
 
     /// Appends `{"opaque":{"id":…,"label":…}}`, a native view the host puts in from the slot `id`
@@ -137,31 +294,46 @@ struct _PatchEmission {
     }
 
     /// Evaluates `content` on its own level and returns its nodes as a JSON array.
-    mutating func children<Content: View>(of content: Content) -> [UInt8] {
-        let outer = nodes
-        nodes = []
+    mutating func children<Content: View>(of content: Content) -> _PatchIR {
+        let first = nodes.count
         content._patchEmit(into: &self)
-        var ir = _PatchIR()
+        var ir = _PatchIR(capacity: writtenCount(from: first))
+        writeLevel(from: first, into: &ir)
+        return ir
+    }
+
+    /// The bytes `writeLevel(from: first, …)` writes.
+    func writtenCount(from first: Int) -> Int {
+        var count = 2
+        for position in first..<nodes.count { count &+= nodes[position].writtenCount &+ 1 }
+        return count
+    }
+
+    /// Writes the nodes from `first` on as a JSON array and takes them off the stack.
+    mutating func writeLevel(from first: Int, into ir: inout _PatchIR) {
         ir.raw("[")
-        for (position, node) in nodes.enumerated() {
-            if position > 0 { ir.raw(",") }
-            node.write(into: &ir)
+        for position in first..<nodes.count {
+            if position > first { ir.raw(",") }
+            nodes[position].write(into: &ir)
         }
         ir.raw("]")
-        nodes = outer
-        return ir.bytes
+        nodes.removeLast(nodes.count &- first)
     }
 
     /// Appends a container node, `{"<kind>":{<fields>"children":[…]}}`: `opening` is `{"<kind>":{`,
-    /// `fields` writes the container's own fields, each followed by a comma.
+    /// `fields` writes the container's own fields, each followed by a comma. The children are
+    /// evaluated first, as their events come first in tree order, and written straight into the
+    /// container's bytes.
     mutating func appendContainer<Content: View>(_ opening: StaticString, content: Content,
                                                  fields: (inout _PatchIR) -> Void = { _ in }) {
-        let childNodes = self.children(of: content)
-        var ir = _PatchIR()
+        let first = nodes.count
+        content._patchEmit(into: &self)
+        // The fields are short: room for them and the children in one allocation.
+        var ir = _PatchIR(capacity: opening.utf8CodeUnitCount &+ 128 &+ writtenCount(from: first))
         ir.raw(opening)
         fields(&ir)
         ir.raw("\"children\":")
-        ir.raw(childNodes)
+        writeLevel(from: first, into: &ir)
         ir.raw("}}")
         append(ir)
     }
@@ -169,8 +341,8 @@ struct _PatchEmission {
     /// Registers an event and returns its id: `name` when given, else `action_<n>`, its position
     /// among the events without a name (the same body with the same state numbers them alike).
     mutating func registerEvent(named name: StaticString? = nil,
-                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> [UInt8] {
-        var ir = _PatchIR()
+                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> _PatchIR {
+        var ir = _PatchIR(capacity: 24)
         if let name {
             ir.raw(name)
         } else {
@@ -178,13 +350,13 @@ struct _PatchEmission {
             ir.integer(positionedEvents)
             positionedEvents += 1
         }
-        events.append(_PatchEvent(id: ir.bytes, update: update))
-        return ir.bytes
+        events.append(_PatchEvent(id: ir, update: update))
+        return ir
     }
 
     /// A Button's or a gesture's action, sent with `{"none":{}}`. Inside an alert's or a dialog's
     /// actions it also dismisses the presentation.
-    mutating func registerAction(_ action: @escaping () -> Void) -> [UInt8] {
+    mutating func registerAction(_ action: @escaping () -> Void) -> _PatchIR {
         if let presented = dismissedByActions {
             return registerEvent { _ throws(_PatchDecodeError) in
                 presented.wrappedValue = false
@@ -198,7 +370,7 @@ struct _PatchEmission {
     /// `binding`. Its id is the name of the view's `@State`/`@Binding` field the binding comes
     /// from (§5.6.7: the engine's ids), else a position id.
     mutating func registerBinding<Value>(_ binding: Binding<Value>,
-                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> [UInt8] {
+                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> _PatchIR {
         registerEvent(named: binding._name) { value throws(_PatchDecodeError) in
             binding.wrappedValue = try decode(value)
         }
@@ -207,7 +379,7 @@ struct _PatchEmission {
 
 extension _PatchIR {
     /// An EventID, `{"id":"…"}` (ids are identifiers or `action_<n>`: nothing to escape).
-    mutating func eventID(_ id: [UInt8]) {
+    mutating func eventID(_ id: _PatchIR) {
         raw("{\"id\":\"")
         raw(id)
         raw("\"}")
@@ -455,16 +627,22 @@ private func _patchRoot(_ nodes: [_PatchNode], into ir: inout _PatchIR) {
     ir.raw("]}},\"modifiers\":[]}")
 }
 
+/// Set once a host color or font token is written anywhere (ViewDSL+Tokens.swift), and never
+/// cleared: a token written in an earlier call may be kept (a `static let` color) and emitted in
+/// a later one. Until then no tree can hold one, and `_patchHasHostToken` need not search it.
+nonisolated(unsafe) var _patchHostTokenWritten = false
+
 /// Whether `tree` holds a host token (`{"hostToken":` in a ColorRef, `{"fontToken":` as a
 /// modifier), which are IR v4 (§5.5). Colors and fonts are written into nodes, modifiers, shape
 /// styles and gradients of every part of the DSL, so the finished tree is searched once rather than
 /// each of those carrying a version. A match is always a case: a quote inside a JSON string is escaped.
-private func _patchHasHostToken(_ tree: ArraySlice<UInt8>) -> Bool {
+private func _patchHasHostToken(_ tree: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard _patchHostTokenWritten else { return false }
     let color: StaticString = "{\"hostToken\":"
     let font: StaticString = "{\"fontToken\":"
     func matches(_ pattern: StaticString, at start: Int) -> Bool {
         let count = pattern.utf8CodeUnitCount
-        guard start + count <= tree.endIndex else { return false }
+        guard start + count <= tree.count else { return false }
         for offset in 0..<count where tree[start + offset] != pattern.utf8Start[offset] { return false }
         return true
     }
@@ -474,23 +652,31 @@ private func _patchHasHostToken(_ tree: ArraySlice<UInt8>) -> Bool {
     return false
 }
 
-/// The emission's coverage and schema version, after the tree it wrote from `treeStart` on in `ir`.
-private func _patchCoverage(_ emission: _PatchEmission, treeStart: Int, into ir: inout _PatchIR) {
-    var emission = emission
-    if _patchHasHostToken(ir.bytes[treeStart...]) { emission.requires(schema: 4) }
-    ir.raw("\"coverage\":{\"totalNodes\":")
+/// Writes the tree `emission` wrote, `,"coverage":{…},"schemaVersion":<n>` after it.
+private func _patchTree(_ emission: _PatchEmission, into ir: inout _PatchIR) {
+    let treeStart = ir.count
+    _patchRoot(emission.nodes, into: &ir)
+    var schemaVersion = emission.schemaVersion
+    if ir.withBytes({ _patchHasHostToken(UnsafeBufferPointer(rebasing: $0[treeStart...])) }) { schemaVersion = max(schemaVersion, 4) }
+    ir.raw(",\"coverage\":{\"totalNodes\":")
     ir.integer(emission.nodeCount)
     ir.raw(",\"opaqueNodes\":")
     ir.integer(emission.opaqueNodeCount)
     ir.raw(",\"totalModifiers\":")
     ir.integer(emission.modifierCount)
     ir.raw(",\"opaqueModifiers\":0},\"schemaVersion\":")
-    ir.integer(emission.schemaVersion)
+    ir.integer(schemaVersion)
+}
+
+/// Room for the tree `emission` wrote and the fields around it, so the result is written into
+/// one allocation.
+private func _patchResultCapacity(_ emission: _PatchEmission, extra: Int) -> Int {
+    emission.writtenCount(from: 0) &+ 160 &+ extra
 }
 
 private func _patchResult(_ ir: _PatchIR) -> Int64 {
     var writer = _PatchJSONWriter()
-    ir.bytes.withUnsafeBufferPointer { writer.append($0) }
+    ir.withBytes { writer.append($0) }
     return writer.packedResult()
 }
 
@@ -516,12 +702,9 @@ func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
         }
         var emission = _PatchEmission()
         view._patchEmit(into: &emission)
-        var ir = _PatchIR()
+        var ir = _PatchIR(capacity: _patchResultCapacity(emission, extra: 0))
         ir.raw("{\"root\":")
-        let treeStart = ir.bytes.count
-        _patchRoot(emission.nodes, into: &ir)
-        ir.raw(",")
-        _patchCoverage(emission, treeStart: treeStart, into: &ir)
+        _patchTree(emission, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {
@@ -556,7 +739,7 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
         view._patchEmit(into: &before)
         let id = eventID.buffer
         // Several controls bound to one field share its id and write it alike: the first runs.
-        if let match = before.events.first(where: { $0.id.elementsEqual(id) }) {
+        if let match = before.events.first(where: { event in event.id.withBytes { $0.elementsEqual(id) } }) {
             try match.update(try event.member("value"))
         }
         for dismissal in before.onDismiss where !dismissal.isPresented.wrappedValue { dismissal.action() }
@@ -564,14 +747,12 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
         writeState(view, &newState)
         var after = _PatchEmission()
         view._patchEmit(into: &after)
-        var ir = _PatchIR()
+        let stateJSON = newState.bytes.buffer
+        var ir = _PatchIR(capacity: _patchResultCapacity(after, extra: _patchEscapedCount(stateJSON)))
         ir.raw("{\"state\":")
-        ir.string(String(decoding: newState.bytes.buffer, as: UTF8.self))
+        ir.string(stateJSON)
         ir.raw(",\"tree\":")
-        let treeStart = ir.bytes.count
-        _patchRoot(after.nodes, into: &ir)
-        ir.raw(",")
-        _patchCoverage(after, treeStart: treeStart, into: &ir)
+        _patchTree(after, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {
