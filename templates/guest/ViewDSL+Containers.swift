@@ -105,12 +105,11 @@ struct Button<Label: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         let id = emission.registerAction(_action)
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"button\":{\"actionID\":\"")
         ir.raw(id)
         ir.raw("\",\"role\":null,\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
     }

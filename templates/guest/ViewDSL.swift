@@ -61,44 +61,59 @@ struct _PatchIR {
     var bytes: [UInt8] {
         withBytes { run in
             [UInt8](unsafeUninitializedCapacity: run.count) { buffer, initialized in
-                if let source = run.baseAddress {
-                    UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped).copyMemory(from: source, byteCount: run.count)
-                }
-                initialized = run.count
+                initialized = _patchCopy(run, to: buffer.baseAddress.unsafelyUnwrapped)
             }
         }
     }
 
     /// Lets `write` put up to `maximum` bytes after the ones written so far and returns how many
-    /// it wrote: one capacity check for a run built in place. The buffer grows by doubling and
-    /// is copied first when another IR shares it.
+    /// it wrote: one capacity check for a run built in place.
     mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let count = self.count
-        let capacity = storage?.header.capacity ?? 0
-        if count &+ maximum > capacity || !isKnownUniquelyReferenced(&storage) {
-            var grownCapacity = Swift.max(capacity, 64)
-            while grownCapacity < count &+ maximum { grownCapacity &*= 2 }
-            let grown = _PatchIR.allocate(grownCapacity)
-            if let storage {
-                grown.withUnsafeMutablePointerToElements { target in
-                    storage.withUnsafeMutablePointerToElements { source in
-                        UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: count)
-                    }
-                }
+        let target = tail(reserving: maximum)
+        storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count &+= write(target) }
+    }
+
+    /// Where `extra` more bytes go, in a buffer with room for them that this IR alone holds. The
+    /// common case (a buffer of its own with room) is a few loads: every `raw` goes through here.
+    private mutating func tail(reserving extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if isKnownUniquelyReferenced(&storage) {
+            let buffer = storage.unsafelyUnwrapped
+            let count = buffer.header.count
+            if count &+ extra <= buffer.header.capacity {
+                return buffer.withUnsafeMutablePointerToElements { $0 + count }
             }
-            grown.header.count = count
-            storage = grown
         }
-        let storage = storage.unsafelyUnwrapped
-        storage.withUnsafeMutablePointers { header, bytes in
-            header.pointee.count = count &+ write(bytes + count)
+        return grow(reserving: extra)
+    }
+
+    /// Moves the bytes to a new buffer with room for `extra` more and returns where they go. It
+    /// doubles (appending stays linear) from 128 bytes, which hold a Button or a padding without
+    /// growing: an allocation costs the same whatever its size. A buffer another IR shares is
+    /// copied the same way.
+    @inline(never)
+    private mutating func grow(reserving extra: Int) -> UnsafeMutablePointer<UInt8> {
+        let count = self.count
+        var grownCapacity = Swift.max(storage?.header.capacity ?? 0, 128)
+        while grownCapacity < count &+ extra { grownCapacity &*= 2 }
+        let grown = _PatchIR.allocate(grownCapacity)
+        grown.withUnsafeMutablePointerToElements { target in
+            _ = withBytes { _patchCopy($0, to: target) }
         }
+        grown.header.count = count
+        storage = grown
+        return grown.withUnsafeMutablePointerToElements { $0 + count }
+    }
+
+    /// Makes room for `extra` more bytes: one allocation for output whose size is known.
+    mutating func reserve(_ extra: Int) {
+        append(upTo: extra) { _ in 0 }
     }
 
     /// Appends a run of bytes with one copy.
     mutating func raw(_ run: UnsafeBufferPointer<UInt8>) {
         guard run.count > 0 else { return }
-        append(upTo: run.count) { target in _patchCopy(run, to: target) }
+        let target = tail(reserving: run.count)
+        storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count &+= _patchCopy(run, to: target) }
     }
 
     mutating func raw(_ text: StaticString) {
@@ -115,8 +130,7 @@ struct _PatchIR {
 
     /// A JSON string of UTF-8 bytes, escaped by the prelude's rule (one escaping rule for every guest).
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let escaped = _patchEscapedCount(utf8)
-        append(upTo: escaped) { target in _patchWriteJSONString(utf8, escapedCount: escaped, to: target) }
+        append(upTo: _patchEscapedCapacity(utf8.count)) { target in _patchWriteJSONString(utf8, to: target) }
     }
 
     mutating func string(_ text: String) {
@@ -200,13 +214,16 @@ struct _PatchNode {
     var kind: _PatchIR
     var modifiers = _PatchIR()
 
-    /// How many bytes `write` writes.
+    /// How many bytes `write` writes at most: the runs around the kind and the modifiers, and
+    /// the comma before a sibling.
     var writtenCount: Int { kind.count &+ modifiers.count &+ 25 }
 
-    /// `{"kind":…,"modifiers":[…]}`, the five runs copied after one capacity check.
-    func write(into ir: inout _PatchIR) {
+    /// `{"kind":…,"modifiers":[…]}`, after a comma when it follows a sibling: the runs copied
+    /// after one capacity check.
+    func write(into ir: inout _PatchIR, afterSibling: Bool = false) {
         ir.append(upTo: writtenCount) { target in
-            var written = _patchCopy("{\"kind\":", to: target)
+            var written = afterSibling ? _patchCopy(",", to: target) : 0
+            written &+= _patchCopy("{\"kind\":", to: target + written)
             written &+= kind.withBytes { _patchCopy($0, to: target + written) }
             written &+= _patchCopy(",\"modifiers\":[", to: target + written)
             written &+= modifiers.withBytes { _patchCopy($0, to: target + written) }
@@ -216,10 +233,44 @@ struct _PatchNode {
 }
 
 /// An event the tree sends (sdk-contract §5.6.6): its id, and the update it makes with the
-/// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`).
+/// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`), or the action it runs, which takes none
+/// (kept as it is: wrapping it in an update allocated a closure context per Button).
 struct _PatchEvent {
-    let id: _PatchIR
-    let update: (_PatchJSONValue) throws(_PatchDecodeError) -> Void
+    let id: _PatchEventID
+    let update: ((_PatchJSONValue) throws(_PatchDecodeError) -> Void)?
+    var action: (() -> Void)? = nil
+
+    func run(with value: _PatchJSONValue) throws(_PatchDecodeError) {
+        if let update { try update(value) } else { action?() }
+    }
+}
+
+/// An event's id (§5.6.7): the name of the `@State`/`@Binding` field a control writes, or
+/// `action_<n>`, the event's position among those without a name. Kept as those two values
+/// rather than as bytes, which cost an allocation per event: the tree copies the id's text, a
+/// dispatch compares it.
+struct _PatchEventID {
+    let name: StaticString?
+    let position: Int
+
+    /// Whether `bytes`, the id a dispatch names, is this id's text.
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let name { return bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) }
+        let prefix: StaticString = "action_"
+        let digitsStart = prefix.utf8CodeUnitCount
+        guard bytes.count > digitsStart,
+              UnsafeBufferPointer(rebasing: bytes[..<digitsStart]).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: digitsStart))
+        else { return false }
+        // The position's decimal digits from the last, then nothing before them: no leading zero.
+        var remaining = position
+        var index = bytes.count
+        repeat {
+            index &-= 1
+            guard index >= digitsStart, bytes[index] == UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10) else { return false }
+            remaining /= 10
+        } while remaining > 0
+        return index == digitsStart
+    }
 }
 
 /// The `_0` payload of an event value of IRValue case `name`; another case is a decoding error.
@@ -236,6 +287,9 @@ struct _PatchEmission {
     /// its content started (so a modifier applies to `first..<nodes.count` at any depth). One
     /// array for every level keeps its capacity, instead of an array grown anew per container.
     var nodes: [_PatchNode] = []
+    /// False for the evaluation a dispatch runs to find its event, whose tree nobody reads:
+    /// containers then drop their children instead of writing them, and modifiers are not added.
+    var writesTree = true
     var events: [_PatchEvent] = []
     /// How many events have a position id (`action_<n>`) so far.
     var positionedEvents = 0
@@ -256,6 +310,13 @@ struct _PatchEmission {
     /// modifiers past the base set are version 2.
     var schemaVersion = 1
 
+    /// Room for a screenful of pending nodes and events, so neither array grows (each growth an
+    /// allocation and a copy) while a typical body is evaluated.
+    init() {
+        nodes.reserveCapacity(64)
+        events.reserveCapacity(32)
+    }
+
     mutating func requires(schema version: Int) {
         if version > schemaVersion { schemaVersion = version }
     }
@@ -269,6 +330,7 @@ struct _PatchEmission {
     /// each node from `first` on: a modifier on a group of siblings applies to each. A node's
     /// first modifier shares the modifier's bytes; a second one copies them.
     mutating func appendModifier(_ modifier: _PatchIR, toNodesFrom first: Int, count: Int = 1) {
+        guard writesTree else { return }
         for position in first..<nodes.count {
             if nodes[position].modifiers.isEmpty {
                 nodes[position].modifiers = modifier
@@ -295,29 +357,45 @@ struct _PatchEmission {
 
     /// Evaluates `content` on its own level and returns its nodes as a JSON array.
     mutating func children<Content: View>(of content: Content) -> _PatchIR {
+        var ir = _PatchIR()
+        writeChildren(of: content, into: &ir)
+        return ir
+    }
+
+    /// Evaluates `content` on its own level and writes its nodes into `ir` as a JSON array: for
+    /// a node whose children come last in its JSON, without a buffer of their own.
+    mutating func writeChildren<Content: View>(of content: Content, into ir: inout _PatchIR) {
         let first = nodes.count
         content._patchEmit(into: &self)
-        var ir = _PatchIR(capacity: writtenCount(from: first))
+        if writesTree { ir.reserve(writtenCount(from: first)) }
         writeLevel(from: first, into: &ir)
-        return ir
     }
 
     /// The bytes `writeLevel(from: first, …)` writes.
     func writtenCount(from first: Int) -> Int {
         var count = 2
-        for position in first..<nodes.count { count &+= nodes[position].writtenCount &+ 1 }
+        for position in first..<nodes.count { count &+= nodes[position].writtenCount }
         return count
     }
 
     /// Writes the nodes from `first` on as a JSON array and takes them off the stack.
     mutating func writeLevel(from first: Int, into ir: inout _PatchIR) {
+        guard writesTree else {
+            dropLevel(from: first)
+            return
+        }
         ir.raw("[")
         for position in first..<nodes.count {
-            if position > first { ir.raw(",") }
-            nodes[position].write(into: &ir)
+            nodes[position].write(into: &ir, afterSibling: position > first)
         }
         ir.raw("]")
-        nodes.removeLast(nodes.count &- first)
+        dropLevel(from: first)
+    }
+
+    /// Takes the nodes from `first` on off the stack (one at a time: `removeLast(_:)` goes
+    /// through the generic `replaceSubrange`).
+    private mutating func dropLevel(from first: Int) {
+        while nodes.count > first { nodes.removeLast() }
     }
 
     /// Appends a container node, `{"<kind>":{<fields>"children":[…]}}`: `opening` is `{"<kind>":{`,
@@ -328,6 +406,11 @@ struct _PatchEmission {
                                                  fields: (inout _PatchIR) -> Void = { _ in }) {
         let first = nodes.count
         content._patchEmit(into: &self)
+        guard writesTree else {
+            dropLevel(from: first)
+            append(_PatchIR())
+            return
+        }
         // The fields are short: room for them and the children in one allocation.
         var ir = _PatchIR(capacity: opening.utf8CodeUnitCount &+ 128 &+ writtenCount(from: first))
         ir.raw(opening)
@@ -341,36 +424,39 @@ struct _PatchEmission {
     /// Registers an event and returns its id: `name` when given, else `action_<n>`, its position
     /// among the events without a name (the same body with the same state numbers them alike).
     mutating func registerEvent(named name: StaticString? = nil,
-                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> _PatchIR {
-        var ir = _PatchIR(capacity: 24)
-        if let name {
-            ir.raw(name)
-        } else {
-            ir.raw("action_")
-            ir.integer(positionedEvents)
-            positionedEvents += 1
-        }
-        events.append(_PatchEvent(id: ir, update: update))
-        return ir
+                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> _PatchEventID {
+        register(_PatchEvent(id: nextID(named: name), update: update))
+    }
+
+    /// `name`, else the next position id.
+    private mutating func nextID(named name: StaticString?) -> _PatchEventID {
+        guard name == nil else { return _PatchEventID(name: name, position: 0) }
+        defer { positionedEvents += 1 }
+        return _PatchEventID(name: nil, position: positionedEvents)
+    }
+
+    private mutating func register(_ event: _PatchEvent) -> _PatchEventID {
+        events.append(event)
+        return event.id
     }
 
     /// A Button's or a gesture's action, sent with `{"none":{}}`. Inside an alert's or a dialog's
     /// actions it also dismisses the presentation.
-    mutating func registerAction(_ action: @escaping () -> Void) -> _PatchIR {
+    mutating func registerAction(_ action: @escaping () -> Void) -> _PatchEventID {
         if let presented = dismissedByActions {
             return registerEvent { _ throws(_PatchDecodeError) in
                 presented.wrappedValue = false
                 action()
             }
         }
-        return registerEvent { _ throws(_PatchDecodeError) in action() }
+        return register(_PatchEvent(id: nextID(named: nil), update: nil, action: action))
     }
 
     /// A control's edit: the event writes the value `decode` reads from the event through
     /// `binding`. Its id is the name of the view's `@State`/`@Binding` field the binding comes
     /// from (§5.6.7: the engine's ids), else a position id.
     mutating func registerBinding<Value>(_ binding: Binding<Value>,
-                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> _PatchIR {
+                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> _PatchEventID {
         registerEvent(named: binding._name) { value throws(_PatchDecodeError) in
             binding.wrappedValue = try decode(value)
         }
@@ -378,8 +464,18 @@ struct _PatchEmission {
 }
 
 extension _PatchIR {
-    /// An EventID, `{"id":"…"}` (ids are identifiers or `action_<n>`: nothing to escape).
-    mutating func eventID(_ id: _PatchIR) {
+    /// An event id's text (ids are identifiers or `action_<n>`: nothing to escape).
+    mutating func raw(_ id: _PatchEventID) {
+        if let name = id.name {
+            raw(name)
+        } else {
+            raw("action_")
+            integer(id.position)
+        }
+    }
+
+    /// An EventID, `{"id":"…"}`.
+    mutating func eventID(_ id: _PatchEventID) {
         raw("{\"id\":\"")
         raw(id)
         raw("\"}")
@@ -736,11 +832,12 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
             view = try make(inputs)
         }
         var before = _PatchEmission()
+        before.writesTree = false
         view._patchEmit(into: &before)
         let id = eventID.buffer
         // Several controls bound to one field share its id and write it alike: the first runs.
-        if let match = before.events.first(where: { event in event.id.withBytes { $0.elementsEqual(id) } }) {
-            try match.update(try event.member("value"))
+        if let match = before.events.first(where: { $0.id.matches(id) }) {
+            try match.run(with: try event.member("value"))
         }
         for dismissal in before.onDismiss where !dismissal.isPresented.wrappedValue { dismissal.action() }
         var newState = _PatchJSONWriter()
@@ -748,7 +845,7 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
         var after = _PatchEmission()
         view._patchEmit(into: &after)
         let stateJSON = newState.bytes.buffer
-        var ir = _PatchIR(capacity: _patchResultCapacity(after, extra: _patchEscapedCount(stateJSON)))
+        var ir = _PatchIR(capacity: _patchResultCapacity(after, extra: _patchEscapedCapacity(stateJSON.count)))
         ir.raw("{\"state\":")
         ir.string(stateJSON)
         ir.raw(",\"tree\":")
