@@ -8,6 +8,10 @@
 // Unicode machinery; the writer formats numbers the way JSONEncoder does (integers without a
 // fraction, Double through its shortest round-trip `description` with a trailing ".0" removed).
 //
+// A module with views is compiled with `-D PATCH_VIEWS` (GuestCommands): a body reads its inputs
+// on every render and dispatch, so the reader takes faster paths there for a little more code;
+// function modules, whose size is measured, keep the smaller ones.
+//
 // Every name starts with `_Patch` so it cannot clash with the project's own declarations.
 
 /// Why an input could not be decoded; travels back as `{"error": "..."}` so the thunk falls back to
@@ -84,6 +88,13 @@ struct _PatchJSONValue {
         return try reader.readNumber()
     }
 
+    /// The string's bytes as they are in the input, when it is a string without escapes.
+    var unescapedString: UnsafeBufferPointer<UInt8>? {
+        guard let offset, lead == UInt8(ascii: "\"") else { return nil }
+        var reader = _PatchJSONReader(input, position: offset)
+        return reader.unescapedString()
+    }
+
     /// The string's UTF-8 bytes with escapes decoded, or nil when the value is something else.
     func string() throws(_PatchDecodeError) -> _PatchBytes? {
         guard let offset, lead == UInt8(ascii: "\"") else { return nil }
@@ -102,19 +113,28 @@ struct _PatchJSONValue {
         var close: UInt8 = 0
         while try reader.nextEntry(key: &key, close: &close) {
             guard try body(key, _PatchJSONValue(input: input, offset: reader.position)) else { return }
-            try reader.skipValue()
+            try reader.skipDecodedValue()
         }
     }
 
     /// The member named `key` of an object (the first one, if the key repeats); absent when missing.
     func member(_ key: StaticString) throws(_PatchDecodeError) -> _PatchJSONValue {
         guard isObject else { throw _PatchDecodeError("expected a JSON object", key: key) }
+        #if PATCH_VIEWS
+        let object = input.baseAddress.unsafelyUnwrapped + offset.unsafelyUnwrapped
+        if let last = _patchLastMember, last.object == object, last.key == key.utf8Start, last.keyCount == key.utf8CodeUnitCount {
+            return _PatchJSONValue(input: input, offset: last.value)
+        }
+        #endif
         var found = _PatchJSONValue(input: input, offset: nil)
         try forEachEntry { name, value throws(_PatchDecodeError) in
             guard _patchBytesEqual(name, key) else { return true }
             found = value
             return false
         }
+        #if PATCH_VIEWS
+        _patchLastMember = (object, key.utf8Start, key.utf8CodeUnitCount, found.offset)
+        #endif
         return found
     }
 
@@ -126,7 +146,7 @@ struct _PatchJSONValue {
         var close: UInt8 = 0
         guard try reader.nextEntry(key: &key, close: &close) else { throw _PatchDecodeError(failure) }
         let value = _PatchJSONValue(input: input, offset: reader.position)
-        try reader.skipValue()
+        try reader.skipDecodedValue()
         var next = _PatchBytes(keeping: false)
         guard try !reader.nextEntry(key: &next, close: &close) else { throw _PatchDecodeError(failure) }
         return _PatchJSONEntry(key: key, value: value)
@@ -153,6 +173,14 @@ struct _PatchJSONValue {
         return !value.isNull
     }
 }
+
+#if PATCH_VIEWS
+/// The last member `member(_:)` looked up in a view module: the object (its first byte), the key,
+/// and where the value starts (nil when absent). The view glue reads each input with a default as
+/// `hasMember(key)` then `decode(key)`, and the second lookup stepped over every member before it
+/// again. Cleared by each parse, so it never points into an input of an earlier call.
+nonisolated(unsafe) var _patchLastMember: (object: UnsafePointer<UInt8>, key: UnsafePointer<UInt8>, keyCount: Int, value: Int?)? = nil
+#endif
 
 /// An object member: its decoded key and where its value starts.
 struct _PatchJSONEntry: ~Copyable {
@@ -221,6 +249,14 @@ struct _PatchBytes: ~Copyable {
         count &+= run.count
     }
 
+    /// Lets `write` put up to `maximum` bytes at the end and returns how many it wrote: one
+    /// capacity check for a run built in place.
+    mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        guard keeps else { return }
+        if capacity &- count < maximum { grow(toHold: count + maximum) }
+        count &+= write(start.unsafelyUnwrapped + count)
+    }
+
     /// Doubling keeps appending linear; running out of guest memory traps, as Array does.
     private mutating func grow(toHold needed: Int) {
         var grownCapacity = capacity == 0 ? 64 : capacity
@@ -249,10 +285,11 @@ struct _PatchBytes: ~Copyable {
 
 // MARK: - Reader
 
-/// A recursive-descent JSON reader over the input buffer. `skipValue` validates a whole value and
-/// is both the parse of the input (once, before anything is decoded) and how decoding steps over
-/// entries it does not need, so there is one grammar. Nesting is capped so hostile input cannot
-/// exhaust the guest's stack.
+/// A recursive-descent JSON reader over the input buffer. `skipValue` validates a whole value: the
+/// parse of the input, once, before anything is decoded, and, in a function module, how decoding
+/// steps over entries it does not need, so there is one grammar; a view module steps over them
+/// with `skipValidatedValue`, which only matches brackets and quotes (`skipDecodedValue`).
+/// Nesting is capped so hostile input cannot exhaust the guest's stack.
 struct _PatchJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position: Int
@@ -266,6 +303,9 @@ struct _PatchJSONReader {
 
     /// Validates the whole input and returns its top-level value.
     static func parse(_ pointer: UnsafePointer<UInt8>?, _ length: Int32) throws(_PatchDecodeError) -> _PatchJSONValue {
+        #if PATCH_VIEWS
+        _patchLastMember = nil
+        #endif
         guard let pointer, length > 0 else { throw _PatchDecodeError("empty input, expected a JSON object") }
         let input = UnsafeBufferPointer(start: pointer, count: Int(length))
         var reader = _PatchJSONReader(input, position: 0)
@@ -314,6 +354,52 @@ struct _PatchJSONReader {
         case UInt8(ascii: "f"): try expect("false")
         case UInt8(ascii: "n"): try expect("null")
         default: _ = try readNumber()
+        }
+    }
+
+    /// Steps over a value of input `parse` validated that decoding does not need.
+    mutating func skipDecodedValue() throws(_PatchDecodeError) {
+        #if PATCH_VIEWS
+        skipValidatedValue()
+        #else
+        try skipValue()
+        #endif
+    }
+
+    /// Steps over one value of input `parse` validated: strings and brackets are matched, nothing
+    /// is checked or decoded. Reading it again through `skipValue` cost most of a view's input
+    /// decoding (each member lookup steps over the members before it).
+    mutating func skipValidatedValue() {
+        skipWhitespace()
+        var depth = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position &+= 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                // Runs up to each backslash, which is stepped over with the byte it escapes.
+                position = runEnd(from: position)
+                while bytes[position] != UInt8(ascii: "\"") {
+                    position = runEnd(from: position &+ (bytes[position] == UInt8(ascii: "\\") ? 2 : 1))
+                }
+                position &+= 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth &+= 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth &-= 1
+            default:
+                // A number or literal ends at the first delimiter; one inside a container is
+                // stepped over byte by byte like its commas and colons.
+                guard depth == 0 else { continue }
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                    default: position &+= 1
+                    }
+                }
+                return
+            }
+            if depth == 0 { return }
         }
     }
 
@@ -390,6 +476,23 @@ struct _PatchJSONReader {
         }
     }
 
+    /// Where the run of string bytes from `start` that stand for themselves ends: at a quote, a
+    /// backslash, a control character or the end of the input.
+    private func runEnd(from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        return _patchPlainRunEnd(base, from: start, to: bytes.count)
+    }
+
+    /// The bytes of the string at `position` (its opening quote) when it has no escapes, with
+    /// `position` past its closing quote; nil, and `position` unchanged, when it has one.
+    /// Validated input only: then a run that does not end at a backslash ends at the closing quote.
+    mutating func unescapedString() -> UnsafeBufferPointer<UInt8>? {
+        let end = runEnd(from: position &+ 1)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+        defer { position = end &+ 1 }
+        return UnsafeBufferPointer(rebasing: bytes[(position &+ 1)..<end])
+    }
+
     /// Reads the string at `position` (its opening quote) into `output`, escapes decoded. Out of
     /// line: LLVM otherwise copies it into callers that decode a String.
     @inline(never)
@@ -398,9 +501,7 @@ struct _PatchJSONReader {
         while position < bytes.count {
             // A run of bytes that need no decoding is appended with one copy.
             let run = position
-            while position < bytes.count, bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\"), bytes[position] >= 0x20 {
-                position &+= 1
-            }
+            position = runEnd(from: run)
             output.append(UnsafeBufferPointer(rebasing: bytes[run..<position]))
             guard position < bytes.count else { break }
             var byte = bytes[position]
@@ -580,31 +681,7 @@ struct _PatchJSONWriter: ~Copyable {
     /// may make as soon as a module writes a few Strings (0.6 KiB on the test fixture's exports).
     @inline(never)
     mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let hex: StaticString = "0123456789abcdef"
-        append(UInt8(ascii: "\""))
-        for byte in utf8 {
-            var escape: UInt8 = 0
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = byte
-            case 0x0A: escape = UInt8(ascii: "n")
-            case 0x0D: escape = UInt8(ascii: "r")
-            case 0x09: escape = UInt8(ascii: "t")
-            case 0x08: escape = UInt8(ascii: "b")
-            case 0x0C: escape = UInt8(ascii: "f")
-            default: break
-            }
-            if escape != 0 {
-                append(UInt8(ascii: "\\"))
-                append(escape)
-            } else if byte < 0x20 {
-                append("\\u00")
-                append(hex.utf8Start[Int(byte >> 4)])
-                append(hex.utf8Start[Int(byte & 0xF)])
-            } else {
-                append(byte)
-            }
-        }
-        append(UInt8(ascii: "\""))
+        bytes.append(upTo: _patchEscapedCapacity(utf8.count)) { target in _patchWriteJSONString(utf8, to: target) }
     }
 
     mutating func writeKey(_ key: StaticString) {
@@ -637,6 +714,79 @@ struct _PatchJSONWriter: ~Copyable {
         let address = UInt64(UInt(bitPattern: result.baseAddress))
         return Int64(bitPattern: address << 32 | UInt64(result.count))
     }
+}
+
+/// The index of the first byte from `start` on (before `end`) that a JSON string does not hold as
+/// it is: a quote, a backslash or a control character; `end` when there is none. A view module
+/// tests eight bytes a step (a zero-byte test on the word XORed with each of them): a byte at a
+/// time through the interpreter cost about 20 operators, as much as the rest of reading or
+/// writing the string.
+func _patchPlainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    var index = start
+    #if PATCH_VIEWS
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while end &- index >= 8 {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        // A byte below 0x20, or one that XORs to zero, borrows into its high bit; bytes with the
+        // high bit set are masked out (none is a quote, backslash or control character).
+        let marks = ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+        if marks & highs != 0 { break }
+        index &+= 8
+    }
+    #endif
+    while index < end {
+        let byte = base[index]
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+        index &+= 1
+    }
+    return end
+}
+
+/// The most bytes `_patchWriteJSONString` writes for `count` bytes: each escaped as `\u00XX`,
+/// and the quotes.
+func _patchEscapedCapacity(_ count: Int) -> Int { count &* 6 &+ 2 }
+
+/// Writes `utf8` as a quoted JSON string to `target`, which has room for
+/// `_patchEscapedCapacity(utf8.count)` bytes, and returns how many it wrote. Quotes, backslashes
+/// and control characters are escaped (the short forms where JSON has them); the runs between
+/// them are copied whole, one `memory.copy` each instead of a store per byte.
+func _patchWriteJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    let hex: StaticString = "0123456789abcdef"
+    target[0] = UInt8(ascii: "\"")
+    var written = 1
+    if let source = utf8.baseAddress {
+        var runStart = 0
+        while true {
+            let index = _patchPlainRunEnd(source, from: runStart, to: utf8.count)
+            UnsafeMutableRawPointer(target + written).copyMemory(from: source + runStart, byteCount: index &- runStart)
+            written &+= index &- runStart
+            guard index < utf8.count else { break }
+            runStart = index &+ 1
+            let byte = source[index]
+            target[written] = UInt8(ascii: "\\")
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): target[written &+ 1] = byte
+            case 0x0A: target[written &+ 1] = UInt8(ascii: "n")
+            case 0x0D: target[written &+ 1] = UInt8(ascii: "r")
+            case 0x09: target[written &+ 1] = UInt8(ascii: "t")
+            case 0x08: target[written &+ 1] = UInt8(ascii: "b")
+            case 0x0C: target[written &+ 1] = UInt8(ascii: "f")
+            default:
+                target[written &+ 1] = UInt8(ascii: "u")
+                target[written &+ 2] = UInt8(ascii: "0")
+                target[written &+ 3] = UInt8(ascii: "0")
+                target[written &+ 4] = hex.utf8Start[Int(byte >> 4)]
+                target[written &+ 5] = hex.utf8Start[Int(byte & 0xF)]
+                written &+= 4
+            }
+            written &+= 2
+        }
+    }
+    target[written] = UInt8(ascii: "\"")
+    return written &+ 1
 }
 
 // MARK: - Type mapping
@@ -704,6 +854,13 @@ extension Bool: _PatchJSONCodable {
 
 extension String: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        #if PATCH_VIEWS
+        // Most strings have no escapes: decoded straight from the input, no buffer in between.
+        if let utf8 = value.unescapedString {
+            self = String(decoding: utf8, as: UTF8.self)
+            return
+        }
+        #endif
         guard let utf8 = try value.string() else { throw _PatchDecodeError("expected a String") }
         self = String(decoding: utf8.buffer, as: UTF8.self)
     }

@@ -84,17 +84,12 @@ struct ForEach<Data: Sequence, Content: View>: _PatchPrimitiveView {
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        let outer = emission.nodes
-        emission.nodes = []
+        let first = emission.nodes.count
         for element in _data { _content(element)._patchEmit(into: &emission) }
-        var ir = _PatchIR()
-        ir.raw("{\"forEach\":{\"children\":[")
-        for (position, node) in emission.nodes.enumerated() {
-            if position > 0 { ir.raw(",") }
-            node.write(into: &ir)
-        }
-        ir.raw("]}}")
-        emission.nodes = outer
+        var ir = _PatchIR(capacity: 32 &+ emission.writtenCount(from: first))
+        ir.raw("{\"forEach\":{\"children\":")
+        emission.writeLevel(from: first, into: &ir)
+        ir.raw("}}")
         emission.append(ir)
     }
 }
@@ -110,12 +105,11 @@ struct Button<Label: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         let id = emission.registerAction(_action)
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"button\":{\"actionID\":\"")
         ir.raw(id)
         ir.raw("\",\"role\":null,\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
     }

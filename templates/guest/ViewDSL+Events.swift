@@ -16,13 +16,9 @@ struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
         guard first < emission.nodes.count else { return }
         var ir = _PatchIR()
         _write(&emission, &ir)
-        guard !ir.bytes.isEmpty else { return }
+        guard !ir.isEmpty else { return }
         emission.requires(schema: _schemaVersion)
-        for position in first..<emission.nodes.count {
-            if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
-            emission.nodes[position].modifiers.append(contentsOf: ir.bytes)
-            emission.modifierCount += 1
-        }
+        emission.appendModifier(ir, toNodesFrom: first)
     }
 }
 

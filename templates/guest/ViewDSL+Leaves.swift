@@ -75,7 +75,7 @@ extension Shape {
         emission.requires(schema: 2)
         var ir = _PatchIR()
         ir.raw("{\"shape\":{\"_0\":")
-        ir.raw(_kind.bytes)
+        ir.raw(_kind)
         ir.raw("}}")
         emission.append(ir)
     }
@@ -85,7 +85,7 @@ extension Shape {
         ir.raw("{\"fill\":{\"_0\":{\"color\":{\"_0\":")
         ir.raw(color._ref)
         ir.raw("}},\"eoFill\":false}}")
-        return _PatchModified(_content: self, _modifier: ir.bytes, _schemaVersion: 2)
+        return _PatchModified(_content: self, _modifier: ir, _schemaVersion: 2)
     }
 }
 

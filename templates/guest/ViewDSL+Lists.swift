@@ -166,8 +166,7 @@ struct ScrollView<Content: View>: _PatchPrimitiveView {
         modifier.raw("{\"scrollIndicators\":{\"_0\":\"hidden\",\"axes\":")
         _patchName(_axis._name, into: &modifier)
         modifier.raw("}}")
-        emission.nodes[first].modifiers.append(contentsOf: modifier.bytes)
-        emission.modifierCount += 1
+        emission.appendModifier(modifier, toNodesFrom: first)
     }
 }
 

@@ -6,7 +6,7 @@
 /// applies to each, as SwiftUI's does).
 struct _PatchModified<Content: View>: _PatchPrimitiveView {
     let _content: Content
-    let _modifier: [UInt8]
+    let _modifier: _PatchIR
     var _schemaVersion = 1
     /// How many modifiers `_modifier` holds (a token font with a weight is two, ViewDSL+Tokens.swift).
     var _modifierCount = 1
@@ -17,11 +17,7 @@ struct _PatchModified<Content: View>: _PatchPrimitiveView {
         // An inactive modifier (`.bold(false)`) writes nothing.
         guard !_modifier.isEmpty else { return }
         emission.requires(schema: _schemaVersion)
-        for position in first..<emission.nodes.count {
-            if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
-            emission.nodes[position].modifiers.append(contentsOf: _modifier)
-            emission.modifierCount += _modifierCount
-        }
+        emission.appendModifier(_modifier, toNodesFrom: first, count: _modifierCount)
     }
 }
 
@@ -29,7 +25,7 @@ extension View {
     func _modified(schema: Int = 1, _ write: (inout _PatchIR) -> Void) -> _PatchModified<Self> {
         var ir = _PatchIR()
         write(&ir)
-        return _PatchModified(_content: self, _modifier: ir.bytes, _schemaVersion: schema)
+        return _PatchModified(_content: self, _modifier: ir, _schemaVersion: schema)
     }
 
     func padding(_ edges: Edge.Set = .all, _ length: Double? = nil) -> _PatchModified<Self> {
@@ -55,7 +51,7 @@ extension View {
         if let token = font._token {
             var ir = _PatchIR()
             font._writeTokenModifiers(token, into: &ir)
-            return _PatchModified(_content: self, _modifier: ir.bytes, _modifierCount: font._weight == nil ? 1 : 2)
+            return _PatchModified(_content: self, _modifier: ir, _modifierCount: font._weight == nil ? 1 : 2)
         }
         return _modified { ir in
             ir.raw("{\"font\":{\"_0\":")
@@ -179,7 +175,7 @@ extension View {
     func clipShape<S: Shape>(_ shape: S) -> _PatchModified<Self> {
         _modified(schema: 2) { ir in
             ir.raw("{\"clipShape\":{\"_0\":")
-            ir.raw(shape._kind.bytes)
+            ir.raw(shape._kind)
             ir.raw("}}")
         }
     }

@@ -151,7 +151,7 @@ extension ProgressView where Label == Text {
 /// The `.tabItem` labels recorded while a TabView evaluates its content: the position and kind of
 /// each node a `.tabItem` was applied to, with its label and the number of nodes in it. A `.tabItem`
 /// outside a TabView is ignored, as in SwiftUI.
-var _patchTabItems: [(position: Int, kind: [UInt8], label: [UInt8], nodeCount: Int)] = []
+var _patchTabItems: [(position: Int, kind: _PatchIR, label: _PatchIR, nodeCount: Int)] = []
 
 struct _PatchTabItem<Content: View, Item: View>: _PatchPrimitiveView {
     let _content: Content
@@ -193,7 +193,7 @@ struct TabView<Content: View>: _PatchPrimitiveView {
         // position and same kind. One recorded deeper (inside a ForEach row or a container) was on
         // another level, whose node a child of this level's never equals (a container's kind holds
         // its children's), so a ForEach of tabs is one unlabelled tab, as the IR unrolls it.
-        var labels = [[UInt8]?](repeating: nil, count: tabs.count)
+        var labels = [_PatchIR?](repeating: nil, count: tabs.count)
         for item in _patchTabItems {
             if item.position < tabs.count && tabs[item.position].kind == item.kind {
                 labels[item.position] = item.label

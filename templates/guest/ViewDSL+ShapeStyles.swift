@@ -112,7 +112,7 @@ extension View {
             ir.raw("{\"backgroundStyle\":{\"_0\":")
             ir.raw(style._style)
             ir.raw(",\"in\":")
-            ir.raw(shape._kind.bytes)
+            ir.raw(shape._kind)
             ir.raw("}}")
         }
     }

@@ -272,7 +272,7 @@ struct _PatchContentModified<Content: View, Payload: View>: _PatchPrimitiveView 
     let _content: Content
     let _payload: Payload
     let _schemaVersion: Int
-    let _write: ([UInt8], inout _PatchIR) -> Void
+    let _write: (_PatchIR, inout _PatchIR) -> Void
 
     func _patchEmit(into emission: inout _PatchEmission) {
         let first = emission.nodes.count
@@ -283,16 +283,12 @@ struct _PatchContentModified<Content: View, Payload: View>: _PatchPrimitiveView 
         var ir = _PatchIR()
         _write(payload, &ir)
         emission.requires(schema: _schemaVersion)
-        for position in first..<last {
-            if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
-            emission.nodes[position].modifiers.append(contentsOf: ir.bytes)
-            emission.modifierCount += 1
-        }
+        emission.appendModifier(ir, toNodesFrom: first)
     }
 }
 
 /// `{"<key>":{"alignment":…,"content":[…]}}`, the shape of overlayContent, backgroundContent and mask.
-private func _patchAlignedContent(_ key: StaticString, _ alignment: Alignment, _ content: [UInt8], into ir: inout _PatchIR) {
+private func _patchAlignedContent(_ key: StaticString, _ alignment: Alignment, _ content: _PatchIR, into ir: inout _PatchIR) {
     ir.raw("{\"")
     ir.raw(key)
     ir.raw("\":{\"alignment\":")
@@ -600,7 +596,7 @@ extension View {
     func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> _PatchModified<Self> {
         _modified(schema: 2) { ir in
             func write(_ name: StaticString) {
-                if !ir.bytes.isEmpty { ir.raw(",") }
+                if !ir.isEmpty { ir.raw(",") }
                 ir.raw("{\"ignoresSafeArea\":{\"regions\":")
                 _patchName(regions._name, into: &ir)
                 ir.raw(",\"edges\":")

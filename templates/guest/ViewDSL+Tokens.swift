@@ -25,6 +25,7 @@ func _patchNumberToken(_ key: StaticString) -> Double {
 extension Color {
     /// A color the thunk's token table supplies (`ColorRef.hostToken`, IR v4).
     init(_patchHostToken id: StaticString) {
+        _patchHostTokenWritten = true
         var ir = _PatchIR()
         ir.raw("{\"hostToken\":{\"_0\":\"")
         ir.raw(id)
@@ -43,6 +44,7 @@ extension Font {
     /// the host's font bolder (`theme.font.weight(.bold)`): the IR cannot change a token's font, and
     /// SwiftUI's `.fontWeight` applies the weight to the font in effect, which gives the same text.
     func _writeTokenModifiers(_ id: StaticString, into ir: inout _PatchIR) {
+        _patchHostTokenWritten = true
         ir.raw("{\"fontToken\":{\"_0\":\"")
         ir.raw(id)
         ir.raw("\"}}")

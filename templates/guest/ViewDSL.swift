@@ -17,31 +17,142 @@ typealias CGFloat = Double
 
 // MARK: - IR bytes
 
-/// Bytes of IR JSON under construction.
-struct _PatchIR {
-    var bytes: [UInt8] = []
+/// The bytes of one `_PatchIR`: a header and the bytes in one allocation.
+struct _PatchIRHeader {
+    var count: Int
+    var capacity: Int
+}
 
-    mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+/// Bytes of IR JSON under construction.
+///
+/// Its own buffer rather than `[UInt8]`: in Embedded Swift for wasm, Array's appends and growth
+/// copy byte by byte (about 370 interpreted operators per byte of a ~200-node tree, most of a
+/// render), while a run appended here is one `memory.copy`. Copies share the bytes until one of
+/// them appends (copy on write), so a kind built once (`Text`) is stored in its node uncopied.
+struct _PatchIR {
+    private var storage: ManagedBuffer<_PatchIRHeader, UInt8>?
+
+    init() {}
+
+    /// An IR with room for `capacity` bytes: one allocation for output whose size is known.
+    init(capacity: Int) {
+        storage = _PatchIR.allocate(capacity)
     }
 
-    mutating func raw(_ other: [UInt8]) { bytes.append(contentsOf: other) }
+    private static func allocate(_ capacity: Int) -> ManagedBuffer<_PatchIRHeader, UInt8> {
+        ManagedBuffer<_PatchIRHeader, UInt8>.create(minimumCapacity: capacity) { _ in
+            _PatchIRHeader(count: 0, capacity: capacity)
+        }
+    }
 
-    /// A JSON string, escaped by the prelude's writer (one escaping rule for every guest).
+    var count: Int { storage?.header.count ?? 0 }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with the bytes written so far.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let storage else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return storage.withUnsafeMutablePointers { header, bytes in
+            body(UnsafeBufferPointer(start: bytes, count: header.pointee.count))
+        }
+    }
+
+    /// The bytes as an Array (one copy), for the values that keep IR as `[UInt8]`.
+    var bytes: [UInt8] {
+        withBytes { run in
+            [UInt8](unsafeUninitializedCapacity: run.count) { buffer, initialized in
+                initialized = _patchCopy(run, to: buffer.baseAddress.unsafelyUnwrapped)
+            }
+        }
+    }
+
+    /// Lets `write` put up to `maximum` bytes after the ones written so far and returns how many
+    /// it wrote: one capacity check for a run built in place.
+    mutating func append(upTo maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let target = tail(reserving: maximum)
+        storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count &+= write(target) }
+    }
+
+    /// Where `extra` more bytes go, in a buffer with room for them that this IR alone holds. The
+    /// common case (a buffer of its own with room) is a few loads: every `raw` goes through here.
+    private mutating func tail(reserving extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if isKnownUniquelyReferenced(&storage) {
+            let buffer = storage.unsafelyUnwrapped
+            let count = buffer.header.count
+            if count &+ extra <= buffer.header.capacity {
+                return buffer.withUnsafeMutablePointerToElements { $0 + count }
+            }
+        }
+        return grow(reserving: extra)
+    }
+
+    /// Moves the bytes to a new buffer with room for `extra` more and returns where they go. It
+    /// doubles (appending stays linear) from 128 bytes, which hold a Button or a padding without
+    /// growing: an allocation costs the same whatever its size. A buffer another IR shares is
+    /// copied the same way.
+    @inline(never)
+    private mutating func grow(reserving extra: Int) -> UnsafeMutablePointer<UInt8> {
+        let count = self.count
+        var grownCapacity = Swift.max(storage?.header.capacity ?? 0, 128)
+        while grownCapacity < count &+ extra { grownCapacity &*= 2 }
+        let grown = _PatchIR.allocate(grownCapacity)
+        grown.withUnsafeMutablePointerToElements { target in
+            _ = withBytes { _patchCopy($0, to: target) }
+        }
+        grown.header.count = count
+        storage = grown
+        return grown.withUnsafeMutablePointerToElements { $0 + count }
+    }
+
+    /// Makes room for `extra` more bytes: one allocation for output whose size is known.
+    mutating func reserve(_ extra: Int) {
+        append(upTo: extra) { _ in 0 }
+    }
+
+    /// Appends a run of bytes with one copy.
+    mutating func raw(_ run: UnsafeBufferPointer<UInt8>) {
+        guard run.count > 0 else { return }
+        let target = tail(reserving: run.count)
+        storage.unsafelyUnwrapped.withUnsafeMutablePointerToHeader { $0.pointee.count &+= _patchCopy(run, to: target) }
+    }
+
+    mutating func raw(_ text: StaticString) {
+        raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func raw(_ other: [UInt8]) {
+        other.withUnsafeBufferPointer { raw($0) }
+    }
+
+    mutating func raw(_ other: _PatchIR) {
+        other.withBytes { raw($0) }
+    }
+
+    /// A JSON string of UTF-8 bytes, escaped by the prelude's rule (one escaping rule for every guest).
+    mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+        append(upTo: _patchEscapedCapacity(utf8.count)) { target in _patchWriteJSONString(utf8, to: target) }
+    }
+
     mutating func string(_ text: String) {
-        var writer = _PatchJSONWriter()
+        // withUTF8 is mutating (it makes a non-contiguous String contiguous first), hence the copy.
         var copy = text
-        copy.withUTF8 { writer.writeString($0) }
-        bytes.append(contentsOf: writer.bytes.buffer)
+        copy.withUTF8 { string($0) }
     }
 
     /// A Double as the IR decoder reads it: non-finite values are the strings "inf", "-inf", "nan".
     mutating func number(_ value: Double) {
         if value.isNaN { raw("\"nan\""); return }
         if value.isInfinite { value > 0 ? raw("\"inf\"") : raw("\"-inf\""); return }
+        // Whole numbers (spacings, paddings, sizes) are written as integers, as the prelude's
+        // writer writes them (`12.0` → `12`), without formatting the Double. Below 1e15 the
+        // description has no exponent; -0 keeps its sign through the writer.
+        if value == value.rounded(.towardZero), value.magnitude < 1e15, value != 0 || value.sign == .plus {
+            integer(Int64(value))
+            return
+        }
         var writer = _PatchJSONWriter()
         writer.writeDouble(value)
-        bytes.append(contentsOf: writer.bytes.buffer)
+        raw(writer.bytes.buffer)
     }
 
     mutating func optionalNumber(_ value: Double?) {
@@ -49,9 +160,27 @@ struct _PatchIR {
     }
 
     mutating func integer(_ value: Int) {
-        var writer = _PatchJSONWriter()
-        writer.writeInteger(Int64(value))
-        bytes.append(contentsOf: writer.bytes.buffer)
+        integer(Int64(value))
+    }
+
+    /// Most significant digit first, in place.
+    mutating func integer(_ value: Int64) {
+        append(upTo: 20) { target in
+            var written = 0
+            if value < 0 {
+                target[0] = UInt8(ascii: "-")
+                written = 1
+            }
+            let magnitude = value.magnitude
+            var divisor: UInt64 = 1
+            while magnitude / divisor >= 10 { divisor &*= 10 }
+            repeat {
+                target[written] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / divisor % 10)
+                written &+= 1
+                divisor /= 10
+            } while divisor != 0
+            return written
+        }
     }
 
     /// `"key":`
@@ -62,25 +191,86 @@ struct _PatchIR {
     }
 }
 
+/// Copies `run` to `target` (one `memory.copy`) and returns its length.
+@inline(__always)
+func _patchCopy(_ run: UnsafeBufferPointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    if let source = run.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: run.count) }
+    return run.count
+}
+
+@inline(__always)
+func _patchCopy(_ text: StaticString, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    _patchCopy(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), to: target)
+}
+
+extension _PatchIR: Equatable {
+    static func == (left: _PatchIR, right: _PatchIR) -> Bool {
+        left.withBytes { left in right.withBytes { right in left.elementsEqual(right) } }
+    }
+}
+
 /// One node of the tree: its kind's JSON and its modifiers' JSON, comma-separated in order.
 struct _PatchNode {
-    var kind: [UInt8]
-    var modifiers: [UInt8] = []
+    var kind: _PatchIR
+    var modifiers = _PatchIR()
 
-    func write(into ir: inout _PatchIR) {
-        ir.raw("{\"kind\":")
-        ir.raw(kind)
-        ir.raw(",\"modifiers\":[")
-        ir.raw(modifiers)
-        ir.raw("]}")
+    /// How many bytes `write` writes at most: the runs around the kind and the modifiers, and
+    /// the comma before a sibling.
+    var writtenCount: Int { kind.count &+ modifiers.count &+ 25 }
+
+    /// `{"kind":…,"modifiers":[…]}`, after a comma when it follows a sibling: the runs copied
+    /// after one capacity check.
+    func write(into ir: inout _PatchIR, afterSibling: Bool = false) {
+        ir.append(upTo: writtenCount) { target in
+            var written = afterSibling ? _patchCopy(",", to: target) : 0
+            written &+= _patchCopy("{\"kind\":", to: target + written)
+            written &+= kind.withBytes { _patchCopy($0, to: target + written) }
+            written &+= _patchCopy(",\"modifiers\":[", to: target + written)
+            written &+= modifiers.withBytes { _patchCopy($0, to: target + written) }
+            return written &+ _patchCopy("]}", to: target + written)
+        }
     }
 }
 
 /// An event the tree sends (sdk-contract §5.6.6): its id, and the update it makes with the
-/// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`).
+/// event's IRValue (§5.6.3, e.g. `{"bool":{"_0":true}}`), or the action it runs, which takes none
+/// (kept as it is: wrapping it in an update allocated a closure context per Button).
 struct _PatchEvent {
-    let id: [UInt8]
-    let update: (_PatchJSONValue) throws(_PatchDecodeError) -> Void
+    let id: _PatchEventID
+    let update: ((_PatchJSONValue) throws(_PatchDecodeError) -> Void)?
+    var action: (() -> Void)? = nil
+
+    func run(with value: _PatchJSONValue) throws(_PatchDecodeError) {
+        if let update { try update(value) } else { action?() }
+    }
+}
+
+/// An event's id (§5.6.7): the name of the `@State`/`@Binding` field a control writes, or
+/// `action_<n>`, the event's position among those without a name. Kept as those two values
+/// rather than as bytes, which cost an allocation per event: the tree copies the id's text, a
+/// dispatch compares it.
+struct _PatchEventID {
+    let name: StaticString?
+    let position: Int
+
+    /// Whether `bytes`, the id a dispatch names, is this id's text.
+    func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let name { return bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) }
+        let prefix: StaticString = "action_"
+        let digitsStart = prefix.utf8CodeUnitCount
+        guard bytes.count > digitsStart,
+              UnsafeBufferPointer(rebasing: bytes[..<digitsStart]).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: digitsStart))
+        else { return false }
+        // The position's decimal digits from the last, then nothing before them: no leading zero.
+        var remaining = position
+        var index = bytes.count
+        repeat {
+            index &-= 1
+            guard index >= digitsStart, bytes[index] == UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10) else { return false }
+            remaining /= 10
+        } while remaining > 0
+        return index == digitsStart
+    }
 }
 
 /// The `_0` payload of an event value of IRValue case `name`; another case is a decoding error.
@@ -90,10 +280,16 @@ func _patchEventValue(_ value: _PatchJSONValue, _ name: StaticString) throws(_Pa
     return try payload.member("_0")
 }
 
-/// Everything one evaluation of a body produces: the nodes written at the current level, the
-/// events in tree order, and coverage counts.
+/// Everything one evaluation of a body produces: the nodes written so far and not yet put in
+/// their parent, the events in tree order, and coverage counts.
 struct _PatchEmission {
+    /// A stack of levels: a container's children are the nodes from where `nodes.count` was when
+    /// its content started (so a modifier applies to `first..<nodes.count` at any depth). One
+    /// array for every level keeps its capacity, instead of an array grown anew per container.
     var nodes: [_PatchNode] = []
+    /// False for the evaluation a dispatch runs to find its event, whose tree nobody reads:
+    /// containers then drop their children instead of writing them, and modifiers are not added.
+    var writesTree = true
     var events: [_PatchEvent] = []
     /// How many events have a position id (`action_<n>`) so far.
     var positionedEvents = 0
@@ -114,13 +310,36 @@ struct _PatchEmission {
     /// modifiers past the base set are version 2.
     var schemaVersion = 1
 
+    /// Room for a screenful of pending nodes and events, so neither array grows (each growth an
+    /// allocation and a copy) while a typical body is evaluated.
+    init() {
+        nodes.reserveCapacity(64)
+        events.reserveCapacity(32)
+    }
+
     mutating func requires(schema version: Int) {
         if version > schemaVersion { schemaVersion = version }
     }
 
     mutating func append(_ kind: _PatchIR) {
-        nodes.append(_PatchNode(kind: kind.bytes))
+        nodes.append(_PatchNode(kind: kind))
         nodeCount += 1
+    }
+
+    /// Appends `modifier` (one modifier's JSON, or several comma-separated, `count` in all) to
+    /// each node from `first` on: a modifier on a group of siblings applies to each. A node's
+    /// first modifier shares the modifier's bytes; a second one copies them.
+    mutating func appendModifier(_ modifier: _PatchIR, toNodesFrom first: Int, count: Int = 1) {
+        guard writesTree else { return }
+        for position in first..<nodes.count {
+            if nodes[position].modifiers.isEmpty {
+                nodes[position].modifiers = modifier
+            } else {
+                nodes[position].modifiers.raw(",")
+                nodes[position].modifiers.raw(modifier)
+            }
+            modifierCount += count
+        }
     }
 
     /// Appends `{"opaque":{"id":…,"label":…}}`, a native view the host puts in from the slot `id`
@@ -137,31 +356,67 @@ struct _PatchEmission {
     }
 
     /// Evaluates `content` on its own level and returns its nodes as a JSON array.
-    mutating func children<Content: View>(of content: Content) -> [UInt8] {
-        let outer = nodes
-        nodes = []
-        content._patchEmit(into: &self)
+    mutating func children<Content: View>(of content: Content) -> _PatchIR {
         var ir = _PatchIR()
+        writeChildren(of: content, into: &ir)
+        return ir
+    }
+
+    /// Evaluates `content` on its own level and writes its nodes into `ir` as a JSON array: for
+    /// a node whose children come last in its JSON, without a buffer of their own.
+    mutating func writeChildren<Content: View>(of content: Content, into ir: inout _PatchIR) {
+        let first = nodes.count
+        content._patchEmit(into: &self)
+        if writesTree { ir.reserve(writtenCount(from: first)) }
+        writeLevel(from: first, into: &ir)
+    }
+
+    /// The bytes `writeLevel(from: first, …)` writes.
+    func writtenCount(from first: Int) -> Int {
+        var count = 2
+        for position in first..<nodes.count { count &+= nodes[position].writtenCount }
+        return count
+    }
+
+    /// Writes the nodes from `first` on as a JSON array and takes them off the stack.
+    mutating func writeLevel(from first: Int, into ir: inout _PatchIR) {
+        guard writesTree else {
+            dropLevel(from: first)
+            return
+        }
         ir.raw("[")
-        for (position, node) in nodes.enumerated() {
-            if position > 0 { ir.raw(",") }
-            node.write(into: &ir)
+        for position in first..<nodes.count {
+            nodes[position].write(into: &ir, afterSibling: position > first)
         }
         ir.raw("]")
-        nodes = outer
-        return ir.bytes
+        dropLevel(from: first)
+    }
+
+    /// Takes the nodes from `first` on off the stack (one at a time: `removeLast(_:)` goes
+    /// through the generic `replaceSubrange`).
+    private mutating func dropLevel(from first: Int) {
+        while nodes.count > first { nodes.removeLast() }
     }
 
     /// Appends a container node, `{"<kind>":{<fields>"children":[…]}}`: `opening` is `{"<kind>":{`,
-    /// `fields` writes the container's own fields, each followed by a comma.
+    /// `fields` writes the container's own fields, each followed by a comma. The children are
+    /// evaluated first, as their events come first in tree order, and written straight into the
+    /// container's bytes.
     mutating func appendContainer<Content: View>(_ opening: StaticString, content: Content,
                                                  fields: (inout _PatchIR) -> Void = { _ in }) {
-        let childNodes = self.children(of: content)
-        var ir = _PatchIR()
+        let first = nodes.count
+        content._patchEmit(into: &self)
+        guard writesTree else {
+            dropLevel(from: first)
+            append(_PatchIR())
+            return
+        }
+        // The fields are short: room for them and the children in one allocation.
+        var ir = _PatchIR(capacity: opening.utf8CodeUnitCount &+ 128 &+ writtenCount(from: first))
         ir.raw(opening)
         fields(&ir)
         ir.raw("\"children\":")
-        ir.raw(childNodes)
+        writeLevel(from: first, into: &ir)
         ir.raw("}}")
         append(ir)
     }
@@ -169,36 +424,39 @@ struct _PatchEmission {
     /// Registers an event and returns its id: `name` when given, else `action_<n>`, its position
     /// among the events without a name (the same body with the same state numbers them alike).
     mutating func registerEvent(named name: StaticString? = nil,
-                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> [UInt8] {
-        var ir = _PatchIR()
-        if let name {
-            ir.raw(name)
-        } else {
-            ir.raw("action_")
-            ir.integer(positionedEvents)
-            positionedEvents += 1
-        }
-        events.append(_PatchEvent(id: ir.bytes, update: update))
-        return ir.bytes
+                                _ update: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Void) -> _PatchEventID {
+        register(_PatchEvent(id: nextID(named: name), update: update))
+    }
+
+    /// `name`, else the next position id.
+    private mutating func nextID(named name: StaticString?) -> _PatchEventID {
+        guard name == nil else { return _PatchEventID(name: name, position: 0) }
+        defer { positionedEvents += 1 }
+        return _PatchEventID(name: nil, position: positionedEvents)
+    }
+
+    private mutating func register(_ event: _PatchEvent) -> _PatchEventID {
+        events.append(event)
+        return event.id
     }
 
     /// A Button's or a gesture's action, sent with `{"none":{}}`. Inside an alert's or a dialog's
     /// actions it also dismisses the presentation.
-    mutating func registerAction(_ action: @escaping () -> Void) -> [UInt8] {
+    mutating func registerAction(_ action: @escaping () -> Void) -> _PatchEventID {
         if let presented = dismissedByActions {
             return registerEvent { _ throws(_PatchDecodeError) in
                 presented.wrappedValue = false
                 action()
             }
         }
-        return registerEvent { _ throws(_PatchDecodeError) in action() }
+        return register(_PatchEvent(id: nextID(named: nil), update: nil, action: action))
     }
 
     /// A control's edit: the event writes the value `decode` reads from the event through
     /// `binding`. Its id is the name of the view's `@State`/`@Binding` field the binding comes
     /// from (§5.6.7: the engine's ids), else a position id.
     mutating func registerBinding<Value>(_ binding: Binding<Value>,
-                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> [UInt8] {
+                                         _ decode: @escaping (_PatchJSONValue) throws(_PatchDecodeError) -> Value) -> _PatchEventID {
         registerEvent(named: binding._name) { value throws(_PatchDecodeError) in
             binding.wrappedValue = try decode(value)
         }
@@ -206,8 +464,18 @@ struct _PatchEmission {
 }
 
 extension _PatchIR {
-    /// An EventID, `{"id":"…"}` (ids are identifiers or `action_<n>`: nothing to escape).
-    mutating func eventID(_ id: [UInt8]) {
+    /// An event id's text (ids are identifiers or `action_<n>`: nothing to escape).
+    mutating func raw(_ id: _PatchEventID) {
+        if let name = id.name {
+            raw(name)
+        } else {
+            raw("action_")
+            integer(id.position)
+        }
+    }
+
+    /// An EventID, `{"id":"…"}`.
+    mutating func eventID(_ id: _PatchEventID) {
         raw("{\"id\":\"")
         raw(id)
         raw("\"}")
@@ -455,16 +723,22 @@ private func _patchRoot(_ nodes: [_PatchNode], into ir: inout _PatchIR) {
     ir.raw("]}},\"modifiers\":[]}")
 }
 
+/// Set once a host color or font token is written anywhere (ViewDSL+Tokens.swift), and never
+/// cleared: a token written in an earlier call may be kept (a `static let` color) and emitted in
+/// a later one. Until then no tree can hold one, and `_patchHasHostToken` need not search it.
+nonisolated(unsafe) var _patchHostTokenWritten = false
+
 /// Whether `tree` holds a host token (`{"hostToken":` in a ColorRef, `{"fontToken":` as a
 /// modifier), which are IR v4 (§5.5). Colors and fonts are written into nodes, modifiers, shape
 /// styles and gradients of every part of the DSL, so the finished tree is searched once rather than
 /// each of those carrying a version. A match is always a case: a quote inside a JSON string is escaped.
-private func _patchHasHostToken(_ tree: ArraySlice<UInt8>) -> Bool {
+private func _patchHasHostToken(_ tree: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard _patchHostTokenWritten else { return false }
     let color: StaticString = "{\"hostToken\":"
     let font: StaticString = "{\"fontToken\":"
     func matches(_ pattern: StaticString, at start: Int) -> Bool {
         let count = pattern.utf8CodeUnitCount
-        guard start + count <= tree.endIndex else { return false }
+        guard start + count <= tree.count else { return false }
         for offset in 0..<count where tree[start + offset] != pattern.utf8Start[offset] { return false }
         return true
     }
@@ -474,23 +748,31 @@ private func _patchHasHostToken(_ tree: ArraySlice<UInt8>) -> Bool {
     return false
 }
 
-/// The emission's coverage and schema version, after the tree it wrote from `treeStart` on in `ir`.
-private func _patchCoverage(_ emission: _PatchEmission, treeStart: Int, into ir: inout _PatchIR) {
-    var emission = emission
-    if _patchHasHostToken(ir.bytes[treeStart...]) { emission.requires(schema: 4) }
-    ir.raw("\"coverage\":{\"totalNodes\":")
+/// Writes the tree `emission` wrote, `,"coverage":{…},"schemaVersion":<n>` after it.
+private func _patchTree(_ emission: _PatchEmission, into ir: inout _PatchIR) {
+    let treeStart = ir.count
+    _patchRoot(emission.nodes, into: &ir)
+    var schemaVersion = emission.schemaVersion
+    if ir.withBytes({ _patchHasHostToken(UnsafeBufferPointer(rebasing: $0[treeStart...])) }) { schemaVersion = max(schemaVersion, 4) }
+    ir.raw(",\"coverage\":{\"totalNodes\":")
     ir.integer(emission.nodeCount)
     ir.raw(",\"opaqueNodes\":")
     ir.integer(emission.opaqueNodeCount)
     ir.raw(",\"totalModifiers\":")
     ir.integer(emission.modifierCount)
     ir.raw(",\"opaqueModifiers\":0},\"schemaVersion\":")
-    ir.integer(emission.schemaVersion)
+    ir.integer(schemaVersion)
+}
+
+/// Room for the tree `emission` wrote and the fields around it, so the result is written into
+/// one allocation.
+private func _patchResultCapacity(_ emission: _PatchEmission, extra: Int) -> Int {
+    emission.writtenCount(from: 0) &+ 160 &+ extra
 }
 
 private func _patchResult(_ ir: _PatchIR) -> Int64 {
     var writer = _PatchJSONWriter()
-    ir.bytes.withUnsafeBufferPointer { writer.append($0) }
+    ir.withBytes { writer.append($0) }
     return writer.packedResult()
 }
 
@@ -516,12 +798,9 @@ func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
         }
         var emission = _PatchEmission()
         view._patchEmit(into: &emission)
-        var ir = _PatchIR()
+        var ir = _PatchIR(capacity: _patchResultCapacity(emission, extra: 0))
         ir.raw("{\"root\":")
-        let treeStart = ir.bytes.count
-        _patchRoot(emission.nodes, into: &ir)
-        ir.raw(",")
-        _patchCoverage(emission, treeStart: treeStart, into: &ir)
+        _patchTree(emission, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {
@@ -553,25 +832,24 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
             view = try make(inputs)
         }
         var before = _PatchEmission()
+        before.writesTree = false
         view._patchEmit(into: &before)
         let id = eventID.buffer
         // Several controls bound to one field share its id and write it alike: the first runs.
-        if let match = before.events.first(where: { $0.id.elementsEqual(id) }) {
-            try match.update(try event.member("value"))
+        if let match = before.events.first(where: { $0.id.matches(id) }) {
+            try match.run(with: try event.member("value"))
         }
         for dismissal in before.onDismiss where !dismissal.isPresented.wrappedValue { dismissal.action() }
         var newState = _PatchJSONWriter()
         writeState(view, &newState)
         var after = _PatchEmission()
         view._patchEmit(into: &after)
-        var ir = _PatchIR()
+        let stateJSON = newState.bytes.buffer
+        var ir = _PatchIR(capacity: _patchResultCapacity(after, extra: _patchEscapedCapacity(stateJSON.count)))
         ir.raw("{\"state\":")
-        ir.string(String(decoding: newState.bytes.buffer, as: UTF8.self))
+        ir.string(stateJSON)
         ir.raw(",\"tree\":")
-        let treeStart = ir.bytes.count
-        _patchRoot(after.nodes, into: &ir)
-        ir.raw(",")
-        _patchCoverage(after, treeStart: treeStart, into: &ir)
+        _patchTree(after, into: &ir)
         ir.raw("}")
         return _patchResult(ir)
     } catch {

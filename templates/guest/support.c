@@ -135,10 +135,11 @@ static void returnPages(void *start, uint32_t pages) {
     }
 }
 
+// The smallest class that holds `size` (at most 32 KiB here): the bit length of size - 1, from one
+// count-leading-zeros instead of a loop over the classes.
 static uint32_t classIndexFor(size_t size) {
-    uint32_t shift = MIN_CLASS_SHIFT;
-    while (((size_t)1 << shift) < size) shift++;
-    return shift - MIN_CLASS_SHIFT;
+    if (size <= ((size_t)1 << MIN_CLASS_SHIFT)) return 0;
+    return (uint32_t)(32 - __builtin_clz((uint32_t)(size - 1))) - MIN_CLASS_SHIFT;
 }
 
 static void *allocateSmall(size_t size) {

@@ -22,10 +22,13 @@ public struct GuestCommands: Sendable, Equatable {
         self.viewDSLFiles = viewDSLFiles
     }
 
-    /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization.
+    /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization. A module
+    /// with views compiles the prelude's faster input reading (`#if PATCH_VIEWS`): a body decodes
+    /// its inputs member by member on every render, while function modules are held to a size.
     public var swiftc: [String] {
         var arguments = ["-target", toolchain.guestTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
                          "-Osize", "-lto=llvm-full", "-Xfrontend", "-disable-stack-protector"]
+        if !viewDSLFiles.isEmpty { arguments += ["-D", "PATCH_VIEWS"] }
         if let sdk = toolchain.swiftSDK {
             arguments += ["-sdk", sdk.sdkRoot]
             if let resources = sdk.swiftResources { arguments += ["-resource-dir", resources] }
