@@ -630,11 +630,13 @@ private struct Planner {
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
-    /// an observable class, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
+    /// an observable or `@Model` class, a closure type, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
     /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
     /// any; `build` reports why it does not lower.
     mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
-        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8), Array("EnvironmentValues".utf8)]
+        // `@Model` classes (SwiftData) are host objects; `-> Void` finds closure properties, whose callers' slots pass them.
+        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) }
+            + ["@Observable", "ObservableObject", "EnvironmentValues", "@Model", "-> Void", "-> ()"].map { Array($0.utf8) }
             + ViewTokenAnalysis.nativeOnlyViews.map { Array($0.utf8) }
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
