@@ -73,7 +73,8 @@ import Testing
             try ViewBuildCLITests.edit(project, Self.mailFile, replacing: #"Text("Unread")"#, with: #"Text("Unread mail")"#)
             let build = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
-            let changes = try #require(try #require(build.result, "\(build.stdout)")["changes"] as? [[String: Any]])
+            let report = try #require(build.result, "\(build.stdout)")
+            let changes = try #require(report["changes"] as? [[String: Any]])
             #expect(changes.first { $0["id"] as? String == "Greeter:MailScreen.body" }?["status"] as? String == "patched", "\(changes)")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
@@ -90,7 +91,8 @@ import Testing
             try ViewBuildCLITests.edit(project, Self.mailFile, replacing: #"Button("Done")"#, with: #"Button("Close")"#)
             try ViewBuildCLITests.edit(project, Self.mailFile, replacing: #"Text("Footer")"#, with: #"Text("Footer, edited")"#)
             let rebuilt = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
-            let again = try #require(try #require(rebuilt.result, "\(rebuilt.stdout)\(rebuilt.stderr)")["changes"] as? [[String: Any]])
+            let rereport = try #require(rebuilt.result, "\(rebuilt.stdout)\(rebuilt.stderr)")
+            let again = try #require(rereport["changes"] as? [[String: Any]])
             let screen = try #require(again.first { $0["id"] as? String == "Greeter:MailScreen.body" })
             #expect(screen["status"] as? String == "native_only" && screen["reason"] as? String == "view_needs_new_host_value", "\(screen)")
             #expect((screen["detail"] as? String)?.contains(#"`Button("Close") { dismiss() }`"#) == true, "\(screen)")
