@@ -29,6 +29,9 @@ extension ViewTokenAnalysis {
         var isRootStatement: Bool
         /// It reads a `private` member: its thunk goes in the view's file.
         var readsPrivate = false
+        /// A slot widened from a smaller one that could not capture a name: the smaller one's refusal,
+        /// reported if this one fails too.
+        var refusal: ViewTokenProblem?
 
         var tokens: [TokenSyntax] { node.tokens(viewMode: .sourceAccurate).filter { $0.positionAfterSkippingLeadingTrivia.utf8Offset >= start } }
     }
@@ -86,36 +89,46 @@ extension ViewTokenAnalysis {
             let drawing = reads.filter { !isBackground($0.part) }
             let prefixEnd = drawing.map(\.part).max()
             if let prefixEnd, let first = drawing.first {
-                let node = prefixEnd == 0 ? Syntax(chain(of: expression).root) : Syntax(modifiers[prefixEnd - 1])
-                let slot = ViewToken(viewPath: entry.path, type: .view, expression: slotText(node.tokens(viewMode: .sourceAccurate)))
-                candidates.append(SlotCandidate(
-                    use: .init(token: slot, root: slot.slotLabel, file: first.problem.file, range: range(of: node), line: index.files[first.problem.file].line(of: node)),
-                    node: node, start: node.positionAfterSkippingLeadingTrivia.utf8Offset, hostRead: first.problem,
-                    isRootStatement: isBodyRoot(expression)))
+                candidates.append(candidate(expression, part: prefixEnd, file: first.problem.file, hostRead: first.problem, in: entry))
             }
             for part in Set(reads.filter { isBackground($0.part) && $0.part > (prefixEnd ?? 0) }.map(\.part)).sorted() {
-                let modifier = modifiers[part - 1]
                 let read = reads.first { $0.part == part }!.problem
-                let period = modifier.calledExpression.as(MemberAccessExprSyntax.self)!.period
-                let start = period.positionAfterSkippingLeadingTrivia.utf8Offset
-                let text = slotText(modifier.tokens(viewMode: .sourceAccurate).filter { $0.positionAfterSkippingLeadingTrivia.utf8Offset >= start })
-                let slot = ViewToken(viewPath: entry.path, type: .view, expression: "Color.clear" + text, label: modifierName(modifier), isBackground: true)
-                candidates.append(SlotCandidate(
-                    use: .init(token: slot, root: slot.slotLabel, file: read.file, range: start..<modifier.endPositionBeforeTrailingTrivia.utf8Offset,
-                               line: index.files[read.file].line(of: period)),
-                    node: Syntax(modifier), start: start, hostRead: read, isRootStatement: false))
+                candidates.append(candidate(expression, part: part, file: read.file, hostRead: read, in: entry))
             }
         }
-        // Nested slots are part of the outermost one (a leaf in a slotted ForEach, a Button in a
-        // sheet that presents natively).
-        candidates.sort { ($0.use.file, $0.use.range.lowerBound, -$0.use.range.count) < ($1.use.file, $1.use.range.lowerBound, -$1.use.range.count) }
-        var kept: [SlotCandidate] = []
-        for candidate in candidates {
-            if let outer = kept.last, outer.use.file == candidate.use.file, outer.use.range.lowerBound <= candidate.use.range.lowerBound,
-               candidate.use.range.upperBound <= outer.use.range.upperBound { continue }
-            kept.append(candidate)
-        }
         let state = guestState(of: entry)
+        while true {
+            // Nested slots are part of the outermost one (a leaf in a slotted ForEach, a Button in a
+            // sheet that presents natively).
+            candidates.sort { ($0.use.file, $0.use.range.lowerBound, -$0.use.range.count) < ($1.use.file, $1.use.range.lowerBound, -$1.use.range.count) }
+            var kept: [SlotCandidate] = []
+            for candidate in candidates {
+                if let outer = kept.last, outer.use.file == candidate.use.file, outer.use.range.lowerBound <= candidate.use.range.lowerBound,
+                   candidate.use.range.upperBound <= outer.use.range.upperBound { continue }
+                kept.append(candidate)
+            }
+            switch check(&kept, state: state, in: entry) {
+            case .success:
+                return .success(kept)
+            case .failure(let widening):
+                guard let wider = widening.wider, !candidates.contains(where: { $0.use.file == wider.use.file && $0.use.range == wider.use.range })
+                else { return .failure(widening.problem) }
+                candidates.append(wider)
+            }
+        }
+    }
+
+    /// Why a slot fails, and the statement around it that would hold what it captures.
+    private struct Widening: Error {
+        let problem: ViewTokenProblem
+        let wider: SlotCandidate?
+    }
+
+    /// Checks each slot: not the body's root, capturing only what the thunk's closure can, writing no
+    /// guest state. A slot that reads a name bound around it (a ForEach element, an `if let`) widens to
+    /// the statement around it, which binds the name (`ForEach(model.items) { item in Row(model: item) }`
+    /// as one slot), as long as that statement is no root; the refusal names the first slot tried.
+    private func check(_ kept: inout [SlotCandidate], state: Set<String>, in entry: GuestTypeEntry) -> Result<Void, Widening> {
         for position in kept.indices {
             let slot = kept[position]
             let name = slot.use.token.slotLabel
@@ -123,24 +136,60 @@ extension ViewTokenAnalysis {
             let slotLocation = GuestSourceLocation(file: sourceFile.relativePath, line: slot.use.line)
             let because = slot.hostRead.map { " (it reads the host: \($0.detail))" } ?? ""
             if slot.isRootStatement, let read = slot.hostRead {
-                return .failure(ViewTokenProblem(
+                let problem = slot.refusal ?? ViewTokenProblem(
                     detail: "\(read.detail); the statement reading it, `\(name)(…)`, is the whole body, which cannot be a slot (a patch could change nothing); move the host read into a smaller part of the body",
-                    location: location(read)))
+                    location: location(read))
+                return .failure(Widening(problem: problem, wider: nil))
             }
             var readsPrivate = false
             if let local = captures(of: slot, in: entry, readsPrivate: &readsPrivate) {
-                return .failure(ViewTokenProblem(
+                let problem = slot.refusal ?? ViewTokenProblem(
                     detail: "`\(name)(…)` cannot be a slot\(because): it reads `\(local)`, which is not a member of \(entry.path.joined(separator: ".")) (a slot's closure in the shipped app captures only the view, not a ForEach element, an `if let` binding or a local); pass it to a view of the project that holds the native view",
-                    location: slotLocation))
+                    location: slotLocation)
+                var wider = enclosingStatement(of: slot, in: entry).map { outer in
+                    candidate(outer, part: chainPart(holding: slot.start, in: outer), file: slot.use.file, hostRead: slot.hostRead, in: entry)
+                }
+                // The wider slot may not be the root either, not even for a native-only leaf.
+                if let candidate = wider, candidate.isRootStatement && candidate.hostRead == nil { wider = nil }
+                wider?.refusal = problem
+                return .failure(Widening(problem: problem, wider: wider))
             }
             if slot.hostRead != nil, let write = writes(of: slot, state: state) {
-                return .failure(ViewTokenProblem(
+                return .failure(Widening(problem: ViewTokenProblem(
                     detail: "`\(name)(…)` cannot be a slot\(because): it writes the view's state with `\(write)`, which the host would overwrite with the guest's last state (sdk-contract §5.4); keep the write in the guest or the state in a model",
-                    location: slotLocation))
+                    location: slotLocation), wider: nil))
             }
             kept[position].readsPrivate = readsPrivate
         }
-        return .success(kept)
+        return .success(())
+    }
+
+    /// The slot of `expression` for a read in `part` of its chain: a background slot for an event
+    /// modifier, else the chain up to and including that part.
+    private func candidate(_ expression: ExprSyntax, part: Int, file: Int, hostRead: HostReadProblem?, in entry: GuestTypeEntry) -> SlotCandidate {
+        let (root, modifiers) = chain(of: expression)
+        if part > 0, Self.backgroundModifiers.contains(modifierName(modifiers[part - 1])) {
+            let modifier = modifiers[part - 1]
+            let period = modifier.calledExpression.as(MemberAccessExprSyntax.self)!.period
+            let start = period.positionAfterSkippingLeadingTrivia.utf8Offset
+            let text = slotText(modifier.tokens(viewMode: .sourceAccurate).filter { $0.positionAfterSkippingLeadingTrivia.utf8Offset >= start })
+            let slot = ViewToken(viewPath: entry.path, type: .view, expression: "Color.clear" + text, label: modifierName(modifier), isBackground: true)
+            return SlotCandidate(use: .init(token: slot, root: slot.slotLabel, file: file, range: start..<modifier.endPositionBeforeTrailingTrivia.utf8Offset,
+                                            line: index.files[file].line(of: period)),
+                                 node: Syntax(modifier), start: start, hostRead: hostRead, isRootStatement: false)
+        }
+        let node = part == 0 ? Syntax(root) : Syntax(modifiers[part - 1])
+        let slot = ViewToken(viewPath: entry.path, type: .view, expression: slotText(node.tokens(viewMode: .sourceAccurate)))
+        return SlotCandidate(use: .init(token: slot, root: slot.slotLabel, file: file, range: range(of: node), line: index.files[file].line(of: node)),
+                             node: node, start: node.positionAfterSkippingLeadingTrivia.utf8Offset, hostRead: hostRead,
+                             isRootStatement: isBodyRoot(expression))
+    }
+
+    /// The view statement around the one holding the slot.
+    private func enclosingStatement(of slot: SlotCandidate, in entry: GuestTypeEntry) -> ExprSyntax? {
+        guard let own = enclosingViewStatement(of: slot.node, in: entry) ?? slot.node.as(ExprSyntax.self),
+              let item = own.parent else { return nil }
+        return enclosingViewStatement(of: item, in: entry)
     }
 
     private func location(_ read: HostReadProblem) -> GuestSourceLocation {
@@ -360,14 +409,19 @@ extension ViewTokenAnalysis {
             if let access = reference.parent?.as(MemberAccessExprSyntax.self), access.declName.id == reference.id { continue }
             if declared.contains(name) { continue }
             if let member = entry.members.first(where: { $0.names.contains(name) }) {
-                if member.decl.asProtocol(WithModifiersSyntax.self)?.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) == true {
-                    readsPrivate = true
-                }
+                if isFilePrivate(member.decl) { readsPrivate = true }
                 continue
             }
             if outer.contains(name) { return name }
+            // A `private` type or global of the file (`PrivateRow()`, `formatter`) is seen only from the view's file.
+            if let type = index.lookupType(path: [name]), isFilePrivate(index.types[type].decl) { readsPrivate = true }
+            if index.globals(named: name).contains(where: { isFilePrivate(index.globals[$0].decl) }) { readsPrivate = true }
         }
         return nil
+    }
+
+    private func isFilePrivate(_ decl: some SyntaxProtocol) -> Bool {
+        decl.asProtocol(WithModifiersSyntax.self)?.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) } == true
     }
 
     /// The first write of the view's guest state in the slot (`isOn = true`, `count += 1`,

@@ -223,13 +223,15 @@ struct ViewTokenAnalysis {
             let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
             guard let wrapper = wrappers.first(where: { Self.hostWrappers.contains($0.attributeName.trimmedText) }) else {
                 guard wrappers.isEmpty, variable.bindings.count == 1, let binding = variable.bindings.first,
-                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let annotation = binding.typeAnnotation?.type else { continue }
+                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
-                if isHostClass(annotation.trimmedText) {
+                let annotation = binding.typeAnnotation?.type
+                if let typeName = annotation?.trimmedText ?? GuestViewLowering.namedType(of: binding.initializer?.value), isHostClass(typeName) {
                     // A plain property of a class of the project (an `@Observable` or SwiftData `@Model`
-                    // model handed to a row) is a host object too: the inputs cannot carry a class.
-                    roots[name] = HostRoot(wrapper: "Observable", type: annotation.trimmedText, opaqueReason: "")
-                } else if GuestViewLowering.isClosure(annotation), binding.initializer == nil, isLet || !annotation.is(OptionalTypeSyntax.self) {
+                    // model handed to a row, `var store = Store.shared`) is a host object too: the
+                    // inputs cannot carry a class.
+                    roots[name] = HostRoot(wrapper: "Observable", type: typeName, opaqueReason: "")
+                } else if let annotation, GuestViewLowering.isClosure(annotation), binding.initializer == nil, isLet || !annotation.is(OptionalTypeSyntax.self) {
                     // The host skips closures (§5.4); one without a default is the parent's, which only
                     // the shipped thunk holds.
                     roots[name] = HostRoot(wrapper: "closure", type: nil, opaqueReason: "`\(name)` is a closure property without a default, which the host does not pass in the view's inputs")
@@ -258,8 +260,9 @@ struct ViewTokenAnalysis {
                 }
             } else if let annotation = binding.typeAnnotation?.type {
                 typeName = annotation.trimmedText
-            } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
-                typeName = call.calledExpression.trimmedText
+            } else if let named = GuestViewLowering.namedType(of: binding.initializer?.value) {
+                // `= Model()`, `= Model.shared`.
+                typeName = named
             }
             roots[name] = HostRoot(wrapper: wrapperName, type: typeName, opaqueReason: opaqueReason)
             table.hostProperties.append((member.file, range(of: variable)))
