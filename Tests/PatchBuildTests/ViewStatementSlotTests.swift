@@ -173,7 +173,22 @@ import Testing
             @ObservedObject var store: Store
             private func reload() { store.load() }
             var body: some View {
-                VStack { Text("x") }
+                VStack {
+                    Text("x")
+                    Button("Reload", action: reload)
+                }
+            }
+        }
+
+        struct Bumper: View {
+            @ObservedObject var store: Store
+            @State private var count = 0
+            private func bump() {
+                count += 1
+                store.load()
+            }
+            var body: some View {
+                VStack { Button("Bump") { bump() } }
             }
         }
 
@@ -262,9 +277,14 @@ import Testing
         #expect(whole.detail.hasPrefix("`store.items` is a [Entry] of the host (@ObservedObject)"), "\(whole.detail)")
         #expect(whole.detail.contains("is the whole body, which cannot be a slot"), "\(whole.detail)")
         #expect(whole.location.line == Self.line(of: "ForEach(store.items) { entry in Text"))
-        let helper = try #require(Self.table("Helper").failure)
-        #expect(helper.detail == "calls `store.load(…)` on a host value (@ObservedObject): actions on host objects run natively only")
-        #expect(helper.location.line == Self.line(of: "private func reload"))
+        // A helper calling the host is the host's: the guest leaves it out, its callers are slots.
+        let helper = try Self.table("Helper").get()
+        #expect(helper.tokens.map(\.expression) == ["Button(\"Reload\", action: reload)"] && helper.readsFilePrivateProperty)
+        #expect(helper.hostProperties.count == 2, "the model and the helper are blanked in the guest")
+        // One that also writes the guest's state cannot run natively.
+        let bumper = try #require(Self.table("Bumper").failure)
+        #expect(bumper.detail == "calls `store.load(…)` on a host value (@ObservedObject): actions on host objects run natively only")
+        #expect(bumper.location.line == Self.line(of: "private func bump()") + 2)
     }
 
     /// `build`'s copy: each slot is replaced on its own lines (statement slots by an opaque node,

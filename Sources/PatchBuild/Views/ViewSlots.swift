@@ -65,7 +65,7 @@ extension ViewTokenAnalysis {
     /// The slots of a view: its native-only leaves and the statements its host reads need, the
     /// outermost of nested ones, each checked for what the thunk's closure can capture and must not
     /// write; or the first read that cannot be in a slot.
-    func slots(leaves: [SlotCandidate], hostReads: [HostReadProblem], in entry: GuestTypeEntry) -> Result<[SlotCandidate], ViewTokenProblem> {
+    func slots(leaves: [SlotCandidate], hostReads: [HostReadProblem], state: Set<String>, in entry: GuestTypeEntry) -> Result<[SlotCandidate], ViewTokenProblem> {
         var candidates = leaves
         // Reads of one statement decide its slots together: the chain prefix up to the last drawing
         // modifier (or the view) that reads the host, and a background slot for each event modifier after it.
@@ -96,7 +96,6 @@ extension ViewTokenAnalysis {
                 candidates.append(candidate(expression, part: part, file: read.file, hostRead: read, in: entry))
             }
         }
-        let state = guestState(of: entry)
         while true {
             // Nested slots are part of the outermost one (a leaf in a slotted ForEach, a Button in a
             // sheet that presents natively).
@@ -154,7 +153,7 @@ extension ViewTokenAnalysis {
                 wider?.refusal = problem
                 return .failure(Widening(problem: problem, wider: wider))
             }
-            if slot.hostRead != nil, let write = writes(of: slot, state: state) {
+            if slot.hostRead != nil, let write = writes(slot.tokens, state: state) {
                 return .failure(Widening(problem: ViewTokenProblem(
                     detail: "`\(name)(…)` cannot be a slot\(because): it writes the view's state with `\(write)`, which the host would overwrite with the guest's last state (sdk-contract §5.4); keep the write in the guest or the state in a model",
                     location: slotLocation), wider: nil))
@@ -224,6 +223,11 @@ extension ViewTokenAnalysis {
         return 0
     }
 
+    /// Whether a statement of a view builder holds `node` (a read there can be a slot).
+    func isInViewStatement(_ node: Syntax, in entry: GuestTypeEntry) -> Bool {
+        enclosingViewStatement(of: node, in: entry) != nil
+    }
+
     /// The innermost statement of a view builder around `node` whose expression is a view (a
     /// capitalized call or a view helper of the type, with its modifiers), or nil.
     private func enclosingViewStatement(of node: Syntax, in entry: GuestTypeEntry) -> ExprSyntax? {
@@ -259,7 +263,7 @@ extension ViewTokenAnalysis {
     }
 
     /// `body`, `body(content:)`, and helpers typed `some View` or marked `@ViewBuilder`.
-    private func isViewMember(_ decl: some SyntaxProtocol) -> Bool {
+    func isViewMember(_ decl: some SyntaxProtocol) -> Bool {
         if let variable = decl.as(VariableDeclSyntax.self) {
             if variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "ViewBuilder" }) { return true }
             return variable.bindings.contains { $0.pattern.trimmedText == "body" || ($0.typeAnnotation?.type.trimmedText.hasSuffix("View") ?? false) }
@@ -353,8 +357,9 @@ extension ViewTokenAnalysis {
         return isBody && list.filter { !$0.item.is(DeclSyntax.self) }.count == 1
     }
 
-    /// The `@State`, `@Binding` and `@AppStorage` properties: the guest's state.
-    private func guestState(of entry: GuestTypeEntry) -> Set<String> {
+    /// The `@State`, `@Binding` and `@AppStorage` properties: the guest's state (less the host
+    /// objects among them, `@State var store: Store`: writing through those is the host's).
+    func guestState(of entry: GuestTypeEntry) -> Set<String> {
         var names: Set<String> = []
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
@@ -427,9 +432,9 @@ extension ViewTokenAnalysis {
     /// The first write of the view's guest state in the slot (`isOn = true`, `count += 1`,
     /// `items.append(x)`, `isOn.toggle()`, `&count`, `$isOn`), or nil. A native write would be
     /// overwritten: the host merges the guest's last state over the view's properties (§5.4).
-    private func writes(of slot: SlotCandidate, state: Set<String>) -> String? {
+    func writes(_ tokens: [TokenSyntax], state: Set<String>) -> String? {
         guard !state.isEmpty else { return nil }
-        for token in slot.tokens {
+        for token in tokens {
             let text: String
             switch token.tokenKind {
             case .identifier(let identifier), .dollarIdentifier(let identifier): text = identifier

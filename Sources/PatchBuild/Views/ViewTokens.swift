@@ -222,7 +222,8 @@ struct ViewTokenAnalysis {
             let isFilePrivate = variable.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
             let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
             guard let wrapper = wrappers.first(where: { Self.hostWrappers.contains($0.attributeName.trimmedText) }) else {
-                guard wrappers.isEmpty, variable.bindings.count == 1, let binding = variable.bindings.first,
+                // `@State var store: Store` of a class too: the guest keeps no state for a host object.
+                guard variable.bindings.count == 1, let binding = variable.bindings.first,
                       let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
                 let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
                 let annotation = binding.typeAnnotation?.type
@@ -231,7 +232,8 @@ struct ViewTokenAnalysis {
                     // model handed to a row, `var store = Store.shared`) is a host object too: the
                     // inputs cannot carry a class.
                     roots[name] = HostRoot(wrapper: "Observable", type: typeName, opaqueReason: "")
-                } else if let annotation, GuestViewLowering.isClosure(annotation), binding.initializer == nil, isLet || !annotation.is(OptionalTypeSyntax.self) {
+                } else if wrappers.isEmpty, let annotation, GuestViewLowering.isClosure(annotation), binding.initializer == nil,
+                          isLet || !annotation.is(OptionalTypeSyntax.self) {
                     // The host skips closures (§5.4); one without a default is the parent's, which only
                     // the shipped thunk holds.
                     roots[name] = HostRoot(wrapper: "closure", type: nil, opaqueReason: "`\(name)` is a closure property without a default, which the host does not pass in the view's inputs")
@@ -270,19 +272,42 @@ struct ViewTokenAnalysis {
         }
         // Every member but the host declarations: its native-only leaves, its token reads, and the
         // host reads that are no token, each of which the statement holding it must take into a slot.
+        // A helper that reads the host in code no statement holds (`func save() { model.save() }`)
+        // is the host's too: the guest leaves it out, and the statements calling it are slots.
         var leaves: [SlotCandidate] = []
         var reads: [ViewTokenTable.Use] = []
         var problems: [HostReadProblem] = []
-        for member in entry.members where member.kind != .nestedType {
-            if member.kind == .storedProperty, table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
-            if member.kind != .storedProperty { leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path) }
-            guard !roots.isEmpty else { continue }
-            let found = uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path)
-            reads += found.tokens
-            problems += found.problems
+        let state = guestState(of: entry).subtracting(roots.keys)
+        while true {
+            leaves = []
+            reads = []
+            problems = []
+            for member in entry.members where member.kind != .nestedType {
+                if table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
+                if member.kind != .storedProperty { leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path) }
+                guard !roots.isEmpty else { continue }
+                let found = uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path)
+                reads += found.tokens
+                problems += found.problems
+            }
+            var hostMembers: [(member: GuestMember, read: HostReadProblem)] = []
+            for problem in problems where !isInViewStatement(problem.node, in: entry) {
+                guard let member = entry.members.first(where: { $0.file == problem.file && range(of: $0.decl).contains(problem.node.positionAfterSkippingLeadingTrivia.utf8Offset) }),
+                      member.kind == .other, member.names.count == 1, !isViewMember(member.decl),
+                      !hostMembers.contains(where: { $0.member.decl.id == member.decl.id }),
+                      // A helper writing the guest's state cannot run natively (the host would overwrite the write).
+                      writes(Array(member.decl.tokens(viewMode: .sourceAccurate)), state: state) == nil
+                else { continue }
+                hostMembers.append((member, problem))
+            }
+            guard !hostMembers.isEmpty else { break }
+            for (member, read) in hostMembers {
+                roots[member.names[0]] = HostRoot(wrapper: "helper", type: nil, opaqueReason: "`\(member.names[0])` reads the host (\(read.detail))")
+                table.hostProperties.append((member.file, range(of: member.decl)))
+            }
         }
         let slots: [SlotCandidate]
-        switch self.slots(leaves: leaves, hostReads: problems, in: entry) {
+        switch self.slots(leaves: leaves, hostReads: problems, state: state, in: entry) {
         case .failure(let problem): return .failure(problem)
         case .success(let found): slots = found
         }
