@@ -161,6 +161,19 @@ import Testing
             }
         }
 
+        struct Gallery: View {
+            let names: [String]
+            var body: some View {
+                VStack {
+                    Image("hero").resizable().frame(height: 80)
+                    ForEach(names, id: \\.self) { name in
+                        Image(name).renderingMode(.template)
+                    }
+                    Text(names.first ?? "")
+                }
+            }
+        }
+
         struct Whole: View {
             @ObservedObject var store: Store
             var body: some View {
@@ -285,6 +298,22 @@ import Testing
         let bumper = try #require(Self.table("Bumper").failure)
         #expect(bumper.detail == "calls `store.load(…)` on a host value (@ObservedObject): actions on host objects run natively only")
         #expect(bumper.location.line == Self.line(of: "private func bump()") + 2)
+    }
+
+    /// Modifiers the IR has no case for: the chain up to one is a slot (widened to a ForEach that
+    /// binds what it reads); none of them is a name of the guest DSL, which would lower it instead.
+    @Test func modifiersWithoutAnIRCaseAreSlotsUpToTheModifier() throws {
+        #expect(try Self.slots("Gallery").map(\.expression) == [
+            "Image(\"hero\").resizable()",
+            "ForEach(names, id: \\.self) { name in\nImage(name).renderingMode(.template)\n}",
+        ])
+        let directory = try GuestTemplates.locate()
+        let declarations = try GuestTemplates.viewDSLFiles(in: directory).map {
+            try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)
+        }.joined()
+        for name in ViewTokenAnalysis.nativeOnlyModifiers {
+            #expect(!declarations.contains("func \(name)("), "\(name)")
+        }
     }
 
     /// `build`'s copy: each slot is replaced on its own lines (statement slots by an opaque node,

@@ -195,6 +195,10 @@ struct ViewTokenAnalysis {
     static let nativeOnlyViews: Set<String> = [
         "Map", "Canvas", "VideoPlayer", "SignInWithAppleButton", "ShareLink", "AsyncImage", "TimelineView", "Chart",
     ]
+    /// Modifiers the IR has no case for (sdk-contract §5.6.5), which the guest DSL does not declare
+    /// (ViewStatementSlotTests checks it): a statement applying one is a slot up to that modifier
+    /// (`Image(name).resizable()` natively; the modifiers after it stay in the guest).
+    static let nativeOnlyModifiers: Set<String> = ["resizable", "renderingMode", "contentShape", "id", "matchedGeometryEffect"]
     /// A project type conforming to one of these wraps a UIKit/AppKit view: a slot too.
     static let representableProtocols: Set<String> = [
         "UIViewRepresentable", "NSViewRepresentable", "UIViewControllerRepresentable", "NSViewControllerRepresentable",
@@ -284,7 +288,10 @@ struct ViewTokenAnalysis {
             problems = []
             for member in entry.members where member.kind != .nestedType {
                 if table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
-                if member.kind != .storedProperty { leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path) }
+                if member.kind != .storedProperty {
+                    leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path)
+                    problems += nativeModifiers(in: member.decl, file: member.file)
+                }
                 guard !roots.isEmpty else { continue }
                 let found = uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path)
                 reads += found.tokens
@@ -339,6 +346,29 @@ struct ViewTokenAnalysis {
             let slot = ViewToken(viewPath: viewPath, type: .view, expression: slotText(call.tokens(viewMode: .sourceAccurate)))
             found.append(SlotCandidate(use: .init(token: slot, root: name, file: file, range: range(of: call), line: sourceFile.line(of: call)),
                                        node: Syntax(call), start: call.positionAfterSkippingLeadingTrivia.utf8Offset, hostRead: nil, isRootStatement: false))
+        }
+        return found
+    }
+
+    /// The modifiers of `nativeOnlyModifiers` a member applies (`Image(name).resizable()`): each
+    /// takes the chain up to it into a slot, as a host read in a modifier does.
+    private func nativeModifiers(in decl: DeclSyntax, file: Int) -> [HostReadProblem] {
+        var found: [HostReadProblem] = []
+        for token in decl.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, Self.nativeOnlyModifiers.contains(name),
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self), let access = reference.parent?.as(MemberAccessExprSyntax.self),
+                  access.declName.id == reference.id, access.base != nil,
+                  let call = access.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == access.id else { continue }
+            // Only a modifier of a statement's chain (not `model.id(for: x)` inside an argument).
+            var statement = Syntax(call)
+            while let parent = statement.parent {
+                if let outer = parent.as(MemberAccessExprSyntax.self), outer.base?.id == statement.id { statement = parent; continue }
+                if let modifier = parent.as(FunctionCallExprSyntax.self), modifier.calledExpression.id == statement.id { statement = parent; continue }
+                break
+            }
+            guard statement.parent?.is(CodeBlockItemSyntax.self) == true || statement.parent?.is(ReturnStmtSyntax.self) == true else { continue }
+            found.append(HostReadProblem(detail: "`.\(name)(…)` has no modifier in the view IR (sdk-contract §5.6.5), so only the host can apply it",
+                                         node: Syntax(reference), file: file, line: index.files[file].line(of: reference)))
         }
         return found
     }
