@@ -40,7 +40,9 @@ extension ViewTokenAnalysis {
     /// the modified view's background, which appears and disappears with the view and presents
     /// like it.
     static let backgroundModifiers: Set<String> = [
-        "onAppear", "onDisappear", "task", "onReceive", "onChange", "sheet", "fullScreenCover", "alert", "confirmationDialog", "popover",
+        "onAppear", "onDisappear", "task", "onReceive", "onChange", "onOpenURL", "onContinueUserActivity",
+        "sheet", "fullScreenCover", "alert", "confirmationDialog", "popover", "fileImporter", "fileExporter",
+        "refundRequestSheet", "manageSubscriptionsSheet",
     ]
     /// Modifiers whose unlabeled closure is view content (the others', `onAppear`'s, run code).
     static let contentModifiers: Set<String> = [

@@ -260,7 +260,7 @@ struct ViewTokenAnalysis {
                 if let keyPath = argument.as(KeyPathExprSyntax.self) {
                     let key = String(keyPath.components.trimmedText.trimmingPrefix("."))
                     typeName = Self.environmentValues[key] ?? projectEnvironmentValue(key)
-                    opaqueReason = "`@Environment(\\.\(key)) var \(name)` is not a value the thunk can pass (an action, an object or an environment key of the app); only \(Self.environmentValues.keys.sorted().joined(separator: ", ")) are"
+                    opaqueReason = "`@Environment(\\.\(key)) var \(name)` is not a value the thunk can pass as a token (an action, an object or an environment key of the app)"
                 } else if let member = argument.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self", let base = member.base {
                     typeName = base.trimmedText
                 }
