@@ -338,6 +338,31 @@ import Testing
         #expect(!line("@Query var trips").contains("Query"), "the @Query declaration is blanked")
     }
 
+    /// A model class another target declares (the app's data package) is a host object in prepare
+    /// as in build, which sees every target: both make the same slot.
+    @Test func prepareSeesModelClassesOfOtherTargets() throws {
+        let data = "import SwiftData\n@Model public final class Trip {\n    public var name: String = \"\"\n    public func archive() {}\n}\n"
+        let app = """
+            import SwiftUI
+            import TripData
+            struct TripCard: View {
+                let trip: Trip
+                var body: some View {
+                    VStack {
+                        Text("Trip")
+                        Button("Archive") { trip.archive() }
+                    }
+                }
+            }
+            """
+        let project = PreparedProject(targets: ["TripData": ["Trip.swift": data], "App": ["TripCard.swift": app]], appTarget: "App")
+        let card = try #require(project.plan.baseline.declarations.first { $0.id == "App:TripCard.body" })
+        #expect(card.tokens.map(\.expression) == ["Button(\"Archive\") { trip.archive() }"], "\(card.tokens)")
+        let index = GuestSourceIndex(sources: [("Sources/TripData/Trip.swift", data), ("Sources/App/TripCard.swift", app)])
+        let built = try ViewTokenAnalysis(index: index).analyze(type: try #require(index.lookupType(path: ["TripCard"]))).get()
+        #expect(built.tokens.map(\.record) == card.tokens)
+    }
+
     @Test func aChangedSlotNeedsANewAppBuild() throws {
         let shipped = try Self.table("EditSheet").get().tokens.map(\.record)
         let edited = Self.source.replacingOccurrences(of: "Button(\"Done\") { dismiss() }", with: "Button(\"Close\") { dismiss() }")
