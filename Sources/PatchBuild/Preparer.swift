@@ -630,24 +630,43 @@ private struct Planner {
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
-    /// an observable class, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
+    /// an observable or `@Model` class, a closure type, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
     /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
     /// any; `build` reports why it does not lower.
     mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
-        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) } + [Array("@Observable".utf8), Array("ObservableObject".utf8), Array("EnvironmentValues".utf8)]
+        // `@Model` classes (SwiftData) are host objects; `-> Void` finds closure properties, whose callers' slots pass them.
+        let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) }
+            + ["@Observable", "ObservableObject", "EnvironmentValues", "@Model", "-> Void", "-> ()"].map { Array($0.utf8) }
             + ViewTokenAnalysis.nativeOnlyViews.map { Array($0.utf8) }
+        // Model classes are often declared in another target (a package of the app's data): `build`
+        // sees every target's sources, so the views of each target are analysed with them too, or
+        // prepare and build would disagree on which reads are host reads (and on the slots).
+        let classMarkers = ["@Model", "ObservableObject", "@Observable"].map { Array($0.utf8) }
+        var modelFiles: [(path: String, text: String)] = []
+        for file in analyses.flatMap(\.files) where !modelFiles.contains(where: { $0.path == file.path })
+            && classMarkers.contains(where: { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }) {
+            modelFiles.append((file.path, String(decoding: file.userBytes, as: UTF8.self)))
+        }
+        // A file naming one of those classes holds views with host properties (`let trip: Trip`).
+        let classNames = Set(modelFiles.flatMap { file in
+            file.text.components(separatedBy: "class ").dropFirst().map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "_" }) }
+        }.filter { !$0.isEmpty }).map { Array($0.utf8) }
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
             let representable = Array("Representable".utf8)
             let hasRepresentable = analysis.files.contains { GeneratedSection.firstRange(of: representable, in: $0.userBytes) != nil }
             let sources = hasRepresentable ? analysis.files : analysis.files.filter { file in
-                markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+                (markers + classNames).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
             }
             guard !sources.isEmpty else { continue }
-            let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) })
+            let own = Set(sources.map(\.path))
+            // The target's own files first: a view's name finds the target's own declaration.
+            let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
+                + modelFiles.filter { !own.contains($0.path) }.map { ($0.path, $0.text) })
             let tokenAnalysis = ViewTokenAnalysis(index: index)
             for owner in analysis.viewTypes.sorted() {
                 guard let type = index.lookupType(path: owner.split(separator: ".").map(String.init)),
+                      own.contains(index.files[index.types[type].file].relativePath),
                       case .success(let table) = tokenAnalysis.analyze(type: type), !table.tokens.isEmpty else { continue }
                 let id = "\(analysis.target.name):\(owner).body"
                 viewTokens[id] = table.tokens

@@ -445,6 +445,44 @@ struct PrepareCompileTests {
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
 
+    /// Statement and background slots (an environment action in a Button, a closure property, an
+    /// event modifier and a presentation bound to the model): the thunk passes each as a native view
+    /// capturing the view, and compiles with it.
+    @Test func viewThunksPassingStatementSlotsCompile() throws {
+        let source = """
+            import SwiftUI
+            @MainActor final class Model: ObservableObject {
+                @Published var title = "t"
+                @Published var showing = false
+                func load() {}
+            }
+            struct Editor: View {
+                @ObservedObject var model: Model
+                @Environment(\\.dismiss) private var dismiss
+                let onTap: () -> Void
+                var body: some View {
+                    VStack {
+                        Text(model.title)
+                        Button("Done") { dismiss() }
+                        Button("Open", action: onTap)
+                    }
+                    .onAppear { model.load() }
+                    .sheet(isPresented: $model.showing) { Text("Sheet") }
+                }
+            }
+            """
+        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App")
+        let files = files(of: project, target: "App")
+        let section = try #require(files["Views.swift"]?.components(separatedBy: PreparedNames.sectionBegin).last, "`dismiss` is private: the thunk is in the view's file")
+        for expression in ["Button(\"Done\") { dismiss() }", "Button(\"Open\", action: onTap)", "Color.clear.onAppear { model.load() }",
+                           "Color.clear.sheet(isPresented: $model.showing) { Text(\"Sheet\") }"] {
+            #expect(section.contains(": { AnyView(\(expression)) }"), "\(expression) in \(section)")
+        }
+        #expect(project.plan.baseline.declarations.first { $0.id == "App:Editor.body" }?.tokens.map(\.kind) == [.slot, .slot, .slot, .slot, .string])
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
     /// The check is real: a thunk that calls the SDK the old way (no `returning:`) fails it.
     @Test func aThunkThatMisusesTheSDKFailsTheCheck() throws {
         let project = PreparedProject("enum Tax {\n    // @patchable\n    static func rate(_ region: String) -> Double { 0.2 }\n}\n")

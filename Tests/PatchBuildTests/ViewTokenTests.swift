@@ -120,7 +120,8 @@ import Testing
         #expect(Self.table("Lister").failure?.location == GuestSourceLocation(file: "Sources/App/Screen.swift", line: 36))
         #expect(Self.table("Loader").failure?.detail.contains("calls `model.load(…)`") == true)
         #expect(Self.table("Loader").failure?.location.line == 44)
-        #expect(Self.table("Closer").failure?.detail.contains("`@Environment(\\.dismiss) var dismiss` is not a value the thunk can pass") == true)
+        // An environment action is read only in slots (ViewStatementSlotTests); unread, it is just left out of the guest.
+        #expect(try Self.table("Closer").get().tokens.isEmpty && Self.table("Closer").get().hostProperties.count == 1)
         #expect(try Self.table("Plain").get().isEmpty)
         // An environment value the app declares is typed from its declaration.
         #expect(try Self.table("Editor").get().tokens.map(\.expression) == ["isEditing"])

@@ -21,4 +21,19 @@ struct ViewDSLSlotTests {
         try validator.validateDocument(document, as: "BodyEmission")
         #expect(validator.validated(root: try #require(document.member("root"))).slots == ["op_0123456789ab"])
     }
+
+    /// A statement slot in place of a Button, and a background slot for an event modifier next to
+    /// the view's own background: both are slots the thunk must supply; the background slot is an
+    /// invisible opaque node in `backgroundContent`, applied in source order with the others.
+    @Test func statementAndBackgroundSlotsAreOpaqueNodes() throws {
+        let guest = try session(try GuestBuilder.viewDSLGuest("view_statement_slots_guest.swift", exports: ["view_body__Inbox"]))
+        let output = String(decoding: try #require(try guest.callPacked("view_body__Inbox", input: Array(#"{"title":"Mail"}"#.utf8)).output), as: UTF8.self)
+        #expect(output.contains(#"{"kind":{"opaque":{"id":"op_aaaaaaaaaaaa","label":"Button"}},"modifiers":[{"padding":{"_0":{"top":8,"leading":8,"bottom":8,"trailing":8}}}]}"#), "\(output)")
+        let background = #"{"backgroundContent":{"alignment":null,"content":[{"kind":{"opaque":{"id":"op_bbbbbbbbbbbb","label":"onAppear"}},"modifiers":[]}]}}"#
+        #expect(output.contains(#"]}},"modifiers":[{"background":{"_0":{"named":{"_0":"red"}}}},"# + background + #",{"navigationTitle":{"_0":"Inbox"}}]}"#), "\(output)")
+        var validator = ViewTreeValidator(export: "view_body__Inbox", limits: ViewLimits())
+        let document = try validator.parse(Array(output.utf8))
+        try validator.validateDocument(document, as: "BodyEmission")
+        #expect(validator.validated(root: try #require(document.member("root"))).slots == ["op_aaaaaaaaaaaa", "op_bbbbbbbbbbbb"])
+    }
 }

@@ -43,6 +43,23 @@ public struct VStack<Content: View>: PrimitiveView {
     public func render() -> String { "VStack(\(renderView(content)))" }
 }
 
+public struct Button<Label: View> {
+    let action: @MainActor () -> Void
+    let label: @MainActor () -> Label
+}
+
+extension Button where Label == Text {
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {
+        self.action = action
+        let title = String(title)
+        label = { Text(title) }
+    }
+}
+
+extension Button: PrimitiveView {
+    public func render() -> String { "Button(\(renderView(label())))" }
+}
+
 /// Stands for UIKit's `UIViewRepresentable` (no UIKit here): a view the host draws natively, which
 /// a thunk passes as a slot.
 public protocol UIViewRepresentable: PrimitiveView {}
@@ -67,6 +84,7 @@ public struct Color: PrimitiveView, Hashable, Sendable {
     let name: String
     public init(_ name: String) { self.name = name }
     public init(red: Double, green: Double, blue: Double, opacity: Double = 1) { name = "rgba(\(red),\(green),\(blue),\(opacity))" }
+    public static let clear = Color("clear")
     public static let primary = Color("primary"), secondary = Color("secondary"), accentColor = Color("accent")
     public static let red = Color("red"), green = Color("green"), blue = Color("blue"), black = Color("black"), white = Color("white")
     public func render() -> String { "Color(\(name))" }
@@ -112,6 +130,9 @@ public struct ModifiedView<Content: View>: PrimitiveView {
 }
 
 extension View {
+    public func onAppear(perform action: (() -> Void)? = nil) -> ModifiedView<Self> { ModifiedView(content: self) }
+    public func sheet<Content: View>(isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil,
+                                     @ViewBuilder content: @escaping () -> Content) -> ModifiedView<Self> { ModifiedView(content: self) }
     public func font(_ font: Font?) -> ModifiedView<Self> { ModifiedView(content: self) }
     public func foregroundColor(_ color: Color?) -> ModifiedView<Self> { ModifiedView(content: self) }
     public func foregroundStyle(_ color: Color) -> ModifiedView<Self> { ModifiedView(content: self) }
@@ -235,6 +256,46 @@ public struct Published<Value> {
 public struct ObservedObject<ObjectType: ObservableObject> {
     public var wrappedValue: ObjectType
     public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+    public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
+
+    /// `$model.title`: a binding into the observed object.
+    @dynamicMemberLookup
+    public struct Wrapper {
+        let object: ObjectType
+        public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>) -> Binding<Subject> {
+            let object = self.object
+            return Binding(get: { object[keyPath: keyPath] }, set: { object[keyPath: keyPath] = $0 })
+        }
+    }
+}
+
+@propertyWrapper @dynamicMemberLookup
+public struct Binding<Value> {
+    private let read: () -> Value
+    private let write: (Value) -> Void
+    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
+        read = get
+        write = set
+    }
+    public var wrappedValue: Value {
+        get { read() }
+        nonmutating set { write(newValue) }
+    }
+    public var projectedValue: Binding<Value> { self }
+    public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
+        let binding = self
+        return Binding<Subject>(get: { binding.wrappedValue[keyPath: keyPath] }, set: { binding.wrappedValue[keyPath: keyPath] = $0 })
+    }
+}
+
+/// `@Environment(\.dismiss)`: an action, which only the host can run (a slot's).
+@MainActor @preconcurrency
+public struct DismissAction {
+    public func callAsFunction() {}
+}
+
+extension EnvironmentValues {
+    public var dismiss: DismissAction { DismissAction() }
 }
 
 public enum ColorScheme: Hashable, Sendable {

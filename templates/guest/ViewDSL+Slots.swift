@@ -26,3 +26,18 @@ struct _PatchOpaque: _PatchPrimitiveView {
         emission.opaqueNodeCount += 1
     }
 }
+
+extension View {
+    /// A background slot: `build` replaces an event modifier or presentation that reads the host
+    /// (`.onAppear { model.load() }`, `.sheet(isPresented: $model.showing) { … }`) with this, and the
+    /// shipped thunk passes `Color.clear` with that modifier under the id. The host draws it behind
+    /// the modified view (`{"backgroundContent":{"alignment":null,"content":[opaque]}}`, §5.6.5), so it
+    /// appears and disappears with the view, and presents from it, as the modifier did on the view.
+    func _patchBackgroundSlot(_ id: String, label: String) -> _PatchContentModified<Self, _PatchOpaque> {
+        _PatchContentModified(_content: self, _payload: _PatchOpaque(id, label: label), _schemaVersion: 2) { views, ir in
+            ir.raw("{\"backgroundContent\":{\"alignment\":null,\"content\":")
+            ir.raw(views)
+            ir.raw("}}")
+        }
+    }
+}

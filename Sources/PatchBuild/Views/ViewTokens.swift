@@ -34,6 +34,13 @@ struct ViewToken: Hashable, Sendable {
     /// The expression as the thunk evaluates it on the view (its tokens joined by single spaces
     /// where the source had any trivia).
     let expression: String
+    /// A slot's `label` in the IR (§5.6.4 `opaque`): the name of the view it stands for (`Map`,
+    /// `Button`) or of the event modifier a background slot carries (`onAppear`).
+    let slotLabel: String
+    /// A slot the guest places in the modified view's background (`backgroundContent`) instead of
+    /// in the view's place: an event modifier or presentation that reads the host
+    /// (`.onAppear { model.load() }` is `Color.clear.onAppear { model.load() }` natively).
+    let isBackground: Bool
 
     var kind: Baseline.Token.Kind { type.kind }
     var record: Baseline.Token { Baseline.Token(id: id, kind: kind, expression: expression) }
@@ -42,11 +49,13 @@ struct ViewToken: Hashable, Sendable {
     /// after the kind's prefix. Prepare (for the thunk) and build (for the guest) derive it from the
     /// same source text, so the ids agree without any table shared at runtime; the same read in
     /// another view, or another read in this one, gets another id.
-    init(viewPath: [String], type: ValueType, expression: String) {
+    init(viewPath: [String], type: ValueType, expression: String, label: String? = nil, isBackground: Bool = false) {
         let digest = SHA256Hasher.hex(of: Array((viewPath.joined(separator: ".") + "\n" + expression).utf8))
         self.id = type.kind.idPrefix + digest.prefix(12)
         self.type = type
         self.expression = expression
+        self.slotLabel = label ?? String(expression.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+        self.isBackground = isBackground
     }
 
     /// The thunk's entry (`"st_…": .string(model.title)`), a `PatchHostToken` (§11); for a slot, the
@@ -75,13 +84,9 @@ struct ViewToken: Hashable, Sendable {
         case .bool: return "(\(number) != 0)"
         case .color: return "Color(_patchHostToken: \"\(id)\")"
         case .font: return "Font(_patchHostToken: \"\(id)\")"
+        case .view where isBackground: return "._patchBackgroundSlot(\"\(id)\", label: \"\(slotLabel)\")"
         case .view: return "_PatchOpaque(\"\(id)\", label: \"\(slotLabel)\")"
         }
-    }
-
-    /// A slot's `label` in the IR (§5.6.4 `opaque`): the name of the view it stands for (`Map`).
-    var slotLabel: String {
-        String(expression.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
     }
 }
 
@@ -133,9 +138,29 @@ struct ViewTokenProblem: Error, Equatable {
 /// models, an action such as `dismiss()`, a binding `$model.x`) is the problem that keeps the view native.
 struct ViewTokenAnalysis {
     let index: GuestSourceIndex
+    /// The names of the project's `mutating func`s: called on a guest state property inside a
+    /// slot, they write it natively (`ViewSlots.swift`).
+    let projectMutatingMethods: Set<String>
+
+    init(index: GuestSourceIndex) {
+        self.index = index
+        var names: Set<String> = []
+        for type in index.types {
+            for member in type.members {
+                if let function = member.decl.as(FunctionDeclSyntax.self), function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.mutating) }) {
+                    names.insert(function.name.text)
+                }
+            }
+        }
+        projectMutatingMethods = names
+    }
 
     /// Property wrappers whose values the host leaves out of the inputs (§5.4) but the thunk can read.
-    static let hostWrappers: Set<String> = ["Environment", "EnvironmentObject", "ObservedObject", "StateObject", "Bindable"]
+    /// `@Query` (SwiftData) and `@FetchRequest` (Core Data) results too: their reads are tokens
+    /// (`items.count`) or slots (`ForEach(items)`).
+    static let hostWrappers: Set<String> = [
+        "Environment", "EnvironmentObject", "ObservedObject", "StateObject", "Bindable", "Query", "FetchRequest", "SectionedFetchRequest",
+    ]
 
     /// `@Environment(\.key)` values a body reads, by key: their types. Actions (`dismiss`, `openURL`)
     /// and objects (`modelContext`) are missing on purpose: the guest cannot call back into them.
@@ -170,106 +195,146 @@ struct ViewTokenAnalysis {
     static let nativeOnlyViews: Set<String> = [
         "Map", "Canvas", "VideoPlayer", "SignInWithAppleButton", "ShareLink", "AsyncImage", "TimelineView", "Chart",
     ]
+    /// Modifiers the IR has no case for (sdk-contract §5.6.5), which the guest DSL does not declare
+    /// (ViewStatementSlotTests checks it): a statement applying one is a slot up to that modifier
+    /// (`Image(name).resizable()` natively; the modifiers after it stay in the guest).
+    static let nativeOnlyModifiers: Set<String> = ["resizable", "renderingMode", "contentShape", "id", "matchedGeometryEffect"]
     /// A project type conforming to one of these wraps a UIKit/AppKit view: a slot too.
     static let representableProtocols: Set<String> = [
         "UIViewRepresentable", "NSViewRepresentable", "UIViewControllerRepresentable", "NSViewControllerRepresentable",
     ]
 
-    /// The view's host reads and slots, or the first one that cannot be a token or slot. A view
-    /// without host properties or native-only leaves gives an empty table.
+    /// A property whose value the host does not put in the inputs. Reads through `type` may be
+    /// tokens; a root without one (an environment action or object, a closure the host does not
+    /// pass) can only be read inside a slot, and `opaqueReason` says why.
+    struct HostRoot {
+        let wrapper: String
+        let type: String?
+        let opaqueReason: String
+    }
+
+    /// The view's host reads and slots, or the first read that can be neither a token nor part of a
+    /// slot. A view without host properties or native-only leaves gives an empty table.
     func analyze(type: Int) -> Result<ViewTokenTable, ViewTokenProblem> {
         let entry = index.types[type]
-        var roots: [String: (type: String, wrapper: String)] = [:]
+        var roots: [String: HostRoot] = [:]
         var filePrivateRoots: Set<String> = []
         var table = ViewTokenTable()
-        // Slots first: what a slot reads, the thunk evaluates natively with the leaf (no token needed).
-        var slotRanges: [Int: [Range<Int>]] = [:]
-        for member in entry.members where member.kind != .nestedType && member.kind != .storedProperty {
-            switch slots(in: member.decl, file: member.file, of: type) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let found):
-                for (use, readsPrivate) in found {
-                    table.uses.append(use)
-                    slotRanges[use.file, default: []].append(use.range)
-                    if readsPrivate { table.readsFilePrivateProperty = true }
-                }
-            }
-        }
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let file = index.files[member.file]
-            func fail(_ detail: String, _ node: some SyntaxProtocol) -> Result<ViewTokenTable, ViewTokenProblem> {
-                .failure(ViewTokenProblem(detail: detail, location: GuestSourceLocation(file: file.relativePath, line: file.line(of: node))))
-            }
+            let isFilePrivate = variable.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
             let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
             guard let wrapper = wrappers.first(where: { Self.hostWrappers.contains($0.attributeName.trimmedText) }) else {
-                // A plain property of an `@Observable` class of the project is a host object too.
-                if let binding = variable.bindings.first, variable.bindings.count == 1,
-                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-                   let typeName = binding.typeAnnotation?.type.trimmedText, isObservableClass(typeName) {
-                    roots[name] = (typeName, "Observable")
-                    table.hostProperties.append((member.file, range(of: variable)))
+                // `@State var store: Store` of a class too: the guest keeps no state for a host object.
+                guard variable.bindings.count == 1, let binding = variable.bindings.first,
+                      let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+                let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+                let annotation = binding.typeAnnotation?.type
+                if let typeName = annotation?.trimmedText ?? GuestViewLowering.namedType(of: binding.initializer?.value), isHostClass(typeName) {
+                    // A plain property of a class of the project (an `@Observable` or SwiftData `@Model`
+                    // model handed to a row, `var store = Store.shared`) is a host object too: the
+                    // inputs cannot carry a class.
+                    roots[name] = HostRoot(wrapper: "Observable", type: typeName, opaqueReason: "")
+                } else if wrappers.isEmpty, let annotation, GuestViewLowering.isClosure(annotation), binding.initializer == nil,
+                          isLet || !annotation.is(OptionalTypeSyntax.self) {
+                    // The host skips closures (§5.4); one without a default is the parent's, which only
+                    // the shipped thunk holds.
+                    roots[name] = HostRoot(wrapper: "closure", type: nil, opaqueReason: "`\(name)` is a closure property without a default, which the host does not pass in the view's inputs")
+                } else {
+                    continue
                 }
+                table.hostProperties.append((member.file, range(of: variable)))
+                if isFilePrivate { filePrivateRoots.insert(name) }
                 continue
             }
             let wrapperName = wrapper.attributeName.trimmedText
             guard variable.bindings.count == 1, let binding = variable.bindings.first,
                   let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
-                return fail("@\(wrapperName) `\(variable.bindings.trimmedText)` declares several names; declare one per line", variable)
+                return .failure(ViewTokenProblem(detail: "@\(wrapperName) `\(variable.bindings.trimmedText)` declares several names; declare one per line",
+                                                 location: GuestSourceLocation(file: file.relativePath, line: file.line(of: variable))))
             }
             var typeName: String?
+            var opaqueReason = "cannot tell the type of @\(wrapperName) `\(name)`; declare it (`var \(name): Model`)"
             if wrapperName == "Environment", let argument = wrapper.arguments?.as(LabeledExprListSyntax.self)?.first?.expression {
                 if let keyPath = argument.as(KeyPathExprSyntax.self) {
-                    let key = keyPath.components.trimmedText.trimmingPrefix(".")
-                    guard let known = Self.environmentValues[String(key)] ?? projectEnvironmentValue(String(key)) else {
-                        return fail("`@Environment(\\.\(key)) var \(name)` is not a value the thunk can pass (an action, an object or an environment key of the app); only \(Self.environmentValues.keys.sorted().joined(separator: ", ")) are", wrapper)
-                    }
-                    typeName = known
+                    let key = String(keyPath.components.trimmedText.trimmingPrefix("."))
+                    typeName = Self.environmentValues[key] ?? projectEnvironmentValue(key)
+                    opaqueReason = "`@Environment(\\.\(key)) var \(name)` is not a value the thunk can pass as a token (an action, an object or an environment key of the app)"
                 } else if let member = argument.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self", let base = member.base {
                     typeName = base.trimmedText
                 }
             } else if let annotation = binding.typeAnnotation?.type {
                 typeName = annotation.trimmedText
-            } else if let call = binding.initializer?.value.as(FunctionCallExprSyntax.self) {
-                typeName = call.calledExpression.trimmedText
+            } else if let named = GuestViewLowering.namedType(of: binding.initializer?.value) {
+                // `= Model()`, `= Model.shared`.
+                typeName = named
             }
-            guard let typeName else {
-                return fail("cannot tell the type of @\(wrapperName) `\(name)`; declare it (`var \(name): Model`)", variable)
-            }
-            roots[name] = (typeName, wrapperName)
+            roots[name] = HostRoot(wrapper: wrapperName, type: typeName, opaqueReason: opaqueReason)
             table.hostProperties.append((member.file, range(of: variable)))
-            if variable.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) { filePrivateRoots.insert(name) }
+            if isFilePrivate { filePrivateRoots.insert(name) }
         }
-        guard !roots.isEmpty else { return .success(table) }
-        for member in entry.members where member.kind != .nestedType {
-            if member.kind == .storedProperty, table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
-            switch uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path, skipping: slotRanges[member.file] ?? []) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let found): table.uses += found
+        // Every member but the host declarations: its native-only leaves, its token reads, and the
+        // host reads that are no token, each of which the statement holding it must take into a slot.
+        // A helper that reads the host in code no statement holds (`func save() { model.save() }`)
+        // is the host's too: the guest leaves it out, and the statements calling it are slots.
+        var leaves: [SlotCandidate] = []
+        var reads: [ViewTokenTable.Use] = []
+        var problems: [HostReadProblem] = []
+        let state = guestState(of: entry).subtracting(roots.keys)
+        while true {
+            leaves = []
+            reads = []
+            problems = []
+            for member in entry.members where member.kind != .nestedType {
+                if table.hostProperties.contains(where: { $0.file == member.file && $0.range == range(of: member.decl) }) { continue }
+                if member.kind != .storedProperty {
+                    leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path)
+                    problems += nativeModifiers(in: member.decl, file: member.file)
+                }
+                guard !roots.isEmpty else { continue }
+                let found = uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path)
+                reads += found.tokens
+                problems += found.problems
+            }
+            var hostMembers: [(member: GuestMember, read: HostReadProblem)] = []
+            for problem in problems where !isInViewStatement(problem.node, in: entry) {
+                guard let member = entry.members.first(where: { $0.file == problem.file && range(of: $0.decl).contains(problem.node.positionAfterSkippingLeadingTrivia.utf8Offset) }),
+                      member.kind == .other, member.names.count == 1, !isViewMember(member.decl),
+                      !hostMembers.contains(where: { $0.member.decl.id == member.decl.id }),
+                      // A helper writing the guest's state cannot run natively (the host would overwrite the write).
+                      writes(Array(member.decl.tokens(viewMode: .sourceAccurate)), state: state) == nil
+                else { continue }
+                hostMembers.append((member, problem))
+            }
+            guard !hostMembers.isEmpty else { break }
+            for (member, read) in hostMembers {
+                roots[member.names[0]] = HostRoot(wrapper: "helper", type: nil, opaqueReason: "`\(member.names[0])` reads the host (\(read.detail))")
+                table.hostProperties.append((member.file, range(of: member.decl)))
             }
         }
-        if table.uses.contains(where: { filePrivateRoots.contains($0.root) }) { table.readsFilePrivateProperty = true }
+        let slots: [SlotCandidate]
+        switch self.slots(leaves: leaves, hostReads: problems, state: state, in: entry) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let found): slots = found
+        }
+        // What a slot reads, the thunk evaluates natively with it: no token for it.
+        let tokens = reads.filter { read in !slots.contains { $0.use.file == read.file && $0.use.range.contains(read.range.lowerBound) } }
+        table.uses = slots.map(\.use) + tokens
+        if slots.contains(where: \.readsPrivate) || tokens.contains(where: { filePrivateRoots.contains($0.root) }) { table.readsFilePrivateProperty = true }
         return .success(table)
     }
 
     /// The native-only leaves of a member of the view: each call `Name(…)` (with its trailing
     /// closures; the modifiers after it stay in the guest, on the opaque node) that is a statement of
-    /// a view builder and names a `nativeOnlyViews` view or a representable of the project. A slot's
-    /// closure in the shipped app captures the view, so the leaf may read only the view's members,
-    /// literals and names it declares itself (closure parameters): a `ForEach` element cannot be
-    /// captured. Each slot comes with whether it reads a `private` member (its thunk then goes in
-    /// the view's file).
-    private func slots(in decl: DeclSyntax, file: Int, of type: Int) -> Result<[(ViewTokenTable.Use, Bool)], ViewTokenProblem> {
-        let entry = index.types[type]
+    /// a view builder and names a `nativeOnlyViews` view or a representable of the project.
+    private func nativeLeaves(in decl: DeclSyntax, file: Int, viewPath: [String]) -> [SlotCandidate] {
         let sourceFile = index.files[file]
-        var found: [(ViewTokenTable.Use, Bool)] = []
+        var found: [SlotCandidate] = []
         for token in decl.tokens(viewMode: .sourceAccurate) {
             guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
                   let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
                   Self.nativeOnlyViews.contains(name) || isRepresentable(name) else { continue }
-            let range = range(of: call)
-            // A leaf inside a slot (a representable in a `TimelineView`'s closure) is part of that slot.
-            if found.contains(where: { $0.0.range.contains(range.lowerBound) }) { continue }
             var statement = Syntax(call)
             while let parent = statement.parent {
                 if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == statement.id { statement = parent; continue }
@@ -278,20 +343,34 @@ struct ViewTokenAnalysis {
             }
             // Elsewhere (an argument, `AnyView(Map())`) it is no leaf; the DSL's compile says why.
             guard statement.parent?.is(CodeBlockItemSyntax.self) == true else { continue }
-            let line = sourceFile.line(of: call)
-            var readsPrivate = false
-            switch captures(of: call, in: entry, readsPrivate: &readsPrivate) {
-            case .some(let local):
-                return .failure(ViewTokenProblem(
-                    detail: "`\(name)(…)` cannot be a slot: it reads `\(local)`, which is not a member of \(entry.path.joined(separator: ".")) (a slot's closure in the shipped app captures only the view, not a ForEach element or a local); pass it to a view of the project that holds the native view",
-                    location: GuestSourceLocation(file: sourceFile.relativePath, line: line)))
-            case .none:
+            let slot = ViewToken(viewPath: viewPath, type: .view, expression: slotText(call.tokens(viewMode: .sourceAccurate)))
+            found.append(SlotCandidate(use: .init(token: slot, root: name, file: file, range: range(of: call), line: sourceFile.line(of: call)),
+                                       node: Syntax(call), start: call.positionAfterSkippingLeadingTrivia.utf8Offset, hostRead: nil, isRootStatement: false))
+        }
+        return found
+    }
+
+    /// The modifiers of `nativeOnlyModifiers` a member applies (`Image(name).resizable()`): each
+    /// takes the chain up to it into a slot, as a host read in a modifier does.
+    private func nativeModifiers(in decl: DeclSyntax, file: Int) -> [HostReadProblem] {
+        var found: [HostReadProblem] = []
+        for token in decl.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind, Self.nativeOnlyModifiers.contains(name),
+                  let reference = token.parent?.as(DeclReferenceExprSyntax.self), let access = reference.parent?.as(MemberAccessExprSyntax.self),
+                  access.declName.id == reference.id, access.base != nil,
+                  let call = access.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == access.id else { continue }
+            // Only a modifier of a statement's chain (not `model.id(for: x)` inside an argument).
+            var statement = Syntax(call)
+            while let parent = statement.parent {
+                if let outer = parent.as(MemberAccessExprSyntax.self), outer.base?.id == statement.id { statement = parent; continue }
+                if let modifier = parent.as(FunctionCallExprSyntax.self), modifier.calledExpression.id == statement.id { statement = parent; continue }
                 break
             }
-            let slot = ViewToken(viewPath: entry.path, type: .view, expression: slotText(call))
-            found.append((.init(token: slot, root: name, file: file, range: range, line: line), readsPrivate))
+            guard statement.parent?.is(CodeBlockItemSyntax.self) == true || statement.parent?.is(ReturnStmtSyntax.self) == true else { continue }
+            found.append(HostReadProblem(detail: "`.\(name)(…)` has no modifier in the view IR (sdk-contract §5.6.5), so only the host can apply it",
+                                         node: Syntax(reference), file: file, line: index.files[file].line(of: reference)))
         }
-        return .success(found)
+        return found
     }
 
     private func isRepresentable(_ name: String) -> Bool {
@@ -299,44 +378,13 @@ struct ViewTokenAnalysis {
         return !index.types[type].inheritedNames.filter(Self.representableProtocols.contains).isEmpty
     }
 
-    /// The first name the call reads that the shipped thunk's closure could not capture, or nil.
-    private func captures(of call: FunctionCallExprSyntax, in entry: GuestTypeEntry, readsPrivate: inout Bool) -> String? {
-        var declared: Set<String> = []
-        for token in call.tokens(viewMode: .sourceAccurate) {
-            guard case .identifier(let name) = token.tokenKind else { continue }
-            if token.parent?.is(ClosureShorthandParameterSyntax.self) == true || token.parent?.is(ClosureParameterSyntax.self) == true
-                || token.parent?.is(IdentifierPatternSyntax.self) == true {
-                declared.insert(name)
-            }
-        }
-        for token in call.tokens(viewMode: .sourceAccurate) {
-            let text: String
-            switch token.tokenKind {
-            case .identifier(let identifier), .dollarIdentifier(let identifier): text = identifier
-            default: continue
-            }
-            // `$model`, a projection of the view's wrapper, is captured with the view too.
-            let name = text.hasPrefix("$") ? String(text.dropFirst()) : text
-            guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
-            // `x.name`, `.name`: a member of something else, not a capture.
-            if let access = reference.parent?.as(MemberAccessExprSyntax.self), access.declName.id == reference.id { continue }
-            // Types (`MKCoordinateRegion(…)`, the leaf's own name) and the closure's own names.
-            if name.first?.isUppercase == true || declared.contains(name) { continue }
-            guard let member = entry.members.first(where: { $0.names.contains(name) }) else { return name }
-            if member.decl.asProtocol(WithModifiersSyntax.self)?.modifiers.contains(where: { ["private", "fileprivate"].contains($0.name.text) }) == true {
-                readsPrivate = true
-            }
-        }
-        return nil
-    }
-
     /// A slot's expression as the thunk writes it: its tokens, a newline where the source had one
     /// between two of them and a space for other trivia, so statements of a closure stay apart and
     /// indentation or comments do not change the id.
-    private func slotText(_ node: some SyntaxProtocol) -> String {
+    func slotText(_ tokens: some Sequence<TokenSyntax>) -> String {
         var text = ""
         var previousTrailing = Trivia()
-        for token in node.tokens(viewMode: .sourceAccurate) {
+        for token in tokens {
             let between = previousTrailing + token.leadingTrivia
             if !text.isEmpty && !between.isEmpty {
                 text += between.contains(where: \.isNewline) ? "\n" : " "
@@ -355,35 +403,36 @@ struct ViewTokenAnalysis {
         return nil
     }
 
-    private func range(of node: some SyntaxProtocol) -> Range<Int> {
+    func range(of node: some SyntaxProtocol) -> Range<Int> {
         node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
     }
 
-    private func isObservableClass(_ typeName: String) -> Bool {
+    /// A class of the project: its values live in the host, which the inputs cannot carry (§5.4).
+    private func isHostClass(_ typeName: String) -> Bool {
         guard let type = index.lookupType(path: typeName.split(separator: ".").map(String.init)) else { return false }
-        let entry = index.types[type]
-        guard entry.kind == .classType, let decl = entry.decl.as(ClassDeclSyntax.self) else { return false }
-        return entry.inheritedNames.contains("ObservableObject")
-            || decl.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "Observable" }
+        return index.types[type].kind == .classType
     }
 
-    private func uses(in decl: DeclSyntax, file: Int, roots: [String: (type: String, wrapper: String)], viewPath: [String],
-                      skipping slots: [Range<Int>]) -> Result<[ViewTokenTable.Use], ViewTokenProblem> {
+    /// The member's reads of host roots: the token reads, and the others (a call, a binding, a
+    /// whole model, a read through an optional) with why each is no token.
+    private func uses(in decl: DeclSyntax, file: Int, roots: [String: HostRoot], viewPath: [String])
+        -> (tokens: [ViewTokenTable.Use], problems: [HostReadProblem]) {
         let sourceFile = index.files[file]
         var found: [ViewTokenTable.Use] = []
+        var problems: [HostReadProblem] = []
         for token in decl.tokens(viewMode: .sourceAccurate) {
-            if slots.contains(where: { $0.contains(token.positionAfterSkippingLeadingTrivia.utf8Offset) }) { continue }
             let text: String
             switch token.tokenKind {
             case .identifier(let name), .dollarIdentifier(let name): text = name
             default: continue
             }
             guard let reference = token.parent?.as(DeclReferenceExprSyntax.self) else { continue }
-            func fail(_ detail: String) -> Result<[ViewTokenTable.Use], ViewTokenProblem> {
-                .failure(ViewTokenProblem(detail: detail, location: GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: reference))))
+            func problem(_ detail: String) {
+                problems.append(HostReadProblem(detail: detail, node: Syntax(reference), file: file, line: sourceFile.line(of: reference)))
             }
-            if text.hasPrefix("$"), roots[String(text.dropFirst())] != nil {
-                return fail("`\(outermostChain(from: Syntax(reference)).trimmedText)` binds to a value of the host (@\(roots[String(text.dropFirst())]!.wrapper)): the guest cannot write into host objects")
+            if text.hasPrefix("$"), let root = roots[String(text.dropFirst())] {
+                problem("`\(outermostChain(from: Syntax(reference)).trimmedText)` binds to a value of the host (@\(root.wrapper)): the guest cannot write into host objects")
+                continue
             }
             guard let root = roots[text] else { continue }
             var node = Syntax(reference)
@@ -398,16 +447,22 @@ struct ViewTokenAnalysis {
                 node = Syntax(access)
             }
             let chain = node.trimmedText
+            guard let rootType = root.type else {
+                problem(root.opaqueReason)
+                continue
+            }
             if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id {
-                return fail("calls `\(chain)(…)` on a host value (@\(root.wrapper)): actions on host objects run natively only")
+                problem("calls `\(chain)(…)` on a host value (@\(root.wrapper)): actions on host objects run natively only")
+                continue
             }
             if node.parent?.is(OptionalChainingExprSyntax.self) == true || node.parent?.is(ForceUnwrapExprSyntax.self) == true
                 || node.parent?.is(SubscriptCallExprSyntax.self) == true {
-                return fail("`\(node.parent!.trimmedText)` reads through an optional or subscript of a host value (@\(root.wrapper)); only plain member chains become tokens")
+                problem("`\(node.parent!.trimmedText)` reads through an optional or subscript of a host value (@\(root.wrapper)); only plain member chains become tokens")
+                continue
             }
-            switch resolve(root.type, members: members) {
+            switch resolve(rootType, members: members) {
             case .unknown(let reason):
-                return fail("`\(chain)` (@\(root.wrapper)): \(reason)")
+                problem("`\(chain)` (@\(root.wrapper)): \(reason)")
             case .value(let type):
                 found.append(.init(token: ViewToken(viewPath: viewPath, type: type, expression: normalized(node)), root: text, file: file,
                                    range: range(of: node), line: sourceFile.line(of: node)))
@@ -419,7 +474,8 @@ struct ViewTokenAnalysis {
                       let caseIndex = sequence.index(operatorIndex, offsetBy: 1, limitedBy: sequence.endIndex), caseIndex != sequence.endIndex,
                       let enumCase = sequence[caseIndex].as(MemberAccessExprSyntax.self), enumCase.base == nil
                 else {
-                    return fail("`\(chain)` is a \(enumName) of the host (@\(root.wrapper)); it lowers only compared with a case (`\(chain) == .someCase`)")
+                    problem("`\(chain)` is a \(enumName) of the host (@\(root.wrapper)); it lowers only compared with a case (`\(chain) == .someCase`)")
+                    continue
                 }
                 let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
                 let end = enumCase.endPositionBeforeTrailingTrivia.utf8Offset
@@ -427,10 +483,10 @@ struct ViewTokenAnalysis {
                 found.append(.init(token: ViewToken(viewPath: viewPath, type: .bool, expression: comparison), root: text, file: file, range: start..<end,
                                    line: sourceFile.line(of: node)))
             case .type(let name):
-                return fail("`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Color and Font reads become tokens")
+                problem("`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Color and Font reads become tokens")
             }
         }
-        return .success(found)
+        return (found, problems)
     }
 
     private func outermostChain(from start: Syntax) -> Syntax {
