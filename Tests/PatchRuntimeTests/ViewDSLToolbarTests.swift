@@ -2,8 +2,9 @@ import Foundation
 @testable import PatchRuntime
 import Testing
 
-/// Toolbars, the presentations past `sheet(isPresented:)`, search, context menus and links of the
-/// guest view DSL (templates/guest/ViewDSL+Toolbar.swift, +Presentations, +Search, +ContextMenu):
+/// Toolbars, the presentations past `sheet(isPresented:)`, search, context menus, links and button
+/// roles of the guest view DSL (templates/guest/ViewDSL+Toolbar.swift, +Presentations, +Search,
+/// +ContextMenu, Button in +Containers):
 /// each writes the IR of sdk-contract §5.6.4/§5.6.5 (expected roots written from the contract's
 /// tables) at the lowest schema its tree needs, passes the schema validator `run --view` uses, and
 /// each event is dispatched with the value the host sends (§5.6.6) and writes the state it should.
@@ -50,7 +51,13 @@ struct ViewDSLToolbarTests {
         (11, ViewDSLTests.leaf(#"{"contextMenu":{"content":[\#(text("m"))],"items":[\#(button("action_0", "Copy"))]}}"#), 2),
         (13, ViewDSLTests.leaf(#"{"link":{"destination":"https://example.com/a?b=\"c\"","label":[\#(text("Docs"))]}}"#), 2),
         (14, ViewDSLTests.leaf(#"{"link":{"destination":"https://swift.org","label":[\#(ViewDSLTests.leaf(#"{"image":{"systemName":"link"}}"#))]}}"#), 2),
+        // A role is host-state vocabulary (schema 3); `systemImage:` labels the button with a Label.
+        (15, ViewDSLTests.leaf(#"{"button":{"actionID":"action_0","role":"destructive","label":[\#(text("Delete"))]}}"#), 3),
+        (16, ViewDSLTests.leaf(#"{"button":{"actionID":"action_0","role":"cancel","label":[\#(text("Cancel"))]}}"#), 3),
+        (17, ViewDSLTests.leaf(#"{"button":{"actionID":"action_0","role":null,"label":[\#(trashLabel)]}}"#), 2),
+        (18, ViewDSLTests.leaf(#"{"button":{"actionID":"action_0","role":"destructive","label":[\#(trashLabel)]}}"#), 3),
     ]
+    static let trashLabel = ViewDSLTests.leaf(#"{"label":{"title":[\#(text("Trash"))],"icon":[\#(ViewDSLTests.leaf(#"{"image":{"systemName":"trash"}}"#))]}}"#)
 
     @Test func everyFormWritesTheContractsIRAtTheLowestSchema() throws {
         for (which, root, schema) in Self.goldens {

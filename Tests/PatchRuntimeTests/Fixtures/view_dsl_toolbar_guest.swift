@@ -1,7 +1,7 @@
 // Compiled with templates/guest/Prelude.swift and the view DSL (GuestBuilder.viewDSLGuest): one
-// sample per toolbar form, presentation (navigation destination, item sheet, popover), search field,
-// context menu and link, selected by the input `which`, and an inbox screen driven through their
-// events. The glue below is what `patchcli build` generates for a view (GuestViewLowering.emitGlue,
+// sample per toolbar form, presentation (navigation destination, item sheet, popover), search
+// field, context menu, link and button role, selected by the input `which`, and an inbox screen
+// driven through their events. The glue below is what `patchcli build` generates for a view (GuestViewLowering.emitGlue,
 // GuestCodecGenerator for `Order`).
 
 struct Order: Identifiable {
@@ -68,6 +68,14 @@ struct ChromeSample: View {
             .padding(2)
         case 13:
             Link("Docs", destination: URL(string: "https://example.com/a?b=\"c\"")!)
+        case 15:
+            Button("Delete", role: .destructive) { count = 0 }
+        case 16:
+            Button(role: .cancel) { count = 0 } label: { Text("Cancel") }
+        case 17:
+            Button("Trash", systemImage: "trash") { count = 0 }
+        case 18:
+            Button("Trash", systemImage: "trash", role: .destructive) { count = 0 }
         default:
             Link(destination: URL(string: "https://swift.org")!) {
                 Image(systemName: "link")
