@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// A list screen written the way apps write one — rows with context menus, a search field, a
-/// toolbar button pushing a destination, an item sheet over a project's `Identifiable` struct with a
-/// `Link` — ships end to end: `build` lowers it with a dispatch export, and `run --view --event`
-/// drives each with the value the device's host sends.
+/// toolbar of the project's own `ToolbarContent` with a button pushing a destination, an item sheet
+/// over a project's `Identifiable` struct with a `Link` and a button role — ships end to end:
+/// `build` lowers it with a dispatch export, and `run --view --event` drives each with the value
+/// the device's host sends.
 @Suite(.serialized) struct ViewChromeCLITests {
     static let screenFile = "Sources/Orders/OrdersScreen.swift"
     static let screen = """
@@ -37,11 +38,7 @@ import Testing
                     }
                     .navigationTitle("Orders")
                     .searchable(text: $query, prompt: "Find an order")
-                    .toolbar {
-                        ToolbarItem(placement: .topBarTrailing) {
-                            Button("Stats") { showStats = true }
-                        }
-                    }
+                    .toolbar { OrdersToolbar(showStats: $showStats) }
                     .navigationDestination(isPresented: $showStats) {
                         Text("\\(orders.count) orders")
                     }
@@ -49,9 +46,19 @@ import Testing
                         VStack {
                             Text(order.name).font(.title)
                             Link("Help", destination: URL(string: "https://example.com/help")!)
-                            Button("Done") { selected = nil }
+                            Button("Done", role: .cancel) { selected = nil }
                         }
                     }
+                }
+            }
+        }
+
+        struct OrdersToolbar: ToolbarContent {
+            @Binding var showStats: Bool
+
+            var body: some ToolbarContent {
+                ToolbarItem(placement: .topBarTrailing) {
+                    Button("Stats") { showStats = true }
                 }
             }
         }
@@ -131,7 +138,7 @@ import Testing
                         link(destination: "https://example.com/help")
                           label:
                             text("Help")
-                        button(actionID: "action_3")
+                        button(actionID: "action_3", role: cancel)
                 """), "\(shown.stdout)")
         }
     }
