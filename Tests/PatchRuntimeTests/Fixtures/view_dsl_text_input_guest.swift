@@ -1,0 +1,46 @@
+// Compiled with templates/guest/Prelude.swift and the view DSL (GuestBuilder.viewDSLGuest): one
+// sample per text-input modifier (templates/guest/ViewDSL+TextInput.swift), selected by the input
+// `which`. The glue below is what `patchcli build` generates for a view (GuestViewLowering.emitGlue).
+
+struct TextInputSample: View {
+    var which = 0
+    @State var email = "ada@example.com"
+
+    var body: some View {
+        switch which {
+        case 0:
+            TextField("Email", text: $email)
+                .keyboardType(.emailAddress)
+                .textContentType(.emailAddress)
+                .textInputAutocapitalization(.never)
+                .autocorrectionDisabled()
+                .submitLabel(.next)
+        case 1: Divider().keyboardType(.default)
+        case 2: Divider().textContentType(nil).textInputAutocapitalization(nil)
+        case 3: Divider().autocorrectionDisabled(false)
+        case 4: Divider().submitLabel(.return)
+        case 5: Divider().textFieldStyle(.roundedBorder)
+        default: Divider().textFieldStyle(PlainTextFieldStyle())
+        }
+    }
+}
+
+extension TextInputSample {
+    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {
+        if inputs.hasMember("which") { self.which = try inputs.decode("which") }
+        if inputs.hasMember("email") { self._email = State(wrappedValue: try inputs.decode("email")) }
+        self._email._patchNamed("email")
+    }
+}
+
+@_cdecl("view_body__TextInputSample")
+func _patch_view_body__TextInputSample(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {
+    _patchViewBody(input, length) { inputs throws(_PatchDecodeError) in try TextInputSample(_patchInputs: inputs) }
+}
+
+@_cdecl("patch_view_manifest")
+func _patch_view_manifest(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {
+    var writer = _PatchJSONWriter()
+    writer.append("{\"schemaVersion\":5,\"views\":[{\"type\":\"TextInputSample\",\"export\":\"view_body__TextInputSample\",\"dispatch\":null,\"thunkSafe\":true}]}")
+    return writer.packedResult()
+}
