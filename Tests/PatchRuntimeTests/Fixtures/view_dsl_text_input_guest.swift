@@ -1,6 +1,6 @@
 // Compiled with templates/guest/Prelude.swift and the view DSL (GuestBuilder.viewDSLGuest): one
-// sample per text-input modifier (templates/guest/ViewDSL+TextInput.swift), selected by the input
-// `which`. The glue below is what `patchcli build` generates for a view (GuestViewLowering.emitGlue).
+// sample per text-input and control style modifier (templates/guest/ViewDSL+TextInput.swift,
+// +ControlStyles.swift), selected by the input `which`. The glue below is what `patchcli build` generates for a view (GuestViewLowering.emitGlue).
 
 struct TextInputSample: View {
     var which = 0
@@ -20,7 +20,11 @@ struct TextInputSample: View {
         case 3: Divider().autocorrectionDisabled(false)
         case 4: Divider().submitLabel(.return)
         case 5: Divider().textFieldStyle(.roundedBorder)
-        default: Divider().textFieldStyle(PlainTextFieldStyle())
+        case 6: Divider().textFieldStyle(PlainTextFieldStyle())
+        case 7: Divider().pickerStyle(.segmented).pickerStyle(MenuPickerStyle())
+        case 8: Divider().menuStyle(.borderlessButton)
+        case 9: Divider().toggleStyle(.switch).toggleStyle(ButtonToggleStyle())
+        default: Divider().progressViewStyle(.circular)
         }
     }
 }
