@@ -18,6 +18,7 @@ struct _PatchContextMenu<Content: View, MenuItems: View>: _PatchPrimitiveView {
         guard first < last else { return }
         emission.requires(schema: 2)
         let items = emission.children(of: _menuItems)
+        var wrappers: [_PatchIR] = []
         for position in first..<last {
             var ir = _PatchIR()
             ir.raw("{\"contextMenu\":{\"content\":[")
@@ -25,9 +26,11 @@ struct _PatchContextMenu<Content: View, MenuItems: View>: _PatchPrimitiveView {
             ir.raw("],\"items\":")
             ir.raw(items)
             ir.raw("}}")
-            emission.nodes[position] = _PatchNode(kind: ir.bytes)
-            emission.nodeCount += 1
+            wrappers.append(ir)
         }
+        // The wrappers take the content's places; each is one more node in the coverage.
+        emission.nodes.removeLast(last - first)
+        for wrapper in wrappers { emission.append(wrapper) }
     }
 }
 

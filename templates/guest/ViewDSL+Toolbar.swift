@@ -29,12 +29,12 @@ struct ToolbarItemPlacement: _PatchNamedValue {
 protocol ToolbarContent {
     associatedtype Body: ToolbarContent
     @ToolbarContentBuilder var body: Body { get }
-    /// Appends this content's IRToolbarItem objects to `items`, comma-separated.
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR)
+    /// Appends this content's IRToolbarItem objects to `items`.
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems)
 }
 
 extension ToolbarContent {
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {
         body._patchWriteItems(into: &emission, &items)
     }
 }
@@ -47,19 +47,25 @@ extension _PatchPrimitiveToolbarContent {
 }
 
 extension Never: ToolbarContent {
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {}
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {}
 }
 
-/// One IRToolbarItem, `{"placement":"…","content":[…]}`, after a comma unless it is the first.
-private func _patchWriteToolbarItem<Content: View>(_ placement: ToolbarItemPlacement, _ content: Content,
-                                                   into emission: inout _PatchEmission, _ items: inout _PatchIR) {
-    let nodes = emission.children(of: content)
-    if !items.bytes.isEmpty { items.raw(",") }
-    items.raw("{\"placement\":\"")
-    items.raw(placement._name)
-    items.raw("\",\"content\":")
-    items.raw(nodes)
-    items.raw("}")
+/// The IRToolbarItem objects of a toolbar, comma-separated, as they are written.
+struct _PatchToolbarItems {
+    var ir = _PatchIR()
+    var isEmpty = true
+
+    /// One IRToolbarItem, `{"placement":"…","content":[…]}`.
+    mutating func append<Content: View>(_ placement: ToolbarItemPlacement, _ content: Content, in emission: inout _PatchEmission) {
+        let nodes = emission.children(of: content)
+        if !isEmpty { ir.raw(",") }
+        isEmpty = false
+        ir.raw("{\"placement\":\"")
+        ir.raw(placement._name)
+        ir.raw("\",\"content\":")
+        ir.raw(nodes)
+        ir.raw("}")
+    }
 }
 
 /// `ToolbarItem(placement:) { view }`. `ID` is SwiftUI's customization id, which only
@@ -68,8 +74,8 @@ struct ToolbarItem<ID, Content: View>: _PatchPrimitiveToolbarContent {
     let _placement: ToolbarItemPlacement
     let _content: Content
 
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {
-        _patchWriteToolbarItem(_placement, _content, into: &emission, &items)
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {
+        items.append(_placement, _content, in: &emission)
     }
 }
 
@@ -90,8 +96,8 @@ struct ToolbarItemGroup<Content: View>: _PatchPrimitiveToolbarContent {
         _content = content()
     }
 
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {
-        _patchWriteToolbarItem(_placement, _content, into: &emission, &items)
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {
+        items.append(_placement, _content, in: &emission)
     }
 }
 
@@ -100,7 +106,7 @@ struct _PatchToolbarPair<First: ToolbarContent, Second: ToolbarContent>: _PatchP
     let _first: First
     let _second: Second
 
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {
         _first._patchWriteItems(into: &emission, &items)
         _second._patchWriteItems(into: &emission, &items)
     }
@@ -112,7 +118,7 @@ enum _PatchToolbarConditional<TrueContent: ToolbarContent, FalseContent: Toolbar
     case second(FalseContent)
     case none
 
-    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchIR) {
+    func _patchWriteItems(into emission: inout _PatchEmission, _ items: inout _PatchToolbarItems) {
         switch self {
         case .first(let content): content._patchWriteItems(into: &emission, &items)
         case .second(let content): content._patchWriteItems(into: &emission, &items)
@@ -138,12 +144,12 @@ enum ToolbarContentBuilder {
 
 extension View {
     /// `{"toolbar":{"items":[…]}}` with the items `write` appends.
-    func _toolbar(_ write: @escaping (inout _PatchEmission, inout _PatchIR) -> Void) -> _PatchEventModified<Self> {
+    func _toolbar(_ write: @escaping (inout _PatchEmission, inout _PatchToolbarItems) -> Void) -> _PatchEventModified<Self> {
         _PatchEventModified(_content: self, _schemaVersion: 3) { emission, ir in
-            var items = _PatchIR()
+            var items = _PatchToolbarItems()
             write(&emission, &items)
             ir.raw("{\"toolbar\":{\"items\":[")
-            ir.raw(items.bytes)
+            ir.raw(items.ir.bytes)
             ir.raw("]}}")
         }
     }
@@ -158,7 +164,7 @@ extension View {
     /// places them.
     func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> _PatchEventModified<Self> {
         let content = content()
-        return _toolbar { emission, items in _patchWriteToolbarItem(.automatic, content, into: &emission, &items) }
+        return _toolbar { emission, items in items.append(.automatic, content, in: &emission) }
     }
 
     /// The deprecated bar items are the toolbar items SwiftUI's documentation replaces them with:
