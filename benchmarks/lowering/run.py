@@ -129,13 +129,14 @@ def templates_directory(patchcli: Path) -> Path:
 
 
 def dsl_vocabulary(templates: Path) -> tuple[set[str], set[str]]:
-    """The view types (declared conforming to a view protocol, or extended to one) and the
-    non-underscored methods the guest DSL declares."""
+    """The view types (declared conforming to a view, shape, toolbar content or style protocol, or
+    extended to one: `ToolbarItem` and `InsetGroupedListStyle()` are called in bodies like views)
+    and the non-underscored methods the guest DSL declares."""
     nodes, modifiers = set(), set()
     for file in sorted(templates.glob("ViewDSL*.swift")):
         text = file.read_text()
         for match in re.finditer(r"^\s*(?:struct|extension)\s+([A-Z]\w*)(?:<[^>]*>)?\s*:\s*([^{]*)\{", text, re.M):
-            if re.search(r"View|Shape", match.group(2)):
+            if re.search(r"View|Shape|ToolbarContent|Style\b", match.group(2)):
                 nodes.add(match.group(1))
         modifiers.update(name for name in re.findall(r"\bfunc\s+([a-z]\w*)\s*[<(]", text))
     return nodes, modifiers

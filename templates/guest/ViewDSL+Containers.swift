@@ -94,21 +94,39 @@ struct ForEach<Data: Sequence, Content: View>: _PatchPrimitiveView {
     }
 }
 
+/// A button's role (IRButtonRole, §5.6.1): SwiftUI's `.confirm` and `.close` have no IR value and
+/// are not declared.
+struct ButtonRole: _PatchNamedValue {
+    let _name: StaticString
+    static let destructive = ButtonRole(_name: "destructive")
+    static let cancel = ButtonRole(_name: "cancel")
+}
+
 struct Button<Label: View>: _PatchPrimitiveView {
+    let _role: ButtonRole?
     let _action: () -> Void
     let _label: Label
 
     init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.init(role: nil, action: action, label: label)
+    }
+
+    init(role: ButtonRole?, action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        _role = role
         _action = action
         _label = label()
     }
 
     func _patchEmit(into emission: inout _PatchEmission) {
+        // Button(role:) came with the host-state vocabulary (§5.5).
+        if _role != nil { emission.requires(schema: 3) }
         let id = emission.registerAction(_action)
         var ir = _PatchIR()
         ir.raw("{\"button\":{\"actionID\":\"")
         ir.raw(id)
-        ir.raw("\",\"role\":null,\"label\":")
+        ir.raw("\",\"role\":")
+        _patchName(_role?._name, into: &ir)
+        ir.raw(",\"label\":")
         emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
@@ -116,8 +134,15 @@ struct Button<Label: View>: _PatchPrimitiveView {
 }
 
 extension Button where Label == Text {
-    init(_ title: String, action: @escaping () -> Void) {
-        self.init(action: action) { Text(title) }
+    init(_ title: String, role: ButtonRole? = nil, action: @escaping () -> Void) {
+        self.init(role: role, action: action) { Text(title) }
+    }
+}
+
+extension Button where Label == _PatchTitleAndIconLabel {
+    /// `Button("Delete", systemImage: "trash") { }` (iOS 17): the label is the title-and-symbol Label.
+    init(_ title: String, systemImage name: String, role: ButtonRole? = nil, action: @escaping () -> Void) {
+        self.init(role: role, action: action) { _PatchTitleAndIconLabel(title, systemImage: name) }
     }
 }
 

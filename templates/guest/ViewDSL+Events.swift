@@ -71,8 +71,10 @@ extension View {
     // dismissal runs `onDismiss` (ViewDSL.swift `_patchViewDispatch`).
 
     /// `opening`, the dialog's `title` fields, the flag's `presentedKey` (its event's id: the
-    /// field's name) and `isPresented`, then `content`'s fields and the event.
+    /// field's name) and `isPresented`, then `content`'s fields and the event. `sheetItem` names
+    /// the key and the flag `itemKey` and `itemPresent` (`keyField`, `flagField`).
     func _presentation(_ opening: StaticString, title: String? = nil, titleVisibility: Visibility? = nil,
+                       keyField: StaticString = "presentedKey", flagField: StaticString = "isPresented",
                        isPresented: Binding<Bool>, onDismiss: (() -> Void)?,
                        _ content: @escaping (inout _PatchEmission, inout _PatchIR) -> Void) -> _PatchEventModified<Self> {
         _PatchEventModified(_content: self, _schemaVersion: 3) { emission, ir in
@@ -91,9 +93,13 @@ extension View {
                 ir.raw(titleVisibility._name)
                 ir.raw("\",")
             }
-            ir.raw("\"presentedKey\":\"")
+            ir.raw("\"")
+            ir.raw(keyField)
+            ir.raw("\":\"")
             ir.raw(id)
-            ir.raw(isPresented.wrappedValue ? "\",\"isPresented\":true," : "\",\"isPresented\":false,")
+            ir.raw("\",\"")
+            ir.raw(flagField)
+            ir.raw(isPresented.wrappedValue ? "\":true," : "\":false,")
             content(&emission, &ir)
             ir.raw("\"event\":")
             ir.eventID(id)
@@ -101,11 +107,15 @@ extension View {
         }
     }
 
-    /// `"content":[…],` when presented, `"content":[],` otherwise.
-    func _presentedContent<Content: View>(_ isPresented: Binding<Bool>, _ content: @escaping () -> Content)
+    /// `"content":[…],` when presented, `"content":[],` otherwise (`"destination"` for
+    /// navigationDestinationBool: `key`).
+    func _presentedContent<Content: View>(_ isPresented: Binding<Bool>, key: StaticString = "content",
+                                          _ content: @escaping () -> Content)
         -> (inout _PatchEmission, inout _PatchIR) -> Void {
         { emission, ir in
-            ir.raw("\"content\":")
+            ir.raw("\"")
+            ir.raw(key)
+            ir.raw("\":")
             if isPresented.wrappedValue { ir.raw(emission.children(of: content())) } else { ir.raw("[]") }
             ir.raw(",")
         }

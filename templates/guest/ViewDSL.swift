@@ -620,7 +620,7 @@ struct Binding<Value> {
         self.init(get: get, set: set, name: nil)
     }
 
-    fileprivate init(get: @escaping () -> Value, set: @escaping (Value) -> Void, name: StaticString?) {
+    init(get: @escaping () -> Value, set: @escaping (Value) -> Void, name: StaticString?) {
         _get = get
         _set = set
         _name = name

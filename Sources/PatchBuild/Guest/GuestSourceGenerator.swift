@@ -203,11 +203,14 @@ struct GuestSourceGenerator {
     private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, into writer: inout GuestSourceWriter, closureBuilder: GuestDependencyClosure) {
         let entry = index.types[type]
         let file = index.files[entry.file]
-        // A lowered view or modifier, and a view or modifier of the project its body uses, keeps
-        // `View` or `ViewModifier` in its own declaration: there the body infers the protocol's builder.
+        // A lowered view or modifier, and a view, modifier or toolbar content of the project its body
+        // uses, keeps `View`, `ViewModifier` or `ToolbarContent` in its own declaration: there the
+        // body infers the protocol's builder.
         let isModifier = !viewTypes.isEmpty && GuestViewLowering.isModifier(entry, lowered: viewTypes.contains(type))
         let isView = !isModifier && (viewTypes.contains(type) || (!viewTypes.isEmpty && entry.inheritedNames.contains("View")))
-        let kept = (isView ? ["View"] : []) + (isModifier ? ["ViewModifier"] : []) + closureBuilder.keptInheritance(entry.inheritedNames)
+        let isToolbarContent = !viewTypes.isEmpty && entry.inheritedNames.contains("ToolbarContent")
+        let kept = (isView ? ["View"] : []) + (isModifier ? ["ViewModifier"] : []) + (isToolbarContent ? ["ToolbarContent"] : [])
+            + closureBuilder.keptInheritance(entry.inheritedNames)
         writer.header(GuestSourceGenerator.header(of: entry.decl, keeping: kept), at: entry.decl, in: file)
         for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == nil && member.kind != .nestedType {
             if included.contains(.member(type: type, member: memberIndex)) { writer.copy(member.decl, from: index.files[member.file]) }

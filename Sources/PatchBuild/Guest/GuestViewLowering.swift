@@ -220,16 +220,17 @@ struct GuestViewLowering {
         return units
     }
 
-    /// Everything the view's copy needs. A view (or modifier) of the project that the body uses is
-    /// evaluated through its own `body`, which no name in the code reaches: the bodies of the views
-    /// and modifiers in the closure are added until none is missing.
+    /// Everything the view's copy needs. A view, modifier or toolbar content of the project that the
+    /// body uses is evaluated through its own `body`, which no name in the code reaches: the bodies
+    /// of the views, modifiers and toolbar contents in the closure are added until none is missing.
     func closure(of plan: GuestViewPlan, closureBuilder: GuestDependencyClosure) -> Set<GuestUnit> {
         var closure = units(of: plan).reduce(into: Set<GuestUnit>()) { $0.formUnion(closureBuilder.closure(of: $1)) }
         var grew = true
         while grew {
             grew = false
             for case .typeShell(let type) in closure
-            where index.types[type].inheritedNames.contains("View") || Self.isModifier(index.types[type], lowered: type == plan.type) {
+            where index.types[type].inheritedNames.contains("View") || index.types[type].inheritedNames.contains("ToolbarContent")
+                || Self.isModifier(index.types[type], lowered: type == plan.type) {
                 for (position, member) in index.types[type].members.enumerated() where member.names == ["body"] {
                     let body = GuestUnit.member(type: type, member: position)
                     guard !closure.contains(body) else { continue }
