@@ -8,6 +8,9 @@
 struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
     let _content: Content
     let _schemaVersion: Int
+    /// How many modifiers `_write` writes (an `.onChange` writes one per field it watches,
+    /// ViewDSL+Lifecycle.swift).
+    var _modifierCount = 1
     let _write: (inout _PatchEmission, inout _PatchIR) -> Void
 
     func _patchEmit(into emission: inout _PatchEmission) {
@@ -21,7 +24,7 @@ struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
         for position in first..<emission.nodes.count {
             if !emission.nodes[position].modifiers.isEmpty { emission.nodes[position].modifiers.append(UInt8(ascii: ",")) }
             emission.nodes[position].modifiers.append(contentsOf: ir.bytes)
-            emission.modifierCount += 1
+            emission.modifierCount += _modifierCount
         }
     }
 }
