@@ -102,6 +102,11 @@ struct ViewDSLDynamicTests {
             (10, Self.text("a", #"{"transition":{"_0":{"slide":{}}}},{"animation":{"_0":\#(Self.animation("bouncy")),"valueKey":"isOn"}}"#), 2),
             // withAnimation in an action: nothing in the tree.
             (11, Self.text("a", #"{"padding":{"_0":{"top":4,"leading":0,"bottom":0,"trailing":0}}},{"onTapGesture":{"_0":{"id":"action_0"}}}"#), 1),
+            // With extra bounce, bouncy is the spring of bounce 0.3 + extra; interactiveSpring a spring.
+            (12, Self.text("a", #"{"animation":{"_0":\#(Self.animation("spring", response: "0.25", damping: "0.6")),"valueKey":"count"}}"#), 2),
+            (13, Self.text("a", #"{"animation":{"_0":\#(Self.animation("spring", response: "0.15", damping: "0.86")),"valueKey":"count"}}"#), 2),
+            (14, Self.text("a", #"{"transition":{"_0":{"combined":{"_0":[{"scale":{"scale":0.5,"anchor":{"center":{}}}},{"offset":{"x":0,"y":50}}]}}}}"#), 2),
+            (15, Self.text("a", #"{"transition":{"_0":{"offset":{"x":1,"y":2}}}}"#), 2),
         ])
     }
 

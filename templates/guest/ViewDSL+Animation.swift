@@ -9,9 +9,9 @@
 
 // MARK: - Animation
 
-/// An IRAnimation: a curve and the parameters the IR has. A parameter SwiftUI has and the IR has
-/// not (`extraBounce:`, `repeatForever`, `interpolatingSpring(stiffness:damping:)`) is not declared,
-/// so a body using it stays native rather than animating otherwise.
+/// An IRAnimation: a curve and the parameters the IR has. A form SwiftUI has and the IR cannot say
+/// (`repeatForever`, `interpolatingSpring(stiffness:damping:)`, a transition's own `.animation`) is
+/// not declared, so a body using it stays native rather than animating otherwise.
 struct Animation {
     let _curve: StaticString
     var _duration: Double? = nil
@@ -37,9 +37,21 @@ struct Animation {
     static func easeIn(duration: Double) -> Animation { Animation(_curve: "easeIn", _duration: duration) }
     static func easeOut(duration: Double) -> Animation { Animation(_curve: "easeOut", _duration: duration) }
     static func easeInOut(duration: Double) -> Animation { Animation(_curve: "easeInOut", _duration: duration) }
-    static func bouncy(duration: Double) -> Animation { Animation(_curve: "bouncy", _duration: duration) }
-    static func smooth(duration: Double) -> Animation { Animation(_curve: "smooth", _duration: duration) }
-    static func snappy(duration: Double) -> Animation { Animation(_curve: "snappy", _duration: duration) }
+
+    // The iOS 17 springs: SwiftUI's `smooth`, `snappy` and `bouncy` are the springs of bounce 0,
+    // 0.15 and 0.3 (plus `extraBounce`); with extra bounce, the IR says it as that spring.
+
+    static func smooth(duration: Double = 0.5, extraBounce: Double = 0) -> Animation {
+        extraBounce == 0 ? Animation(_curve: "smooth", _duration: duration) : spring(duration: duration, bounce: extraBounce)
+    }
+
+    static func snappy(duration: Double = 0.5, extraBounce: Double = 0) -> Animation {
+        extraBounce == 0 ? Animation(_curve: "snappy", _duration: duration) : spring(duration: duration, bounce: 0.15 + extraBounce)
+    }
+
+    static func bouncy(duration: Double = 0.5, extraBounce: Double = 0) -> Animation {
+        extraBounce == 0 ? Animation(_curve: "bouncy", _duration: duration) : spring(duration: duration, bounce: 0.3 + extraBounce)
+    }
 
     /// `blendDuration` only blends with an animation already running; the IR has no field for it.
     static func spring(response: Double = 0.5, dampingFraction: Double = 0.825, blendDuration: Double = 0) -> Animation {
@@ -52,6 +64,13 @@ struct Animation {
     @_disfavoredOverload
     static func spring(duration: Double = 0.5, bounce: Double = 0, blendDuration: Double = 0) -> Animation {
         spring(response: duration, dampingFraction: bounce >= 0 ? 1 - bounce : 1 / (1 + bounce), blendDuration: blendDuration)
+    }
+
+    /// SwiftUI's interactive spring is a spring with these defaults (`blendDuration` as above).
+    static let interactiveSpring = interactiveSpring()
+
+    static func interactiveSpring(response: Double = 0.15, dampingFraction: Double = 0.86, blendDuration: Double = 0.25) -> Animation {
+        spring(response: response, dampingFraction: dampingFraction, blendDuration: blendDuration)
     }
 
     func delay(_ delay: Double) -> Animation {
@@ -153,6 +172,11 @@ struct AnyTransition {
         }
     }
 
+    /// The iOS 17 spelling of `scale(scale:anchor:)`.
+    static func scale(_ scale: Double, anchor: UnitPoint = .center) -> AnyTransition {
+        AnyTransition.scale(scale: scale, anchor: anchor)
+    }
+
     static func move(edge: Edge) -> AnyTransition {
         AnyTransition(case: "move") { ir in
             ir.raw("\"edge\":\"")
@@ -177,6 +201,8 @@ struct AnyTransition {
             ir.number(y)
         }
     }
+
+    static func offset(_ offset: CGSize) -> AnyTransition { AnyTransition.offset(x: offset.width, y: offset.height) }
 
     static func asymmetric(insertion: AnyTransition, removal: AnyTransition) -> AnyTransition {
         AnyTransition(case: "asymmetric") { ir in

@@ -54,7 +54,11 @@ struct AnimSample: View {
         case 8: Text("a").transition(.scale(scale: 0.5, anchor: .top).combined(with: .opacity))
         case 9: Text("a").transition(.asymmetric(insertion: .push(from: .leading), removal: .offset(x: 10, y: -2)))
         case 10: Text("a").transition(.slide).animation(.bouncy, value: isOn)
-        default: Text("a").padding(.top, 4).onTapGesture { withAnimation(.spring()) { count += 1 } }
+        case 11: Text("a").padding(.top, 4).onTapGesture { withAnimation(.spring()) { count += 1 } }
+        case 12: Text("a").animation(.bouncy(duration: 0.25, extraBounce: 0.1), value: count)
+        case 13: Text("a").animation(.interactiveSpring, value: count)
+        case 14: Text("a").transition(.scale(0.5).combined(with: .offset(y: 50)))
+        default: Text("a").transition(.offset(CGSize(width: 1, height: 2)))
         }
     }
 }
