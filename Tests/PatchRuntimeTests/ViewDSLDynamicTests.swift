@@ -177,4 +177,14 @@ struct ViewDSLDynamicTests {
         let run = try guest.runView("Meter", inputs: .map([]), events: [ViewEventRequest(parsing: "action_0")])
         #expect(run.events.map(\.state) == [#"{"taps":1}"#])
     }
+
+    @Test func whatTheHostDoesNotMeasureDoesNotCompileAndSaysWhy() throws {
+        // build quotes the guest compiler's reason as the view's `view_not_lowerable` detail.
+        let failure = #expect(throws: GuestBuilder.BuildFailure.self) {
+            try GuestBuilder.viewDSLGuest("view_dsl_geometry_unavailable_guest.swift", exports: [])
+        }
+        let message = failure?.description ?? ""
+        #expect(message.contains("'safeAreaInsets' is unavailable: the host passes a GeometryReader only its size and local frame"), "\(message)")
+        #expect(message.contains("'global' is unavailable: the host passes a GeometryReader only its local frame"), "\(message)")
+    }
 }

@@ -72,6 +72,9 @@ struct GeometryProxy {
 
     func frame(in coordinateSpace: CoordinateSpace) -> CGRect { CGRect(origin: _origin, size: size) }
 
+    @available(*, unavailable, message: "the host passes a GeometryReader only its size and local frame (sdk-contract §5.4 __geo_*): safeAreaInsets is native-only")
+    var safeAreaInsets: EdgeInsets { fatalError("unavailable") }
+
     /// The reserved input `key` (§5.4), 0 when the host has not measured the reader yet.
     static func _input(_ key: StaticString) -> Double {
         (try? _patchTokenInputs?.decode(key, as: Double.self)) ?? 0
