@@ -127,15 +127,17 @@ extension View {
     /// names nothing the host could watch and writes nothing.
     func animation<V: Equatable>(_ animation: Animation?, value: @autoclosure () -> V) -> _PatchModified<Self> {
         let fields = _patchWatched(value).fields
-        var ir = _PatchIR()
-        _patchWriteKeyed(fields, into: &ir) { field, ir in
-            ir.raw("{\"animation\":{\"_0\":")
-            if let animation { animation._write(into: &ir) } else { ir.raw("null") }
-            ir.raw(",\"valueKey\":\"")
-            ir.raw(field)
-            ir.raw("\"}}")
+        var modified = _modified(schema: 2) { ir in
+            _patchWriteKeyed(fields, into: &ir) { field, ir in
+                ir.raw("{\"animation\":{\"_0\":")
+                if let animation { animation._write(into: &ir) } else { ir.raw("null") }
+                ir.raw(",\"valueKey\":\"")
+                ir.raw(field)
+                ir.raw("\"}}")
+            }
         }
-        return _PatchModified(_content: self, _modifier: ir.bytes, _schemaVersion: 2, _modifierCount: fields.count)
+        modified._modifierCount = fields.count
+        return modified
     }
 }
 

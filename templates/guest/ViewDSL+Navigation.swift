@@ -189,7 +189,8 @@ struct TabView<Content: View>: _PatchPrimitiveView {
         // The unbound TabView came with the containers of schema 2, a bound selection with the
         // host-state vocabulary of 3 (§5.5).
         emission.requires(schema: _selection == nil ? 2 : 3)
-        let event = _selection?.register(&emission)
+        var event = _PatchIR()
+        _selection?.registerEvent(&emission, &event)
         let outerItems = _patchTabItems
         let outerNodes = emission.nodes
         let outerOptions = emission.taggedOptions
@@ -242,9 +243,9 @@ struct TabView<Content: View>: _PatchPrimitiveView {
             ir.raw("]}")
         }
         ir.raw("],\"style\":\"automatic\"")
-        if let event {
+        if _selection != nil {
             ir.raw(",\"event\":")
-            ir.eventID(event)
+            ir.raw(event.bytes)
         }
         ir.raw("}}")
         emission.append(ir)

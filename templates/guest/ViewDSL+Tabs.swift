@@ -10,8 +10,9 @@ struct _PatchTabSelection {
     let kind: StaticString
     /// Writes the selected tag as an IRValue.
     let writeValue: (inout _PatchIR) -> Void
-    /// Registers the event that writes the tag a tab tap sends, and returns its id.
-    let register: (inout _PatchEmission) -> [UInt8]
+    /// Registers the event that writes the tag a tab tap sends and writes its EventID: before the
+    /// content is evaluated, so a position id comes before the content's, as a Picker's does.
+    let registerEvent: (inout _PatchEmission, inout _PatchIR) -> Void
 }
 
 extension TabView {
@@ -21,8 +22,9 @@ extension TabView {
         _selection = _PatchTabSelection(
             kind: SelectionValue._kind,
             writeValue: { ir in selection.wrappedValue._writeIRValue(into: &ir) },
-            register: { emission in
-                emission.registerBinding(selection) { value throws(_PatchDecodeError) in try SelectionValue(_patchEvent: value) }
+            registerEvent: { emission, ir in
+                let id = emission.registerBinding(selection) { value throws(_PatchDecodeError) in try SelectionValue(_patchEvent: value) }
+                ir.eventID(id)
             })
     }
 }
