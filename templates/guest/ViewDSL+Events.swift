@@ -8,6 +8,9 @@
 struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
     let _content: Content
     let _schemaVersion: Int
+    /// How many modifiers `_write` writes (an `.onChange` writes one per field it watches,
+    /// ViewDSL+Lifecycle.swift).
+    var _modifierCount = 1
     let _write: (inout _PatchEmission, inout _PatchIR) -> Void
 
     func _patchEmit(into emission: inout _PatchEmission) {
@@ -18,7 +21,7 @@ struct _PatchEventModified<Content: View>: _PatchPrimitiveView {
         _write(&emission, &ir)
         guard !ir.isEmpty else { return }
         emission.requires(schema: _schemaVersion)
-        emission.appendModifier(ir, toNodesFrom: first)
+        emission.appendModifier(ir, toNodesFrom: first, count: _modifierCount)
     }
 }
 

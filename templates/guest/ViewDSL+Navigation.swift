@@ -175,20 +175,33 @@ extension View {
     }
 }
 
-/// An unbound `TabView` (SwiftUI owns the selection): one IRTab per child, tagged by position.
+/// `TabView { }`: one IRTab per child, tagged by its position, SwiftUI owning the selection
+/// (`tabView`); `TabView(selection:)` (ViewDSL+Tabs.swift): the same tabs tagged by their
+/// `.tag(_:)`, the guest owning the selection (`boundTabView`).
 struct TabView<Content: View>: _PatchPrimitiveView {
     let _content: Content
+    /// The bound form's selection; nil for the unbound form.
+    var _selection: _PatchTabSelection? = nil
 
     init(@ViewBuilder content: () -> Content) { _content = content() }
 
     func _patchEmit(into emission: inout _PatchEmission) {
-        emission.requires(schema: 2)
+        // The unbound TabView came with the containers of schema 2, a bound selection with the
+        // host-state vocabulary of 3 (§5.5).
+        emission.requires(schema: _selection == nil ? 2 : 3)
+        var event = _PatchIR()
+        _selection?.registerEvent(&emission, &event)
         let outerItems = _patchTabItems
         let outerNodes = emission.nodes
+        let outerOptions = emission.taggedOptions
         _patchTabItems = []
         emission.nodes = []
+        // The bound form reads each tab's tag from the options `.tag(_:)` records.
+        if _selection != nil { emission.taggedOptions = [] }
         _content._patchEmit(into: &emission)
         let tabs = emission.nodes
+        let tagged = emission.taggedOptions ?? []
+        emission.taggedOptions = outerOptions
         // A label is this TabView's when the node it was recorded on is one of its children: same
         // position and same kind. One recorded deeper (inside a ForEach row or a container) was on
         // another level, whose node a child of this level's never equals (a container's kind holds
@@ -204,18 +217,37 @@ struct TabView<Content: View>: _PatchPrimitiveView {
         _patchTabItems = outerItems
         emission.nodes = outerNodes
         var ir = _PatchIR()
-        ir.raw("{\"tabView\":{\"tabs\":[")
+        if let _selection {
+            ir.raw("{\"boundTabView\":{\"selection\":")
+            _selection.writeValue(&ir)
+            ir.raw(",\"kind\":\"")
+            ir.raw(_selection.kind)
+            ir.raw("\",\"tabs\":[")
+        } else {
+            ir.raw("{\"tabView\":{\"tabs\":[")
+        }
+        var nextOption = 0
         for (position, tab) in tabs.enumerated() {
             if position > 0 { ir.raw(",") }
-            ir.raw("{\"tag\":\"")
-            ir.integer(position)
-            ir.raw("\",\"tabItem\":")
+            ir.raw("{\"tag\":")
+            let isTagged = _selection.map { _patchWriteTabTag(of: tab, kind: $0.kind, options: tagged, from: &nextOption, into: &ir) } ?? false
+            if !isTagged {
+                ir.raw("\"")
+                ir.integer(position)
+                ir.raw("\"")
+            }
+            ir.raw(",\"tabItem\":")
             if let label = labels[position] { ir.raw(label) } else { ir.raw("[]") }
             ir.raw(",\"content\":[")
             tab.write(into: &ir)
             ir.raw("]}")
         }
-        ir.raw("],\"style\":\"automatic\"}}")
+        ir.raw("],\"style\":\"automatic\"")
+        if _selection != nil {
+            ir.raw(",\"event\":")
+            ir.raw(event.bytes)
+        }
+        ir.raw("}}")
         emission.append(ir)
     }
 }

@@ -5,9 +5,10 @@
 // (sdk-contract §5.1, §5.4): strings and numbers in the inputs under `__strtok_<id>`/`__numtok_<id>`,
 // colors and fonts by reference from the IR (`{"hostToken":{"_0":"ct_…"}}`, `{"fontToken":{"_0":"ft_…"}}`).
 
-/// The inputs of the view being evaluated. The view's `init(_patchInputs:)` sets it before the body
-/// runs, and the body is evaluated within the same export call, while the input bytes are alive. A
-/// module runs one call at a time.
+/// The inputs of the view being evaluated: its tokens, and the `__geo_*` sizes a GeometryReader reads
+/// (ViewDSL+Geometry.swift). The view's `init(_patchInputs:)` sets it before the body runs, and the
+/// body is evaluated within the same export call, while the input bytes are alive. A module runs one
+/// call at a time.
 nonisolated(unsafe) var _patchTokenInputs: _PatchJSONValue? = nil
 
 /// The string token the host passed as `key` (`__strtok_st_…`). The host passes every token its

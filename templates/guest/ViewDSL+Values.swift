@@ -35,7 +35,19 @@ enum TextAlignment {
     case leading, center, trailing
 }
 
-struct Edge {
+/// An edge (`.move(edge:)`, ViewDSL+Animation.swift) and, as `Edge.Set`, edges.
+enum Edge {
+    case top, leading, bottom, trailing
+
+    var _name: StaticString {
+        switch self {
+        case .top: "top"
+        case .leading: "leading"
+        case .bottom: "bottom"
+        case .trailing: "trailing"
+        }
+    }
+
     struct Set: OptionSet {
         let rawValue: Int
         static let top = Set(rawValue: 1)

@@ -302,6 +302,13 @@ struct _PatchEmission {
     /// event's update cleared its flag (by the host's dismissal event or by a button, as SwiftUI
     /// runs it for any dismissal).
     var onDismiss: [(isPresented: Binding<Bool>, action: () -> Void)] = []
+    /// The `.onChange(of:)` watchers of this evaluation: each compares its value with the one it
+    /// saw and runs its action when they differ; the dispatch runs them after the event's update
+    /// (ViewDSL+Lifecycle.swift).
+    var changeWatchers: [() -> Void] = []
+    /// The source sites of the GeometryReaders written so far, one entry per reader: a repeated
+    /// site (rows of a ForEach) gets its occurrence in its id (ViewDSL+Geometry.swift).
+    var geometrySites: [[UInt8]] = []
     var nodeCount = 0
     /// Of `nodeCount`, the `opaque` nodes: native views the host fills from the thunk's slots.
     var opaqueNodeCount = 0
@@ -598,7 +605,10 @@ struct State<Value> {
     func _patchNamed(_ name: StaticString) { _box.name = name }
 
     var wrappedValue: Value {
-        get { _box.value }
+        get {
+            _patchNoteRead(_box.name)
+            return _box.value
+        }
         nonmutating set { _box.value = newValue }
     }
 
@@ -637,7 +647,10 @@ struct Binding<Value> {
     static func constant(_ value: Value) -> Binding<Value> { Binding(get: { value }, set: { _ in }) }
 
     var wrappedValue: Value {
-        get { _get() }
+        get {
+            _patchNoteRead(_name)
+            return _get()
+        }
         nonmutating set { _set(newValue) }
     }
 
@@ -840,6 +853,7 @@ func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32
             try match.run(with: try event.member("value"))
         }
         for dismissal in before.onDismiss where !dismissal.isPresented.wrappedValue { dismissal.action() }
+        for watcher in before.changeWatchers { watcher() }
         var newState = _PatchJSONWriter()
         writeState(view, &newState)
         var after = _PatchEmission()

@@ -248,8 +248,10 @@ struct GuestViewLowering {
         let symbol = plan.request.typeName
         writer.line("extension \(typeName) {")
         writer.line("    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {")
-        // The body's token reads (ViewTokenRewrite) find the `__strtok_`/`__numtok_` inputs here.
-        if plan.request.shippedTokens.contains(where: { $0.kind != .slot }) { writer.line("        _patchTokenInputs = inputs") }
+        // The body's token reads (ViewTokenRewrite) find the `__strtok_`/`__numtok_` inputs here, and
+        // a GeometryReader (templates/guest/ViewDSL+Geometry.swift) the `__geo_*` ones, which any
+        // view's host may pass (§5.4).
+        writer.line("        _patchTokenInputs = inputs")
         for input in plan.inputs {
             let key = Self.literal(input.name)
             switch input.fill {
