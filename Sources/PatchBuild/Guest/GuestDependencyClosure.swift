@@ -34,7 +34,10 @@ struct GuestDependencyClosure {
             guard state.included.insert(unit).inserted else { continue }
             expand(unit, into: &state)
             // A type reached late may own members named by code reached earlier, and vice versa.
-            if case .typeShell(let type) = unit { addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state) }
+            if case .typeShell(let type) = unit {
+                addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state)
+                addAliases(of: type, matching: state.typeNames, into: &state)
+            }
         }
         return state.included
     }
@@ -44,6 +47,9 @@ struct GuestDependencyClosure {
         var pending: [GuestUnit] = []
         var memberNames: Set<String> = []
         var operators: Set<String> = []
+        /// Type names the code writes: a type's `typealias` of that name is a member they may name
+        /// (`var id: ID`, `Set<Plant.ID>`).
+        var typeNames: Set<String> = []
         var includedTypes: Set<Int> = []
     }
 
@@ -143,6 +149,11 @@ struct GuestDependencyClosure {
                 state.pending.append(.global(globalIndex))
             }
         }
+        let newTypeNames = references.typeNames.subtracting(state.typeNames)
+        state.typeNames.formUnion(newTypeNames)
+        if !newTypeNames.isEmpty {
+            for type in state.includedTypes { addAliases(of: type, matching: newTypeNames, into: &state) }
+        }
         let newMemberNames = references.memberNames.subtracting(state.memberNames)
         let newOperators = references.operators.subtracting(state.operators)
         state.memberNames.formUnion(newMemberNames)
@@ -166,6 +177,13 @@ struct GuestDependencyClosure {
             for type in index.types(named: name) where index.types[type].path.count > 1 {
                 state.pending.append(.typeShell(type))
             }
+        }
+    }
+
+    private func addAliases(of type: Int, matching names: Set<String>, into state: inout State) {
+        for (memberIndex, member) in index.types[type].members.enumerated()
+        where member.decl.is(TypeAliasDeclSyntax.self) && !names.isDisjoint(with: member.names) {
+            state.pending.append(.member(type: type, member: memberIndex))
         }
     }
 
