@@ -80,6 +80,8 @@ import Testing
         #expect(spelled("String??") == "Optional<Optional<String>>")
         #expect(spelled("Optional<Int?>") == "Optional<Optional<Int>>")
         #expect(spelled("(Int)") == "Int", "a parenthesized type is the type")
+        #expect(spelled("Range<Int>") == "Range<Int>")
+        #expect(spelled("ClosedRange<Date>?", viewInputs: true) == "Optional<ClosedRange<Date>>")
     }
 
     @Test func theProjectsAliasesResolveAsSwiftLooksThemUp() {

@@ -58,6 +58,10 @@ struct ValueTypeGuestTests {
             ids.union(["basil"])
         }
 
+        func widened(_ range: ClosedRange<Int>) -> Range<Int> {
+            (range.lowerBound - 1)..<(range.upperBound + 2)
+        }
+
         """
 
     static let view = """
@@ -68,6 +72,7 @@ struct ValueTypeGuestTests {
             let bed: Bed
             var gardener: Gardener?
             var size: CGSize = CGSize(width: 40, height: 30)
+            var window: ClosedRange<Int> = 0...1
             @State private var marker: CGPoint = .zero
             @State private var area: CGRect = .zero
             @State private var picked: Set<Plant.ID> = []
@@ -77,7 +82,7 @@ struct ValueTypeGuestTests {
 
             var body: some View {
                 VStack {
-                    Text(plant.name + " " + String(plant.initial))
+                    Text(plant.name + " " + String(plant.initial) + " \\(window.lowerBound)-\\(window.upperBound)")
                     Text(plant.subtitle ?? "no subtitle")
                     if let name = gardener?.name {
                         Text("by \\(name)")
@@ -114,7 +119,7 @@ struct ValueTypeGuestTests {
             try view.write(to: sources.appendingPathComponent("PlantCard.swift"), atomically: true, encoding: .utf8)
             let output = try GuestBuilder.scratch()
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
-                sourcesDirectory: sources.path, exports: ["tally(_:tags:ranks:note:)", "picks(_:)"],
+                sourcesDirectory: sources.path, exports: ["tally(_:tags:ranks:note:)", "picks(_:)", "widened(_:)"],
                 views: [GuestViewRequest(declarationID: "Garden:PlantCard.body", typeName: "PlantCard", path: ["PlantCard"])],
                 outputDirectory: output.path, toolchain: try Toolchain.discover()))
             guard result.manifest.unpatchable.isEmpty else {
@@ -155,13 +160,16 @@ struct ValueTypeGuestTests {
             == #"{"error":"expected keys and values in turn (key 'ranks')"}"#)
         // A set is written in the order of its elements' JSON, whatever its storage order.
         #expect(try call("picks(_:)", #"{"ids":["rose","aster","rose"]}"#) == #"{"value":["aster","basil","rose"]}"#)
+        // Ranges are Codable as [lowerBound, upperBound].
+        #expect(try call("widened(_:)", #"{"range":[2,5]}"#) == #"{"value":[1,7]}"#)
     }
 
     static let inputs = """
         {"bed":{"byTag":[[{"case":"sun"},3]],"counts":{"10":"ten","2":"two"},"drift":{"dx":1,"dy":-2},\
         "frame":{"origin":{"x":10,"y":0},"size":{"height":50,"width":100}},"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"},\
         "gardener":{"name":"Ada"},"plant":{"id":"rose","initial":"R","name":"Rose","note":"thorny",\
-        "position":{"x":12.5,"y":20},"subtitle":null,"tags":[{"case":"sun"},{"case":"shade"}]},"size":{"height":30,"width":40}}
+        "position":{"x":12.5,"y":20},"subtitle":null,"tags":[{"case":"sun"},{"case":"shade"}]},"size":{"height":30,"width":40},\
+        "window":{"lowerBound":2,"upperBound":5}}
         """
 
     @Test func aViewReadsThemFromTheHostsInputsAndItsStateComesBackInCodableShapes() throws {
@@ -175,7 +183,7 @@ struct ValueTypeGuestTests {
         // The render after the event read that state back, merged over the inputs.
         #expect(ViewOutline.render(run.render.tree.root) == """
             vstack
-              text("Rose R")
+              text("Rose R 2-5")
               text("no subtitle")
               text("by Ada")
               text("thorny")
@@ -201,7 +209,9 @@ struct ValueTypeGuestTests {
             (Self.inputs.replacingOccurrences(of: #""initial":"R""#, with: #""initial":"Ro""#), "expected a one-character String (key 'initial')"),
             (Self.inputs.replacingOccurrences(of: #""dx":1,"#, with: ""), "expected a number (key 'dx')"),
             (Self.inputs.replacingOccurrences(of: #""size":{"height":30,"width":40}"#, with: #""size":[40]"#),
-             "expected a CoreGraphics value as an object or a two-element array (key 'size')"),
+             "expected an object of two stored properties or a two-element array (key 'size')"),
+            (Self.inputs.replacingOccurrences(of: #""window":{"lowerBound":2,"upperBound":5}"#, with: #""window":[5,2]"#),
+             "a range's lowerBound exceeds its upperBound (key 'window')"),
         ] {
             let output = try #require(try guest.callPacked("view_body__PlantCard", input: Array(broken.utf8)).output)
             #expect(String(decoding: output, as: UTF8.self).contains(reason), "\(String(decoding: output, as: UTF8.self))")

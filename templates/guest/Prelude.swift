@@ -906,6 +906,56 @@ extension Dictionary: _PatchJSONCodable where Key: _PatchJSONCodable, Value: _Pa
     }
 }
 
+extension Range: _PatchJSONCodable where Bound: _PatchJSONCodable {
+    /// `{"lowerBound":…,"upperBound":…}` in a view's inputs (the host encodes a struct as an object of
+    /// its stored properties, sdk-contract §5.4), `[lower,upper]` from JSONEncoder; written as the latter.
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        let (lower, upper): (Bound, Bound) = try _patchPair(value, "lowerBound", "upperBound")
+        guard lower <= upper else { throw _PatchDecodeError("a range's lowerBound exceeds its upperBound") }
+        self = lower..<upper
+    }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(lowerBound, upperBound, into: &writer) }
+}
+
+extension ClosedRange: _PatchJSONCodable where Bound: _PatchJSONCodable {
+    /// As `Range`.
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        let (lower, upper): (Bound, Bound) = try _patchPair(value, "lowerBound", "upperBound")
+        guard lower <= upper else { throw _PatchDecodeError("a range's lowerBound exceeds its upperBound") }
+        self = lower...upper
+    }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(lowerBound, upperBound, into: &writer) }
+}
+
+/// The two stored values of a standard or CoreGraphics struct (a range's bounds, a point's
+/// coordinates): the members `first` and `second` of the object the host's inputs carry, or the two
+/// elements of the array their Codable conformance writes.
+func _patchPair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(
+    _ value: _PatchJSONValue, _ first: StaticString, _ second: StaticString
+) throws(_PatchDecodeError) -> (First, Second) {
+    if value.isObject { return (try value.decode(first), try value.decode(second)) }
+    guard value.isArray else { throw _PatchDecodeError("expected an object of two stored properties or a two-element array") }
+    var firstValue: First?
+    var secondValue: Second?
+    var count = 0
+    try value.forEachEntry { _, element throws(_PatchDecodeError) in
+        if count == 0 { firstValue = try First(_patchJSON: element) } else if count == 1 { secondValue = try Second(_patchJSON: element) }
+        count += 1
+        return count <= 2
+    }
+    guard count == 2, let firstValue, let secondValue else { throw _PatchDecodeError("expected an object of two stored properties or a two-element array") }
+    return (firstValue, secondValue)
+}
+
+/// `[first,second]`, the Codable shape of a pair.
+func _patchWritePair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(_ first: First, _ second: Second, into writer: inout _PatchJSONWriter) {
+    writer.append(UInt8(ascii: "["))
+    first._patchEncode(into: &writer)
+    writer.append(UInt8(ascii: ","))
+    second._patchEncode(into: &writer)
+    writer.append(UInt8(ascii: "]"))
+}
+
 extension _PatchJSONWriter {
     /// `value`'s JSON on its own, to order it among others; a failure (a non-finite Double) carries over.
     mutating func encodedSeparately<Value: _PatchJSONCodable>(_ value: Value) -> [UInt8] {

@@ -26,10 +26,10 @@ struct CGPoint: Hashable {
 
 extension CGPoint: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        let (x, y): (CGFloat, CGFloat) = try _patchCGPair(value, "x", "y")
+        let (x, y): (CGFloat, CGFloat) = try _patchPair(value, "x", "y")
         self.init(x: x, y: y)
     }
-    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWriteCGPair(x, y, into: &writer) }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(x, y, into: &writer) }
 }
 
 // MARK: - CGSize
@@ -50,10 +50,10 @@ struct CGSize: Hashable {
 
 extension CGSize: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        let (width, height): (CGFloat, CGFloat) = try _patchCGPair(value, "width", "height")
+        let (width, height): (CGFloat, CGFloat) = try _patchPair(value, "width", "height")
         self.init(width: width, height: height)
     }
-    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWriteCGPair(width, height, into: &writer) }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(width, height, into: &writer) }
 }
 
 // MARK: - CGVector
@@ -74,10 +74,10 @@ struct CGVector: Hashable {
 
 extension CGVector: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        let (dx, dy): (CGFloat, CGFloat) = try _patchCGPair(value, "dx", "dy")
+        let (dx, dy): (CGFloat, CGFloat) = try _patchPair(value, "dx", "dy")
         self.init(dx: dx, dy: dy)
     }
-    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWriteCGPair(dx, dy, into: &writer) }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(dx, dy, into: &writer) }
 }
 
 // MARK: - CGRect
@@ -131,40 +131,10 @@ struct CGRect: Hashable {
 
 extension CGRect: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        let (origin, size): (CGPoint, CGSize) = try _patchCGPair(value, "origin", "size")
+        let (origin, size): (CGPoint, CGSize) = try _patchPair(value, "origin", "size")
         self.init(origin: origin, size: size)
     }
-    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWriteCGPair(origin, size, into: &writer) }
-}
-
-// MARK: - Both shapes
-
-/// The two stored values of a CoreGraphics struct: the members `first` and `second` of the host's
-/// object, or the two elements of the Codable array.
-func _patchCGPair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(
-    _ value: _PatchJSONValue, _ first: StaticString, _ second: StaticString
-) throws(_PatchDecodeError) -> (First, Second) {
-    if value.isObject { return (try value.decode(first), try value.decode(second)) }
-    guard value.isArray else { throw _PatchDecodeError("expected a CoreGraphics value as an object or a two-element array") }
-    var firstValue: First?
-    var secondValue: Second?
-    var count = 0
-    try value.forEachEntry { _, element throws(_PatchDecodeError) in
-        if count == 0 { firstValue = try First(_patchJSON: element) } else if count == 1 { secondValue = try Second(_patchJSON: element) }
-        count += 1
-        return count <= 2
-    }
-    guard count == 2, let firstValue, let secondValue else { throw _PatchDecodeError("expected a CoreGraphics value as an object or a two-element array") }
-    return (firstValue, secondValue)
-}
-
-/// `[first,second]`, the Codable shape.
-func _patchWriteCGPair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(_ first: First, _ second: Second, into writer: inout _PatchJSONWriter) {
-    writer.append(UInt8(ascii: "["))
-    first._patchEncode(into: &writer)
-    writer.append(UInt8(ascii: ","))
-    second._patchEncode(into: &writer)
-    writer.append(UInt8(ascii: "]"))
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(origin, size, into: &writer) }
 }
 
 // MARK: - Modifiers that take them

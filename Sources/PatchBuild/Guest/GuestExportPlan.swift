@@ -190,6 +190,9 @@ struct GuestSignatureReader {
             case ("Optional", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
             case ("Array", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .array($0) }
             case ("Set", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .set($0) }
+            case ("Range", 1), ("ClosedRange", 1):
+                let closed = identifier.name.text == "ClosedRange"
+                return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .range($0, closed: closed) }
             case ("Dictionary", 2): return resolveDictionary(key: arguments[0], value: arguments[1], scope: scope, aliasDepth: aliasDepth)
             default: break
             }
@@ -229,7 +232,7 @@ struct GuestSignatureReader {
         if type.is(SomeOrAnyTypeSyntax.self) {
             return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "existential or opaque type \(text) cannot cross the JSON boundary"))
         }
-        return .failure(Problem(reason: .unsupportedSignature, detail: "type \(text) cannot be carried as JSON (supported: Int, Int64, Int32, Double, Bool, String, Character, Optional, Array, Set, Dictionary, project structs and enums, and aliases of them)"))
+        return .failure(Problem(reason: .unsupportedSignature, detail: "type \(text) cannot be carried as JSON (supported: Int, Int64, Int32, Double, Bool, String, Character, Optional, Array, Set, Dictionary, Range, ClosedRange, project structs and enums, and aliases of them)"))
     }
 
     /// `[Key: Value]`: String and Int keys travel as object members, any other key in an array

@@ -9,6 +9,9 @@ indirect enum GuestValueType: Hashable, Sendable {
     case array(GuestValueType)
     /// `Set<Element>`, a JSON array.
     case set(GuestValueType)
+    /// `Range<Bound>` or `ClosedRange<Bound>`: `{"lowerBound":…,"upperBound":…}` in a view's inputs,
+    /// `[lower,upper]` from JSONEncoder.
+    case range(GuestValueType, closed: Bool)
     /// `[Key: Value]`: a JSON object for String and Int keys, an array for any other key (the
     /// prelude's Dictionary codec).
     case dictionary(key: GuestValueType, value: GuestValueType)
@@ -32,6 +35,7 @@ indirect enum GuestValueType: Hashable, Sendable {
         case .optional(let wrapped): return "Optional<\(wrapped.spelling(index))>"
         case .array(let element): return "[\(element.spelling(index))]"
         case .set(let element): return "Set<\(element.spelling(index))>"
+        case .range(let bound, let closed): return (closed ? "ClosedRange<" : "Range<") + bound.spelling(index) + ">"
         case .dictionary(let key, let value): return "[\(key.spelling(index)): \(value.spelling(index))]"
         case .project(let type): return index.types[type].qualifiedName
         case .viewStandIn(let name): return name
@@ -61,7 +65,7 @@ indirect enum GuestValueType: Hashable, Sendable {
 
     func projectTypes() -> [Int] {
         switch self {
-        case .optional(let inner), .array(let inner), .set(let inner): return inner.projectTypes()
+        case .optional(let inner), .array(let inner), .set(let inner), .range(let inner, _): return inner.projectTypes()
         case .dictionary(let key, let value): return key.projectTypes() + value.projectTypes()
         case .project(let type): return [type]
         default: return []
