@@ -88,6 +88,7 @@ import Testing
         #expect(spelled("Score") == "Int", "a top-level alias")
         #expect(spelled("Plant.ID") == "String", "an alias the type declares")
         #expect(spelled("ID", in: ["Plant"]) == "String", "the alias from inside the type")
+        #expect(spelled("Set<Self.ID>", in: ["Bed"], viewInputs: true) == "Set<UUID>")
         #expect(spelled("Bed.ID", viewInputs: true) == "UUID", "an Identifiable type's ID is the type of its id")
         #expect(spelled("Sparse.ID") == "Sparse", "`var id: Self`")
         #expect(spelled("[Tag: Score]") == "[Tag: Int]")

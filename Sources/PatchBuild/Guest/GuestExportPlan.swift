@@ -222,8 +222,9 @@ struct GuestSignatureReader {
         if let member = type.as(MemberTypeSyntax.self), member.genericArgumentClause == nil {
             let path = text.split(separator: ".").map(String.init)
             if let type = index.lookupType(path: path) { return .success(.project(type)) }
-            // `City.ID`: an alias the type declares, or its Identifiable identity.
-            if let base = member.baseType.as(IdentifierTypeSyntax.self).flatMap({ index.resolveType(named: $0.name.text, from: scope).first })
+            // `City.ID`, `Self.ID`: an alias the type declares, or its Identifiable identity.
+            let baseName = member.baseType.as(IdentifierTypeSyntax.self)?.name.text
+            if let base = baseName == "Self" ? index.type(atPath: scope) : baseName.flatMap({ index.resolveType(named: $0, from: scope).first })
                 ?? index.lookupType(path: Array(path.dropLast())),
                let alias = memberAlias(member.name.text, of: base, aliasDepth: aliasDepth) {
                 return alias
