@@ -34,10 +34,7 @@ struct GuestDependencyClosure {
             guard state.included.insert(unit).inserted else { continue }
             expand(unit, into: &state)
             // A type reached late may own members named by code reached earlier, and vice versa.
-            if case .typeShell(let type) = unit {
-                addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state)
-                addAliases(of: type, matching: state.typeNames, into: &state)
-            }
+            if case .typeShell(let type) = unit { addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state) }
         }
         return state.included
     }
@@ -47,10 +44,12 @@ struct GuestDependencyClosure {
         var pending: [GuestUnit] = []
         var memberNames: Set<String> = []
         var operators: Set<String> = []
-        /// Type names the code writes: a type's `typealias` of that name is a member they may name
-        /// (`var id: ID`, `Set<Plant.ID>`).
-        var typeNames: Set<String> = []
         var includedTypes: Set<Int> = []
+        /// Type names the code writes, and the `typealias` members of the types reached so far that
+        /// no such name has reached yet: an alias is a member the code names as a type
+        /// (`var id: ID`, `Set<Plant.ID>`), brought in when both its type and its name are reached.
+        var typeNames: Set<String> = []
+        var pendingAliases: [String: [GuestUnit]] = [:]
     }
 
     /// Inheritance entries kept in the guest: project protocols, kept standard protocols, raw types.
@@ -68,6 +67,15 @@ struct GuestDependencyClosure {
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
+            for (memberIndex, member) in entry.members.enumerated() where member.decl.is(TypeAliasDeclSyntax.self) {
+                for name in member.names {
+                    if state.typeNames.contains(name) {
+                        state.pending.append(.member(type: type, member: memberIndex))
+                    } else {
+                        state.pendingAliases[name, default: []].append(.member(type: type, member: memberIndex))
+                    }
+                }
+            }
             if entry.path.count > 1, let parent = index.lookupType(path: Array(entry.path.dropLast())) {
                 state.pending.append(.typeShell(parent))
             }
@@ -148,11 +156,7 @@ struct GuestDependencyClosure {
             for globalIndex in index.globals(named: name) where index.globals[globalIndex].decl.is(TypeAliasDeclSyntax.self) {
                 state.pending.append(.global(globalIndex))
             }
-        }
-        let newTypeNames = references.typeNames.subtracting(state.typeNames)
-        state.typeNames.formUnion(newTypeNames)
-        if !newTypeNames.isEmpty {
-            for type in state.includedTypes { addAliases(of: type, matching: newTypeNames, into: &state) }
+            if state.typeNames.insert(name).inserted { state.pending.append(contentsOf: state.pendingAliases.removeValue(forKey: name) ?? []) }
         }
         let newMemberNames = references.memberNames.subtracting(state.memberNames)
         let newOperators = references.operators.subtracting(state.operators)
@@ -177,13 +181,6 @@ struct GuestDependencyClosure {
             for type in index.types(named: name) where index.types[type].path.count > 1 {
                 state.pending.append(.typeShell(type))
             }
-        }
-    }
-
-    private func addAliases(of type: Int, matching names: Set<String>, into state: inout State) {
-        for (memberIndex, member) in index.types[type].members.enumerated()
-        where member.decl.is(TypeAliasDeclSyntax.self) && !names.isDisjoint(with: member.names) {
-            state.pending.append(.member(type: type, member: memberIndex))
         }
     }
 
