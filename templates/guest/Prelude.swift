@@ -796,6 +796,23 @@ func _patchWriteJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to target: Unsafe
 protocol _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError)
     func _patchEncode(into writer: inout _PatchJSONWriter)
+
+    /// Whether a dictionary keyed by this type is a JSON object (String and Int keys, the member
+    /// names holding the key's text) rather than an array: JSONEncoder and the host's encoding of
+    /// a view's inputs (sdk-contract §5.4) both decide so.
+    static var _patchKeysObject: Bool { get }
+    /// The key read back from an object member's name (only called when `_patchKeysObject`).
+    init(_patchKey key: UnsafeBufferPointer<UInt8>) throws(_PatchDecodeError)
+    /// The key's text as an object member's name (only called when `_patchKeysObject`).
+    var _patchKeyText: [UInt8] { get }
+}
+
+extension _PatchJSONCodable {
+    static var _patchKeysObject: Bool { false }
+    init(_patchKey key: UnsafeBufferPointer<UInt8>) throws(_PatchDecodeError) {
+        throw _PatchDecodeError("this dictionary key type travels in an array, not as an object member")
+    }
+    var _patchKeyText: [UInt8] { [] }
 }
 
 extension Int64: _PatchJSONCodable {
@@ -823,6 +840,33 @@ extension Int: _PatchJSONCodable {
         self = narrowed
     }
     func _patchEncode(into writer: inout _PatchJSONWriter) { writer.writeInteger(Int64(self)) }
+
+    /// `[Int: V]` is an object whose member names are the keys in decimal (`{"1":…}`), as
+    /// JSONEncoder writes it and the host encodes a view's inputs.
+    static var _patchKeysObject: Bool { true }
+
+    init(_patchKey key: UnsafeBufferPointer<UInt8>) throws(_PatchDecodeError) {
+        let negative = key.first == UInt8(ascii: "-")
+        var magnitude = 0
+        var digits = 0
+        for byte in key.dropFirst(negative ? 1 : 0) {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { throw _PatchDecodeError("expected an integer dictionary key") }
+            // Int is 32-bit in the guest, as for integer values (see `Int`'s decoding).
+            let (scaled, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow, scaled <= Int.max - Int(digit) else { throw _PatchDecodeError("integer dictionary key out of range for the wasm32 guest") }
+            magnitude = scaled + Int(digit)
+            digits += 1
+        }
+        guard digits > 0 else { throw _PatchDecodeError("expected an integer dictionary key") }
+        self = negative ? -magnitude : magnitude
+    }
+
+    var _patchKeyText: [UInt8] {
+        var writer = _PatchJSONWriter()
+        writer.writeInteger(Int64(self))
+        return Array(writer.bytes.buffer)
+    }
 }
 
 extension Int32: _PatchJSONCodable {
@@ -869,6 +913,22 @@ extension String: _PatchJSONCodable {
         var copy = self
         copy.withUTF8 { writer.writeString($0) }
     }
+
+    static var _patchKeysObject: Bool { true }
+    init(_patchKey key: UnsafeBufferPointer<UInt8>) throws(_PatchDecodeError) { self = String(decoding: key, as: UTF8.self) }
+    var _patchKeyText: [UInt8] { Array(utf8) }
+}
+
+extension Character: _PatchJSONCodable {
+    /// A one-character String, as the host encodes it; the state comes back the same way.
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        let text = try String(_patchJSON: value)
+        guard let first = text.first, text.index(after: text.startIndex) == text.endIndex else {
+            throw _PatchDecodeError("expected a one-character String")
+        }
+        self = first
+    }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { String(self)._patchEncode(into: &writer) }
 }
 
 extension Optional: _PatchJSONCodable where Wrapped: _PatchJSONCodable {
@@ -909,32 +969,157 @@ extension Array: _PatchJSONCodable where Element: _PatchJSONCodable {
     }
 }
 
-extension Dictionary: _PatchJSONCodable where Key == String, Value: _PatchJSONCodable {
+extension Set: _PatchJSONCodable where Element: _PatchJSONCodable {
+    /// An array, from JSONEncoder and the host alike.
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
-        guard value.isObject else { throw _PatchDecodeError("expected an object") }
-        var result: [String: Value] = [:]
-        try value.forEachEntry { key, member throws(_PatchDecodeError) in
-            result[String(decoding: key.buffer, as: UTF8.self)] = try Value(_patchJSON: member)
+        self = Set(try [Element](_patchJSON: value))
+    }
+    /// Elements in the order of their JSON bytes: a set's own order changes with its storage, and the
+    /// same set must always serialize the same way.
+    func _patchEncode(into writer: inout _PatchJSONWriter) {
+        var encoded: [[UInt8]] = []
+        for element in self { encoded.append(writer.encodedSeparately(element)) }
+        encoded.sort { left, right in left.lexicographicallyPrecedes(right) }
+        writer.append(UInt8(ascii: "["))
+        for (position, element) in encoded.enumerated() {
+            if position > 0 { writer.append(UInt8(ascii: ",")) }
+            element.withUnsafeBufferPointer { writer.append($0) }
+        }
+        writer.append(UInt8(ascii: "]"))
+    }
+}
+
+extension Dictionary: _PatchJSONCodable where Key: _PatchJSONCodable, Value: _PatchJSONCodable {
+    /// String and Int keys: an object. Any other key: an array, which JSONEncoder writes flat
+    /// (`[k1,v1,k2,v2]`) and the host's inputs as pairs (`[[k1,v1],[k2,v2]]`, §5.4); an array whose
+    /// elements are all two-element arrays is read as pairs (the state the guest returns, flat,
+    /// comes back merged into the next inputs, so both arrive).
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        var result: [Key: Value] = [:]
+        if Key._patchKeysObject {
+            guard value.isObject else { throw _PatchDecodeError("expected an object") }
+            try value.forEachEntry { key, member throws(_PatchDecodeError) in
+                result[try Key(_patchKey: key.buffer)] = try Value(_patchJSON: member)
+                return true
+            }
+            self = result
+            return
+        }
+        guard value.isArray else { throw _PatchDecodeError("expected an array of keys and values") }
+        var pairs = true
+        var count = 0
+        try value.forEachEntry { _, element throws(_PatchDecodeError) in
+            count += 1
+            var length = 0
+            if pairs, element.isArray { try element.forEachEntry { _, _ in length += 1; return true } }
+            pairs = pairs && length == 2
             return true
+        }
+        if pairs {
+            try value.forEachEntry { _, pair throws(_PatchDecodeError) in
+                var key: Key?
+                try pair.forEachEntry { _, element throws(_PatchDecodeError) in
+                    if let found = key {
+                        result[found] = try Value(_patchJSON: element)
+                    } else {
+                        key = try Key(_patchJSON: element)
+                    }
+                    return true
+                }
+                return true
+            }
+        } else {
+            guard count % 2 == 0 else { throw _PatchDecodeError("expected keys and values in turn") }
+            var key: Key?
+            try value.forEachEntry { _, element throws(_PatchDecodeError) in
+                if let found = key {
+                    result[found] = try Value(_patchJSON: element)
+                    key = nil
+                } else {
+                    key = try Key(_patchJSON: element)
+                }
+                return true
+            }
         }
         self = result
     }
-    /// Keys are written in UTF-8 byte order, so the same dictionary always serializes the same way.
+
+    /// In JSONEncoder's shapes (which the host's JSONDecoder reads back into a view's state), keys
+    /// in the order of their text or JSON bytes, so the same dictionary always serializes the same way.
     func _patchEncode(into writer: inout _PatchJSONWriter) {
-        var keys: [[UInt8]] = []
-        for key in self.keys { keys.append(Array(key.utf8)) }
-        keys.sort { left, right in left.lexicographicallyPrecedes(right) }
-        writer.append(UInt8(ascii: "{"))
-        var first = true
-        for key in keys {
-            if !first { writer.append(UInt8(ascii: ",")) }
-            first = false
-            key.withUnsafeBufferPointer { writer.writeString($0) }
-            writer.append(UInt8(ascii: ":"))
-            let text = String(decoding: key, as: UTF8.self)
-            if let value = self[text] { value._patchEncode(into: &writer) }
+        var entries: [(text: [UInt8], key: Key)] = []
+        for key in keys { entries.append((Key._patchKeysObject ? key._patchKeyText : writer.encodedSeparately(key), key)) }
+        entries.sort { left, right in left.text.lexicographicallyPrecedes(right.text) }
+        writer.append(Key._patchKeysObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        for (position, entry) in entries.enumerated() {
+            if position > 0 { writer.append(UInt8(ascii: ",")) }
+            entry.text.withUnsafeBufferPointer { text in
+                if Key._patchKeysObject { writer.writeString(text) } else { writer.append(text) }
+            }
+            writer.append(Key._patchKeysObject ? UInt8(ascii: ":") : UInt8(ascii: ","))
+            if let value = self[entry.key] { value._patchEncode(into: &writer) }
         }
-        writer.append(UInt8(ascii: "}"))
+        writer.append(Key._patchKeysObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+    }
+}
+
+extension Range: _PatchJSONCodable where Bound: _PatchJSONCodable {
+    /// `{"lowerBound":…,"upperBound":…}` in a view's inputs (the host encodes a struct as an object of
+    /// its stored properties, sdk-contract §5.4), `[lower,upper]` from JSONEncoder; written as the latter.
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        let (lower, upper): (Bound, Bound) = try _patchPair(value, "lowerBound", "upperBound")
+        guard lower <= upper else { throw _PatchDecodeError("a range's lowerBound exceeds its upperBound") }
+        self = lower..<upper
+    }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(lowerBound, upperBound, into: &writer) }
+}
+
+extension ClosedRange: _PatchJSONCodable where Bound: _PatchJSONCodable {
+    /// As `Range`.
+    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
+        let (lower, upper): (Bound, Bound) = try _patchPair(value, "lowerBound", "upperBound")
+        guard lower <= upper else { throw _PatchDecodeError("a range's lowerBound exceeds its upperBound") }
+        self = lower...upper
+    }
+    func _patchEncode(into writer: inout _PatchJSONWriter) { _patchWritePair(lowerBound, upperBound, into: &writer) }
+}
+
+/// The two stored values of a standard or CoreGraphics struct (a range's bounds, a point's
+/// coordinates): the members `first` and `second` of the object the host's inputs carry, or the two
+/// elements of the array their Codable conformance writes.
+func _patchPair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(
+    _ value: _PatchJSONValue, _ first: StaticString, _ second: StaticString
+) throws(_PatchDecodeError) -> (First, Second) {
+    if value.isObject { return (try value.decode(first), try value.decode(second)) }
+    guard value.isArray else { throw _PatchDecodeError("expected an object of two stored properties or a two-element array") }
+    var firstValue: First?
+    var secondValue: Second?
+    var count = 0
+    try value.forEachEntry { _, element throws(_PatchDecodeError) in
+        if count == 0 { firstValue = try First(_patchJSON: element) } else if count == 1 { secondValue = try Second(_patchJSON: element) }
+        count += 1
+        return count <= 2
+    }
+    guard count == 2, let firstValue, let secondValue else { throw _PatchDecodeError("expected an object of two stored properties or a two-element array") }
+    return (firstValue, secondValue)
+}
+
+/// `[first,second]`, the Codable shape of a pair.
+func _patchWritePair<First: _PatchJSONCodable, Second: _PatchJSONCodable>(_ first: First, _ second: Second, into writer: inout _PatchJSONWriter) {
+    writer.append(UInt8(ascii: "["))
+    first._patchEncode(into: &writer)
+    writer.append(UInt8(ascii: ","))
+    second._patchEncode(into: &writer)
+    writer.append(UInt8(ascii: "]"))
+}
+
+extension _PatchJSONWriter {
+    /// `value`'s JSON on its own, to order it among others; a failure (a non-finite Double) carries over.
+    mutating func encodedSeparately<Value: _PatchJSONCodable>(_ value: Value) -> [UInt8] {
+        var separate = _PatchJSONWriter()
+        value._patchEncode(into: &separate)
+        if let failure = separate.failure { self.failure = failure }
+        return Array(separate.bytes.buffer)
     }
 }
 

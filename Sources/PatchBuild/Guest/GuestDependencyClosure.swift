@@ -45,6 +45,11 @@ struct GuestDependencyClosure {
         var memberNames: Set<String> = []
         var operators: Set<String> = []
         var includedTypes: Set<Int> = []
+        /// Type names the code writes, and the `typealias` members of the types reached so far that
+        /// no such name has reached yet: an alias is a member the code names as a type
+        /// (`var id: ID`, `Set<Plant.ID>`), brought in when both its type and its name are reached.
+        var typeNames: Set<String> = []
+        var pendingAliases: [String: [GuestUnit]] = [:]
     }
 
     /// Inheritance entries kept in the guest: project protocols, kept standard protocols, raw types.
@@ -62,6 +67,15 @@ struct GuestDependencyClosure {
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
+            for (memberIndex, member) in entry.members.enumerated() where member.decl.is(TypeAliasDeclSyntax.self) {
+                for name in member.names {
+                    if state.typeNames.contains(name) {
+                        state.pending.append(.member(type: type, member: memberIndex))
+                    } else {
+                        state.pendingAliases[name, default: []].append(.member(type: type, member: memberIndex))
+                    }
+                }
+            }
             if entry.path.count > 1, let parent = index.lookupType(path: Array(entry.path.dropLast())) {
                 state.pending.append(.typeShell(parent))
             }
@@ -142,6 +156,7 @@ struct GuestDependencyClosure {
             for globalIndex in index.globals(named: name) where index.globals[globalIndex].decl.is(TypeAliasDeclSyntax.self) {
                 state.pending.append(.global(globalIndex))
             }
+            if state.typeNames.insert(name).inserted { state.pending.append(contentsOf: state.pendingAliases.removeValue(forKey: name) ?? []) }
         }
         let newMemberNames = references.memberNames.subtracting(state.memberNames)
         let newOperators = references.operators.subtracting(state.operators)

@@ -47,7 +47,7 @@ struct GuestExportPlan {
 /// Reads an exported function's signature into a plan, or says why it cannot be exported.
 struct GuestSignatureReader {
     let index: GuestSourceIndex
-    /// Whether `Date`, `UUID`, `URL`, `TimeInterval` and `CGFloat` resolve to the view DSL's stand-ins:
+    /// Whether `Date`, `UUID`, `URL`, `TimeInterval`, `CGFloat` and the CoreGraphics structs resolve to the view DSL's stand-ins:
     /// only in a view's inputs and the project types they carry (function exports compile without the DSL).
     var resolvesViewStandIns = false
 
@@ -167,12 +167,16 @@ struct GuestSignatureReader {
             return resolve(array.element, scope: scope, aliasDepth: aliasDepth).map { .array($0) }
         }
         if let dictionary = type.as(DictionaryTypeSyntax.self) {
-            guard dictionary.key.trimmedText == "String" else {
-                return .failure(Problem(reason: .unsupportedSignature, detail: "dictionary keys must be String to travel as a JSON object (found \(dictionary.key.trimmedText))"))
-            }
-            return resolve(dictionary.value, scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
+            return resolveDictionary(key: dictionary.key, value: dictionary.value, scope: scope, aliasDepth: aliasDepth)
         }
         let text = type.trimmedText
+        if let tuple = type.as(TupleTypeSyntax.self) {
+            // `(Int)` is Int; a real tuple has no Codable conformance and no encoding in the inputs.
+            if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
+                return resolve(only.type, scope: scope, aliasDepth: aliasDepth)
+            }
+            return .failure(Problem(reason: .unsupportedSignature, detail: "tuple type \(text) has no JSON encoding (neither JSONEncoder nor the host's encoding of a view's inputs writes tuples); declare a struct instead"))
+        }
         if let identifier = type.as(IdentifierTypeSyntax.self) {
             let arguments = identifier.genericArgumentClause?.arguments.compactMap { $0.argument.as(TypeSyntax.self) } ?? []
             switch (identifier.name.text, arguments.count) {
@@ -182,17 +186,31 @@ struct GuestSignatureReader {
             case ("Double", 0): return .success(.double)
             case ("Bool", 0): return .success(.bool)
             case ("String", 0): return .success(.string)
+            case ("Character", 0): return .success(.character)
             case ("Optional", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .optional($0) }
             case ("Array", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .array($0) }
-            case ("Dictionary", 2) where arguments[0].trimmedText == "String":
-                return resolve(arguments[1], scope: scope, aliasDepth: aliasDepth).map { .dictionary($0) }
+            case ("Set", 1): return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .set($0) }
+            case ("Range", 1), ("ClosedRange", 1):
+                let closed = identifier.name.text == "ClosedRange"
+                return resolve(arguments[0], scope: scope, aliasDepth: aliasDepth).map { .range($0, closed: closed) }
+            case ("Dictionary", 2): return resolveDictionary(key: arguments[0], value: arguments[1], scope: scope, aliasDepth: aliasDepth)
             default: break
             }
             if arguments.isEmpty {
-                if let type = index.resolveType(named: identifier.name.text, from: scope).first { return .success(.project(type)) }
-                if aliasDepth < 8, let alias = index.globals.lazy.compactMap({ $0.decl.as(TypeAliasDeclSyntax.self) }).first(where: { $0.name.text == identifier.name.text }) {
-                    return resolve(alias.initializer.value, scope: [], aliasDepth: aliasDepth + 1)
+                let name = identifier.name.text
+                // As Swift looks a name up: from the innermost enclosing type outwards, its nested types
+                // and its aliases (`typealias ID = String` inside the model), then the top level.
+                var prefix = scope
+                while !prefix.isEmpty {
+                    if let type = index.type(atPath: prefix + [name]) { return .success(.project(type)) }
+                    if let owner = index.type(atPath: prefix), let alias = memberAlias(name, of: owner, aliasDepth: aliasDepth) { return alias }
+                    prefix.removeLast()
                 }
+                if let type = index.type(atPath: [name]) { return .success(.project(type)) }
+                if let alias = index.globals(named: name).lazy.compactMap({ self.index.globals[$0].decl.as(TypeAliasDeclSyntax.self) }).first {
+                    return resolveAlias(alias, scope: [], aliasDepth: aliasDepth)
+                }
+                if let type = index.types(named: name).first { return .success(.project(type)) }
             }
             if resolvesViewStandIns, arguments.isEmpty, let standIn = GuestValueType.viewStandIns[identifier.name.text] {
                 return .success(standIn)
@@ -201,13 +219,64 @@ struct GuestSignatureReader {
                 return .failure(Problem(reason: .osFrameworkAPI, detail: "type \(text) comes from \(module), which the guest does not have"))
             }
         }
-        if type.is(MemberTypeSyntax.self), let type = index.lookupType(path: text.split(separator: ".").map(String.init)) {
-            return .success(.project(type))
+        if let member = type.as(MemberTypeSyntax.self), member.genericArgumentClause == nil {
+            let path = text.split(separator: ".").map(String.init)
+            if let type = index.lookupType(path: path) { return .success(.project(type)) }
+            // `City.ID`, `Self.ID`: an alias the type declares, or its Identifiable identity.
+            let baseName = member.baseType.as(IdentifierTypeSyntax.self)?.name.text
+            if let base = baseName == "Self" ? index.type(atPath: scope) : baseName.flatMap({ index.resolveType(named: $0, from: scope).first })
+                ?? index.lookupType(path: Array(path.dropLast())),
+               let alias = memberAlias(member.name.text, of: base, aliasDepth: aliasDepth) {
+                return alias
+            }
         }
         if type.is(SomeOrAnyTypeSyntax.self) {
             return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "existential or opaque type \(text) cannot cross the JSON boundary"))
         }
-        return .failure(Problem(reason: .unsupportedSignature, detail: "type \(text) cannot be carried as JSON (supported: Int, Int64, Int32, Double, Bool, String, Optional, Array, [String: T], project structs and enums)"))
+        return .failure(Problem(reason: .unsupportedSignature, detail: "type \(text) cannot be carried as JSON (supported: Int, Int64, Int32, Double, Bool, String, Character, Optional, Array, Set, Dictionary, Range, ClosedRange, project structs and enums, and aliases of them)"))
+    }
+
+    /// `[Key: Value]`: String and Int keys travel as object members, any other key in an array
+    /// (the prelude's Dictionary codec), so every key type the glue carries is accepted.
+    private func resolveDictionary(key: TypeSyntax, value: TypeSyntax, scope: [String], aliasDepth: Int) -> Result<GuestValueType, Problem> {
+        resolve(key, scope: scope, aliasDepth: aliasDepth).flatMap { key in
+            resolve(value, scope: scope, aliasDepth: aliasDepth).map { .dictionary(key: key, value: $0) }
+        }
+    }
+
+    /// The type `name` stands for as a member of `owner`: a `typealias` the type declares, or, for an
+    /// `Identifiable` type without one, `ID` as the type of its `id`. nil when `owner` declares neither.
+    private func memberAlias(_ name: String, of owner: Int, aliasDepth: Int) -> Result<GuestValueType, Problem>? {
+        let entry = index.types[owner]
+        if let alias = entry.members.lazy.compactMap({ $0.decl.as(TypeAliasDeclSyntax.self) }).first(where: { $0.name.text == name }) {
+            return resolveAlias(alias, scope: entry.path, aliasDepth: aliasDepth)
+        }
+        let conformances = entry.inheritedNames + entry.extensions.flatMap { $0.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedText } ?? [] }
+        guard name == "ID", conformances.contains(where: { $0 == "Identifiable" || $0 == "Swift.Identifiable" }) else { return nil }
+        for member in entry.members where member.names == ["id"] && !member.isStatic {
+            guard let binding = member.decl.as(VariableDeclSyntax.self)?.bindings.first else { continue }
+            var written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+            if written == nil, let named = GuestViewLowering.namedType(of: binding.initializer?.value) {
+                written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(named)))
+            }
+            guard let written, aliasDepth < 8 else { break }
+            if written.trimmedText == "Self" { return .success(.project(owner)) }
+            return resolve(written, scope: entry.path, aliasDepth: aliasDepth + 1)
+        }
+        return .failure(Problem(reason: .unsupportedSignature, detail: "\(entry.qualifiedName).ID: the type of \(entry.qualifiedName)'s `id` is not written where the glue can read it (give `id` a type annotation)"))
+    }
+
+    /// Resolves through `typealias Name = Type`; a tuple alias says so by its name.
+    private func resolveAlias(_ alias: TypeAliasDeclSyntax, scope: [String], aliasDepth: Int) -> Result<GuestValueType, Problem> {
+        guard aliasDepth < 8 else {
+            return .failure(Problem(reason: .unsupportedSignature, detail: "typealias \(alias.name.text) does not resolve to a type within 8 aliases"))
+        }
+        guard alias.genericParameterClause == nil else {
+            return .failure(Problem(reason: .unsupportedSignature, detail: "generic typealias \(alias.name.text) cannot be resolved by the glue"))
+        }
+        return resolve(alias.initializer.value, scope: scope, aliasDepth: aliasDepth + 1).mapError { problem in
+            Problem(reason: problem.reason, detail: "typealias \(alias.name.text) = \(alias.initializer.value.trimmedText): \(problem.detail)", location: problem.location)
+        }
     }
 
     /// A struct's stored properties or an enum's cases, as the generated codec reads them.

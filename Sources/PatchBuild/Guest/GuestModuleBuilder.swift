@@ -338,7 +338,7 @@ public enum GuestModuleBuilder {
 
     private static func viewDetail(_ message: String) -> String {
         guard message.contains("_PatchJSONCodable") else { return "the guest view DSL does not lower this: \(message)" }
-        return "a stored property's type cannot be read from the view's inputs (String, Int, Double, Bool, Date, UUID, URL, the project's structs and enums, and arrays, dictionaries and optionals of them): \(message)"
+        return "a stored property's type cannot be read from the view's inputs (String, Character, Int, Double, Bool, Date, UUID, URL, CGFloat, CGPoint, CGSize, CGRect, CGVector, the project's structs and enums, and arrays, sets, dictionaries and optionals of them): \(message)"
     }
 
     /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.

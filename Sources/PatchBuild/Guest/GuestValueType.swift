@@ -3,15 +3,24 @@ import SwiftSyntax
 /// A type the generated JSON glue can carry across the packed ABI, in JSONEncoder's shapes.
 indirect enum GuestValueType: Hashable, Sendable {
     case int, int64, int32, double, bool, string
+    /// A one-character String (only a view's inputs carry one: Character is not Codable).
+    case character
     case optional(GuestValueType)
     case array(GuestValueType)
-    /// `[String: Value]`, a JSON object.
-    case dictionary(GuestValueType)
+    /// `Set<Element>`, a JSON array.
+    case set(GuestValueType)
+    /// `Range<Bound>` or `ClosedRange<Bound>`: `{"lowerBound":…,"upperBound":…}` in a view's inputs,
+    /// `[lower,upper]` from JSONEncoder.
+    case range(GuestValueType, closed: Bool)
+    /// `[Key: Value]`: a JSON object for String and Int keys, an array for any other key (the
+    /// prelude's Dictionary codec).
+    case dictionary(key: GuestValueType, value: GuestValueType)
     /// A struct or enum of the project (index into `GuestSourceIndex.types`).
     case project(Int)
-    /// `Date`, `UUID` or `URL`: the view DSL's stand-ins (templates/guest/ViewDSL+Foundation.swift),
-    /// which read the host's encoding of them (sdk-contract §5.4). Only view inputs use them.
-    case foundationStandIn(String)
+    /// `Date`, `UUID`, `URL`, `CGPoint`, `CGSize`, `CGRect` or `CGVector`: the view DSL's stand-ins
+    /// (templates/guest/ViewDSL+Foundation.swift, ViewDSL+CoreGraphics.swift), which read the host's
+    /// encoding of them (sdk-contract §5.4). Only view inputs use them.
+    case viewStandIn(String)
 
     /// The spelling in generated top-level code (project types fully qualified).
     func spelling(_ index: GuestSourceIndex) -> String {
@@ -22,11 +31,14 @@ indirect enum GuestValueType: Hashable, Sendable {
         case .double: return "Double"
         case .bool: return "Bool"
         case .string: return "String"
+        case .character: return "Character"
         case .optional(let wrapped): return "Optional<\(wrapped.spelling(index))>"
         case .array(let element): return "[\(element.spelling(index))]"
-        case .dictionary(let value): return "[String: \(value.spelling(index))]"
+        case .set(let element): return "Set<\(element.spelling(index))>"
+        case .range(let bound, let closed): return (closed ? "ClosedRange<" : "Range<") + bound.spelling(index) + ">"
+        case .dictionary(let key, let value): return "[\(key.spelling(index)): \(value.spelling(index))]"
         case .project(let type): return index.types[type].qualifiedName
-        case .foundationStandIn(let name): return name
+        case .viewStandIn(let name): return name
         }
     }
 
@@ -53,17 +65,20 @@ indirect enum GuestValueType: Hashable, Sendable {
 
     func projectTypes() -> [Int] {
         switch self {
-        case .optional(let inner), .array(let inner), .dictionary(let inner): return inner.projectTypes()
+        case .optional(let inner), .array(let inner), .set(let inner), .range(let inner, _): return inner.projectTypes()
+        case .dictionary(let key, let value): return key.projectTypes() + value.projectTypes()
         case .project(let type): return [type]
         default: return []
         }
     }
 
-    /// Foundation types the view DSL stands in for, as the host encodes them (§5.4: Date as epoch
-    /// seconds, UUID and URL as strings); `TimeInterval` is Foundation's name for Double.
+    /// Foundation and CoreGraphics types the view DSL stands in for, as the host encodes them (§5.4:
+    /// Date as epoch seconds, UUID and URL as strings, the CoreGraphics structs as objects of their
+    /// stored properties); `TimeInterval` is Foundation's name for Double, and so is `CGFloat` in the guest.
     static let viewStandIns: [String: GuestValueType] = [
-        "Date": .foundationStandIn("Date"), "UUID": .foundationStandIn("UUID"), "URL": .foundationStandIn("URL"),
-        "TimeInterval": .double, "CGFloat": .double,
+        "Date": .viewStandIn("Date"), "UUID": .viewStandIn("UUID"), "URL": .viewStandIn("URL"),
+        "CGPoint": .viewStandIn("CGPoint"), "CGSize": .viewStandIn("CGSize"), "CGRect": .viewStandIn("CGRect"),
+        "CGVector": .viewStandIn("CGVector"), "TimeInterval": .double, "CGFloat": .double,
     ]
 
     var isOptional: Bool {
@@ -89,7 +104,7 @@ enum GuestFrameworkNames {
         for name in ["sqrt", "pow", "floor", "ceil", "round", "log", "log10", "log2", "exp", "sin", "cos", "tan", "fabs", "fmod", "trunc"] {
             table[name] = "Foundation (C math; use .squareRoot(), .rounded() and friends)"
         }
-        for name in ["CGFloat", "CGSize", "CGPoint", "CGRect"] { table[name] = "CoreGraphics" }
+        for name in ["CGFloat", "CGSize", "CGPoint", "CGRect", "CGVector"] { table[name] = "CoreGraphics" }
         for name in ["View", "Color", "Font", "Text", "Image", "State", "Binding", "ObservedObject", "EnvironmentObject", "AppStorage"] {
             table[name] = "SwiftUI"
         }
