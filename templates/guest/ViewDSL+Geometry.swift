@@ -7,51 +7,7 @@
 // matches from the tree it gets (§5.6.7). The guest's proxy reads those inputs, 0 when absent (the
 // first render, before any layout; a dispatch, whose state carries none).
 
-/// A size (`proxy.size`).
-struct CGSize {
-    var width: Double
-    var height: Double
-
-    init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
-    }
-
-    static let zero = CGSize(width: 0, height: 0)
-}
-
-/// A point (`frame.origin`).
-struct CGPoint {
-    var x: Double
-    var y: Double
-
-    init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
-
-    static let zero = CGPoint(x: 0, y: 0)
-}
-
-/// A rectangle (`proxy.frame(in: .local)`).
-struct CGRect {
-    var origin: CGPoint
-    var size: CGSize
-
-    init(origin: CGPoint, size: CGSize) {
-        self.origin = origin
-        self.size = size
-    }
-
-    var width: Double { size.width }
-    var height: Double { size.height }
-    var minX: Double { origin.x }
-    var minY: Double { origin.y }
-    var midX: Double { origin.x + size.width / 2 }
-    var midY: Double { origin.y + size.height / 2 }
-    var maxX: Double { origin.x + size.width }
-    var maxY: Double { origin.y + size.height }
-}
+// `proxy.size` and `proxy.frame(in:)` are the CoreGraphics stand-ins of ViewDSL+CoreGraphics.swift.
 
 /// The coordinate space of `proxy.frame(in:)`: the host passes the reader's frame in its own
 /// (local) space only.
