@@ -637,7 +637,7 @@ private struct Planner {
         // `@Model` classes (SwiftData) are host objects; `-> Void` finds closure properties, whose callers' slots pass them.
         let markers = ViewTokenAnalysis.hostWrappers.map { Array("@\($0)".utf8) }
             + ["@Observable", "ObservableObject", "EnvironmentValues", "@Model", "-> Void", "-> ()"].map { Array($0.utf8) }
-            + ViewTokenAnalysis.nativeOnlyViews.map { Array($0.utf8) }
+            + ViewTokenAnalysis.nativeOnlyViews.map { Array($0.utf8) } + ViewTokenAnalysis.nativeOnlyModifiers.map { Array(".\($0)(".utf8) }
         // Model classes are often declared in another target (a package of the app's data): `build`
         // sees every target's sources, so the views of each target are analysed with them too, or
         // prepare and build would disagree on which reads are host reads (and on the slots).

@@ -307,6 +307,9 @@ import Testing
             "Image(\"hero\").resizable()",
             "ForEach(names, id: \\.self) { name in\nImage(name).renderingMode(.template)\n}",
         ])
+        // prepare parses a file applying one for its slots, with nothing else to find it by.
+        let project = PreparedProject("import SwiftUI\nstruct Hero: View {\n    var body: some View {\n        VStack {\n            Image(\"hero\").resizable()\n        }\n    }\n}\n")
+        #expect(project.plan.baseline.declarations.first { $0.id == "App:Hero.body" }?.tokens.map(\.expression) == ["Image(\"hero\").resizable()"])
         let directory = try GuestTemplates.locate()
         let declarations = try GuestTemplates.viewDSLFiles(in: directory).map {
             try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)

@@ -306,7 +306,7 @@ public enum GuestModuleBuilder {
                     for (position, closure) in program.closures.enumerated() where closure.contains(unit) { culprits.append((position, unit)) }
                 }
             }
-            if let view = blamedView(file: file, line: lineNumber, program: program, generator: generator), blamedViews.insert(view).inserted {
+            for view in viewsBlamed(file: file, line: lineNumber, program: program, generator: generator) where blamedViews.insert(view).inserted {
                 let plan = program.views[view]
                 let location = file == GuestProgram.fileName ? nil : GuestSourceLocation(file: file, line: lineNumber)
                 result.append(GuestUnpatchable(
@@ -342,19 +342,23 @@ public enum GuestModuleBuilder {
     }
 
     /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.
-    private static func blamedView(file: String, line: Int, program: GuestProgram, generator: GuestSourceGenerator) -> Int? {
+    /// The views an error blames: the one whose generated glue holds it, or every view whose
+    /// dependency closure holds the smallest unit around it (a helper several views use, such as an
+    /// operator on a framework type, fails them all at once, not one per compile attempt).
+    private static func viewsBlamed(file: String, line: Int, program: GuestProgram, generator: GuestSourceGenerator) -> [Int] {
         if file == GuestProgram.fileName {
-            return program.viewGeneratedLines.first { $0.range.contains(line) }?.view
+            return program.viewGeneratedLines.first { $0.range.contains(line) }.map { [$0.view] } ?? []
         }
-        var best: (view: Int, size: Int)?
-        for (position, closure) in program.viewClosures.enumerated() {
+        var best: (unit: GuestUnit, size: Int)?
+        for closure in program.viewClosures {
             for unit in closure {
                 let span = generator.span(of: unit)
                 guard span.file == file, span.lines.contains(line) else { continue }
-                if best == nil || span.lines.count < best!.size { best = (position, span.lines.count) }
+                if best == nil || span.lines.count < best!.size { best = (unit, span.lines.count) }
             }
         }
-        return best?.view
+        guard let unit = best?.unit else { return [] }
+        return program.viewClosures.indices.filter { program.viewClosures[$0].contains(unit) }
     }
 
     static func classify(_ message: String, imports: [String]) -> GuestUnpatchable.Reason {
