@@ -63,10 +63,18 @@ import Testing
         struct Row: View {
             let title: String
             let onTap: () -> Void
+            // Defaults the parent can replace (the memberwise initializer takes them): the parent's too.
+            var onShare: (() -> Void)? = nil
+            var onDone: () -> Void = {}
+            // A default no parent can replace runs in the guest.
+            private let log: () -> Void = {}
             var body: some View {
                 HStack {
                     Text(title)
                     Button("Open", action: onTap)
+                    Button("Share") { onShare?() }
+                    Button("Done", action: onDone)
+                    Button("Log", action: log)
                 }
             }
         }
@@ -249,7 +257,7 @@ import Testing
     }
 
     @Test func closurePropertiesQueryResultsAndHostModifiersAreSlots() throws {
-        #expect(try Self.slots("Row").map(\.expression) == ["Button(\"Open\", action: onTap)"])
+        #expect(try Self.slots("Row").map(\.expression) == ["Button(\"Open\", action: onTap)", "Button(\"Share\") { onShare?() }", "Button(\"Done\", action: onDone)"])
         #expect(!(try Self.table("Row").get().readsFilePrivateProperty))
         #expect(try Self.table("BadgedRow").get().readsFilePrivateProperty, "the slot draws a private type of the file: the thunk goes in that file")
         let table = try Self.table("Trips").get()

@@ -236,11 +236,12 @@ struct ViewTokenAnalysis {
                     // model handed to a row, `var store = Store.shared`) is a host object too: the
                     // inputs cannot carry a class.
                     roots[name] = HostRoot(wrapper: "Observable", type: typeName, opaqueReason: "")
-                } else if wrappers.isEmpty, let annotation, GuestViewLowering.isClosure(annotation), binding.initializer == nil,
-                          isLet || !annotation.is(OptionalTypeSyntax.self) {
-                    // The host skips closures (§5.4); one without a default is the parent's, which only
-                    // the shipped thunk holds.
-                    roots[name] = HostRoot(wrapper: "closure", type: nil, opaqueReason: "`\(name)` is a closure property without a default, which the host does not pass in the view's inputs")
+                } else if wrappers.isEmpty, let annotation, GuestViewLowering.isClosure(annotation),
+                          binding.initializer == nil || !(isLet || isFilePrivate) {
+                    // The host skips closures (§5.4): one the parent can set (no default, or a `var`
+                    // default the memberwise initializer takes) is the parent's, which only the
+                    // shipped thunk holds; the guest running the default would drop the parent's action.
+                    roots[name] = HostRoot(wrapper: "closure", type: nil, opaqueReason: "`\(name)` is a closure property the parent sets, which the host does not pass in the view's inputs")
                 } else {
                     continue
                 }
