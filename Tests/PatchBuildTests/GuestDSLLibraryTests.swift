@@ -62,6 +62,16 @@ import Testing
         #expect(try Self.buildGreeting(cache: elsewhere, toolchain: toolchain) == first)
     }
 
+    @Test func aCacheThatCannotBeWrittenStillBuilds() throws {
+        let toolchain = try Toolchain.discover()
+        let folder = try GuestHarness.temporaryDirectory("dsl-library-unwritable")
+        // A file where the cache folder should be: nothing can be created under it.
+        let notAFolder = (folder as NSString).appendingPathComponent("file")
+        try Data().write(to: URL(fileURLWithPath: notAFolder))
+        #expect(try !Self.buildGreeting(cache: notAFolder, toolchain: toolchain).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["file"])
+    }
+
     @Test func anEntryIsNamedByTheCompilerTheCommandAndEveryTemplateByte() throws {
         let toolchain = try Toolchain.discover()
         let commands = GuestCommands(toolchain: toolchain, workDirectory: "/one/place")

@@ -46,7 +46,9 @@ public enum GuestDSLLibrary {
         }
         let key = entryKey(commands: commands, files: files, contents: contents)
         let entries = [cacheDirectory.map { ($0 as NSString).appendingPathComponent("guest-dsl") }, (scratch as NSString).appendingPathComponent("guest-dsl")]
-            .compactMap { $0 }.first { (try? FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: true)) != nil }
+            .compactMap { $0 }.first { folder in
+                (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil && FileManager.default.isWritableFile(atPath: folder)
+            }
         guard let entries else { throw .outputUnwritable(path: scratch, reason: "cannot create a directory for the view DSL's library") }
         let entry = (entries as NSString).appendingPathComponent(key)
         if isComplete(entry) {

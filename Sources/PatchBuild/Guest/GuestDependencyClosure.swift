@@ -148,7 +148,7 @@ struct GuestDependencyClosure {
             var prefix = scope
             while !prefix.isEmpty {
                 if let type = index.type(atPath: prefix) {
-                    for (memberIndex, member) in index.types[type].members.enumerated() where member.names.contains(name) && member.kind != .nestedType {
+                    for (owner, memberIndex) in index.members(named: name) where owner == type {
                         state.pending.append(.member(type: type, member: memberIndex))
                     }
                 }
