@@ -12,32 +12,46 @@ import Foundation
 public struct GuestCommands: Sendable, Equatable {
     public var toolchain: Toolchain
     public var workDirectory: String
-    /// The view DSL's files (templates/guest/ViewDSL*.swift) the module compiles in when it lowers
-    /// view bodies; empty otherwise.
-    public var viewDSLFiles: [String]
+    /// The compiled view DSL (`GuestDSLLibrary`) the program imports when it lowers view bodies: its
+    /// directory is searched for the module and its bitcode is linked in. Nil compiles Prelude.swift
+    /// into the program instead.
+    public var viewDSLLibrary: String?
 
-    public init(toolchain: Toolchain, workDirectory: String, viewDSLFiles: [String] = []) {
+    public init(toolchain: Toolchain, workDirectory: String, viewDSLLibrary: String? = nil) {
         self.toolchain = toolchain
         self.workDirectory = workDirectory
-        self.viewDSLFiles = viewDSLFiles
+        self.viewDSLLibrary = viewDSLLibrary
     }
 
-    /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization. A module
-    /// with views compiles the prelude's faster input reading (`#if PATCH_VIEWS`): a body decodes
-    /// its inputs member by member on every render, while function modules are held to a size.
-    public var swiftc: [String] {
+    /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization: the
+    /// program and the view DSL's library are compiled alike.
+    private var swiftcOptions: [String] {
         var arguments = ["-target", toolchain.guestTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
                          "-Osize", "-lto=llvm-full", "-Xfrontend", "-disable-stack-protector"]
-        if !viewDSLFiles.isEmpty { arguments += ["-D", "PATCH_VIEWS"] }
         if let sdk = toolchain.swiftSDK {
             arguments += ["-sdk", sdk.sdkRoot]
             if let resources = sdk.swiftResources { arguments += ["-resource-dir", resources] }
             for path in sdk.includeSearchPaths { arguments += ["-I", path] }
         }
-        return arguments + [
-            "-module-name", GuestModuleBuilder.moduleName, "-import-objc-header", "PatchGuestSupport.h",
-            "-file-prefix-map", "\(workDirectory)=.", "Prelude.swift",
-        ] + viewDSLFiles + [GuestProgram.fileName, "-c", "-o", "guest.o"]
+        return arguments + ["-import-objc-header", "PatchGuestSupport.h", "-file-prefix-map", "\(workDirectory)=."]
+    }
+
+    /// The program (`GuestProgram.fileName`) into guest.o, with Prelude.swift or against the view DSL's library.
+    public var swiftc: [String] {
+        let prelude = viewDSLLibrary.map { ["-I", $0] } ?? ["Prelude.swift"]
+        return swiftcOptions + ["-module-name", GuestModuleBuilder.moduleName] + prelude + [GuestProgram.fileName, "-c", "-o", "guest.o"]
+    }
+
+    /// Prelude.swift and the view DSL's `files` into the library module `GuestDSLLibrary` caches: its
+    /// `.swiftmodule` (with the SIL of every function, as Embedded Swift serializes them, so the
+    /// program specializes the DSL's generics) and its bitcode. `-enable-testing` lets the program
+    /// `@testable import` it: the glue uses the DSL's internal declarations, as it did in one module.
+    /// The library's prelude reads inputs the faster way (`#if PATCH_VIEWS`): a body decodes its
+    /// inputs member by member on every render, while function modules (which compile Prelude.swift
+    /// into the program) are held to a size.
+    public func viewDSLLibraryCompile(files: [String]) -> [String] {
+        swiftcOptions + ["-module-name", GuestDSLLibrary.moduleName, "-enable-testing", "-D", "PATCH_VIEWS", "Prelude.swift"] + files
+            + ["-emit-module", "-emit-module-path", GuestDSLLibrary.moduleFile, "-c", "-o", GuestDSLLibrary.objectFile]
     }
 
     /// support.c: freestanding with its own allocator, or against wasi-libc's (`PATCH_GUEST_LIBC`).
@@ -58,7 +72,8 @@ public struct GuestCommands: Sendable, Equatable {
     public func link(exports: [String]) -> [String] {
         var arguments = ["--no-entry", "--export-memory", "--gc-sections"]
         var symbols = exports + ["patch_malloc", "patch_free"]
-        var inputs = ["guest.o", "support.o", toolchain.unicodeDataTables]
+        var inputs = ["guest.o"] + (viewDSLLibrary.map { [($0 as NSString).appendingPathComponent(GuestDSLLibrary.objectFile)] } ?? [])
+            + ["support.o", toolchain.unicodeDataTables]
         if let sdk = toolchain.swiftSDK {
             symbols.append("_initialize")
             inputs.insert((sdk.libcDirectory as NSString).appendingPathComponent("crt1-reactor.o"), at: 0)

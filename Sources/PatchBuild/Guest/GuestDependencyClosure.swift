@@ -14,6 +14,20 @@ enum GuestUnit: Hashable, Comparable {
 /// is unused) but never misses a dependency the project declares.
 struct GuestDependencyClosure {
     let index: GuestSourceIndex
+    /// What this builder has computed: every changed view starts closures at its type and at each of
+    /// its members, and views share most of what they reach (their models, the app's helpers), so
+    /// without it a large app's build repeated the same walks hundreds of times. A closure depends on
+    /// its start unit alone, so a remembered one is the one computing it again would give.
+    private let memo = Memo()
+
+    private final class Memo {
+        var closures: [GuestUnit: Set<GuestUnit>] = [:]
+        var references: [GuestUnit: GuestReferences] = [:]
+    }
+
+    init(index: GuestSourceIndex) {
+        self.index = index
+    }
 
     /// Protocols of the standard library a guest type may keep conforming to, with the members that
     /// implement them (synthesized when absent).
@@ -28,15 +42,28 @@ struct GuestDependencyClosure {
     ]
 
     func closure(of start: GuestUnit) -> Set<GuestUnit> {
+        if let known = memo.closures[start] { return known }
         var state = State()
         state.pending.append(start)
         while let unit = state.pending.popLast() {
             guard state.included.insert(unit).inserted else { continue }
             expand(unit, into: &state)
             // A type reached late may own members named by code reached earlier, and vice versa.
-            if case .typeShell(let type) = unit { addMembers(of: type, matching: state.memberNames.union(state.operators), into: &state) }
+            if case .typeShell(let type) = unit {
+                let (names, operators) = (state.memberNames, state.operators)
+                addMembers(of: type, into: &state) { names.contains($0) || operators.contains($0) }
+            }
         }
+        memo.closures[start] = state.included
         return state.included
+    }
+
+    /// The names `unit`'s declaration refers to (a walk of its syntax, done once per unit).
+    private func references(of unit: GuestUnit, _ decl: DeclSyntax) -> GuestReferences {
+        if let known = memo.references[unit] { return known }
+        let found = GuestReferenceCollector.collect(decl)
+        memo.references[unit] = found
+        return found
     }
 
     private struct State {
@@ -63,7 +90,7 @@ struct GuestDependencyClosure {
     private func expand(_ unit: GuestUnit, into state: inout State) {
         switch unit {
         case .global(let global):
-            resolve(GuestReferenceCollector.collect(index.globals[global].decl), scope: [], into: &state)
+            resolve(references(of: unit, index.globals[global].decl), scope: [], into: &state)
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
@@ -106,7 +133,7 @@ struct GuestDependencyClosure {
         case .member(let type, let memberIndex):
             state.pending.append(.typeShell(type))
             let member = index.types[type].members[memberIndex]
-            resolve(GuestReferenceCollector.collect(member.decl), scope: index.types[type].path, into: &state)
+            resolve(references(of: unit, member.decl), scope: index.types[type].path, into: &state)
         }
     }
 
@@ -135,7 +162,7 @@ struct GuestDependencyClosure {
             var prefix = scope
             while !prefix.isEmpty {
                 if let type = index.type(atPath: prefix) {
-                    for (memberIndex, member) in index.types[type].members.enumerated() where member.names.contains(name) && member.kind != .nestedType {
+                    for (owner, memberIndex) in index.members(named: name) where owner == type {
                         state.pending.append(.member(type: type, member: memberIndex))
                     }
                 }
@@ -148,7 +175,7 @@ struct GuestDependencyClosure {
             for type in types {
                 state.pending.append(.typeShell(type))
                 // `Item(...)` calls an initializer.
-                addMembers(of: type, matching: ["init"], into: &state)
+                addMembers(of: type, into: &state) { $0 == "init" }
             }
         }
         for name in references.typeNames {
@@ -162,9 +189,12 @@ struct GuestDependencyClosure {
         let newOperators = references.operators.subtracting(state.operators)
         state.memberNames.formUnion(newMemberNames)
         state.operators.formUnion(newOperators)
-        let lookups = newMemberNames.union(newOperators)
-        if !lookups.isEmpty {
-            for type in state.includedTypes { addMembers(of: type, matching: lookups, into: &state) }
+        // The members so named of every type reached so far.
+        for name in newMemberNames.union(newOperators) {
+            for (type, memberIndex) in index.members(named: name) where state.includedTypes.contains(type) {
+                guard !GuestDependencyClosure.isCodableImplementation(index.types[type].members[memberIndex].decl) else { continue }
+                state.pending.append(.member(type: type, member: memberIndex))
+            }
         }
         for name in newOperators {
             for globalIndex in index.globals(named: name) {
@@ -172,9 +202,8 @@ struct GuestDependencyClosure {
             }
         }
         // `text.trimmed()` with `extension String { func trimmed() … }` in the project.
-        for (globalIndex, global) in index.globals.enumerated()
-        where global.foreignExtension != nil && !newMemberNames.isDisjoint(with: global.names) {
-            state.pending.append(.global(globalIndex))
+        for name in newMemberNames {
+            for globalIndex in index.foreignExtensionGlobals(named: name) { state.pending.append(.global(globalIndex)) }
         }
         // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
         for name in newMemberNames {
@@ -184,9 +213,10 @@ struct GuestDependencyClosure {
         }
     }
 
-    private func addMembers(of type: Int, matching names: Set<String>, into state: inout State) {
+    /// The members of `type` (but nested types and Codable's implementation) with a name `matches` accepts.
+    private func addMembers(of type: Int, into state: inout State, matching matches: (String) -> Bool) {
         for (memberIndex, member) in index.types[type].members.enumerated()
-        where member.kind != .nestedType && !names.isDisjoint(with: member.names) && !GuestDependencyClosure.isCodableImplementation(member.decl) {
+        where member.kind != .nestedType && member.names.contains(where: matches) && !GuestDependencyClosure.isCodableImplementation(member.decl) {
             state.pending.append(.member(type: type, member: memberIndex))
         }
     }

@@ -18,9 +18,12 @@ public struct GuestBuildRequest: Sendable {
     public var templatesDirectory: String?
     /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
     public var baselineFingerprint: String?
+    /// Where the compiled view DSL is kept between builds (`GuestDSLLibrary`); nil keeps nothing.
+    public var cacheDirectory: String?
 
     public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
-                toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil) {
+                toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil,
+                cacheDirectory: String? = GuestDSLLibrary.defaultCacheDirectory) {
         self.sourcesDirectory = sourcesDirectory
         self.sourceFolders = sourceFolders
         self.exports = exports
@@ -29,6 +32,7 @@ public struct GuestBuildRequest: Sendable {
         self.toolchain = toolchain
         self.templatesDirectory = templatesDirectory
         self.baselineFingerprint = baselineFingerprint
+        self.cacheDirectory = cacheDirectory
     }
 }
 
@@ -105,9 +109,11 @@ public struct GuestBuildResult: Sendable {
 
 /// Locates templates/guest (Prelude.swift, support.c, PatchGuestSupport.h).
 public enum GuestTemplates {
-    static let requiredFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h", viewDSLCore]
+    /// What a build copies next to the program it compiles (the DSL is compiled apart: `GuestDSLLibrary`).
+    static let programFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
+    static let requiredFiles = programFiles + [viewDSLCore]
     /// The core of the SwiftUI-shaped DSL view bodies compile against; only modules that lower views
-    /// compile it, with the rest of the DSL (`viewDSLFiles`).
+    /// link it, with the rest of the DSL (`viewDSLFiles`), as `GuestDSLLibrary`.
     static let viewDSLCore = "ViewDSL.swift"
 
     /// Every file of the view DSL in `directory`: `ViewDSL.swift` and its `ViewDSL+<Part>.swift`
@@ -173,11 +179,15 @@ public enum GuestModuleBuilder {
         var excluded = tokenised.unpatchable
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
         var attempt = 0
+        var library: String?
         while true {
             guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
+            if program.usesViewDSL, library == nil {
+                library = try GuestDSLLibrary.prepare(templates: templates, commands: commands, cacheDirectory: request.cacheDirectory, scratch: work.path)
+            }
             // A retry that dropped the last view compiles without the DSL.
-            commands.viewDSLFiles = program.usesViewDSL ? GuestTemplates.viewDSLFiles(in: templates) : []
+            commands.viewDSLLibrary = program.usesViewDSL ? library : nil
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
@@ -279,34 +289,35 @@ public enum GuestModuleBuilder {
         }
     }
 
-    /// Maps compiler errors onto the exports whose code they are in. Errors in project code carry
-    /// the project's file:line thanks to `#sourceLocation`.
+    /// Maps compiler errors onto the exports and views whose code they are in. Errors in project code
+    /// carry the project's file:line thanks to `#sourceLocation`. An error in code several of them
+    /// use blames them all: dropping one would leave the code in, and the next attempt would fail
+    /// the same way.
     static func attribute(_ output: String, program: GuestProgram, generator: GuestSourceGenerator) -> [GuestUnpatchable] {
         var result: [GuestUnpatchable] = []
         var blamed: Set<Int> = []
         var blamedViews: Set<Int> = []
+        let exportUnits = GuestUnitLocator(program.closures, generator: generator)
+        let viewUnits = GuestUnitLocator(program.viewClosures, generator: generator)
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
             guard parts.count == 5, parts[3].trimmingCharacters(in: .whitespaces) == "error", let lineNumber = Int(parts[1]) else { continue }
             let file = String(parts[0])
             let message = parts[4].trimmingCharacters(in: .whitespaces)
             var culprits: [(export: Int, unit: GuestUnit?)] = []
+            var views: [Int] = []
             if file == GuestProgram.fileName {
                 for region in program.generatedLines where region.range.contains(lineNumber) { culprits.append((region.export, nil)) }
+                for region in program.viewGeneratedLines where region.range.contains(lineNumber) { views.append(region.view) }
             } else {
-                var best: (unit: GuestUnit, size: Int)?
-                for closure in program.closures {
-                    for unit in closure {
-                        let span = generator.span(of: unit)
-                        guard span.file == file, span.lines.contains(lineNumber) else { continue }
-                        if best == nil || span.lines.count < best!.size { best = (unit, span.lines.count) }
-                    }
-                }
-                if let unit = best?.unit {
+                if let unit = exportUnits.smallest(containing: lineNumber, in: file) {
                     for (position, closure) in program.closures.enumerated() where closure.contains(unit) { culprits.append((position, unit)) }
                 }
+                if let unit = viewUnits.smallest(containing: lineNumber, in: file) {
+                    views = program.viewClosures.indices.filter { program.viewClosures[$0].contains(unit) }
+                }
             }
-            for view in viewsBlamed(file: file, line: lineNumber, program: program, generator: generator) where blamedViews.insert(view).inserted {
+            for view in views where blamedViews.insert(view).inserted {
                 let plan = program.views[view]
                 let location = file == GuestProgram.fileName ? nil : GuestSourceLocation(file: file, line: lineNumber)
                 result.append(GuestUnpatchable(
@@ -338,27 +349,7 @@ public enum GuestModuleBuilder {
 
     private static func viewDetail(_ message: String) -> String {
         guard message.contains("_PatchJSONCodable") else { return "the guest view DSL does not lower this: \(message)" }
-        return "a stored property's type cannot be read from the view's inputs (String, Character, Int, Double, Bool, Date, UUID, URL, CGFloat, CGPoint, CGSize, CGRect, CGVector, the project's structs and enums, and arrays, sets, dictionaries and optionals of them): \(message)"
-    }
-
-    /// The lowered view whose glue or code (the smallest unit of its closure) holds `file:line`.
-    /// The views an error blames: the one whose generated glue holds it, or every view whose
-    /// dependency closure holds the smallest unit around it (a helper several views use, such as an
-    /// operator on a framework type, fails them all at once, not one per compile attempt).
-    private static func viewsBlamed(file: String, line: Int, program: GuestProgram, generator: GuestSourceGenerator) -> [Int] {
-        if file == GuestProgram.fileName {
-            return program.viewGeneratedLines.first { $0.range.contains(line) }.map { [$0.view] } ?? []
-        }
-        var best: (unit: GuestUnit, size: Int)?
-        for closure in program.viewClosures {
-            for unit in closure {
-                let span = generator.span(of: unit)
-                guard span.file == file, span.lines.contains(line) else { continue }
-                if best == nil || span.lines.count < best!.size { best = (unit, span.lines.count) }
-            }
-        }
-        guard let unit = best?.unit else { return [] }
-        return program.viewClosures.indices.filter { program.viewClosures[$0].contains(unit) }
+        return "a stored property's type cannot be read from the view's inputs (String, Int, Double, Bool, Date, UUID, URL, the project's structs and enums, and arrays, dictionaries and optionals of them): \(message)"
     }
 
     static func classify(_ message: String, imports: [String]) -> GuestUnpatchable.Reason {
@@ -406,7 +397,7 @@ private struct WorkDirectory {
     }
 
     func copyTemplates(from templates: String) throws(GuestBuildError) {
-        for name in Set(GuestTemplates.requiredFiles + GuestTemplates.viewDSLFiles(in: templates)).sorted() {
+        for name in GuestTemplates.programFiles {
             let source = (templates as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw .templatesMissing(searched: [templates], executable: Installation.current.executable)

@@ -110,6 +110,13 @@ struct GuestSourceIndex {
     private var typesByName: [String: [Int]] = [:]
     /// `globals` by each name they declare, in index order (`appendGlobal` keeps it in step).
     private var globalsByName: [String: [Int]] = [:]
+    /// The members of foreign extensions (`extension String { func trimmed() … }`) among them.
+    private var foreignExtensionGlobalsByName: [String: [Int]] = [:]
+    /// Every type's members (but nested types) by each name they declare: the dependency closure
+    /// looks up each member name the code it reaches uses, and scanning the members of every type
+    /// it had reached made it quadratic (a large app's one build did not finish). `appendMember`
+    /// keeps it in step with `types[…].members`.
+    private var membersByName: [String: [(type: Int, member: Int)]] = [:]
 
     /// Parses every `.swift` file under `root`, or under each of `folders` (relative to `root`, in
     /// the given order; a folder may be a single file) when given. Within a folder files are sorted
@@ -223,7 +230,16 @@ struct GuestSourceIndex {
     private mutating func appendGlobal(_ entry: GuestGlobalEntry) {
         globals.append(entry)
         // A name a declaration repeats (`let (a, a)`) lists it once, as `names.contains` would find it.
-        for name in Set(entry.names) { globalsByName[name, default: []].append(globals.count - 1) }
+        for name in Set(entry.names) {
+            globalsByName[name, default: []].append(globals.count - 1)
+            if entry.foreignExtension != nil { foreignExtensionGlobalsByName[name, default: []].append(globals.count - 1) }
+        }
+    }
+
+    private mutating func appendMember(_ member: GuestMember, to type: Int) {
+        types[type].members.append(member)
+        guard member.kind != .nestedType else { return }
+        for name in Set(member.names) { membersByName[name, default: []].append((type, types[type].members.count - 1)) }
     }
 
     private mutating func indexType(
@@ -238,10 +254,10 @@ struct GuestSourceIndex {
         for item in info.members.members {
             let member = item.decl
             if let nested = GuestSourceIndex.typeInfo(member) {
-                types[typeIndex].members.append(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: nil))
+                appendMember(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: nil), to: typeIndex)
                 indexType(member, info: nested, parentPath: path, file: file)
             } else if let entry = GuestSourceIndex.member(member, file: file, extensionIndex: nil) {
-                types[typeIndex].members.append(entry)
+                appendMember(entry, to: typeIndex)
             }
         }
     }
@@ -261,10 +277,10 @@ struct GuestSourceIndex {
         for item in decl.memberBlock.members {
             let member = item.decl
             if let nested = GuestSourceIndex.typeInfo(member) {
-                types[typeIndex].members.append(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: extensionIndex))
+                appendMember(GuestMember(names: [nested.name], kind: .nestedType, isStatic: true, decl: member, file: file, extensionIndex: extensionIndex), to: typeIndex)
                 indexType(member, info: nested, parentPath: types[typeIndex].path, file: file)
             } else if let entry = GuestSourceIndex.member(member, file: file, extensionIndex: extensionIndex) {
-                types[typeIndex].members.append(entry)
+                appendMember(entry, to: typeIndex)
             }
         }
     }
@@ -277,6 +293,12 @@ struct GuestSourceIndex {
 
     /// Every global declaring `name`, in index order.
     func globals(named name: String) -> [Int] { globalsByName[name] ?? [] }
+
+    /// Every member of a foreign extension declaring `name`, in index order.
+    func foreignExtensionGlobals(named name: String) -> [Int] { foreignExtensionGlobalsByName[name] ?? [] }
+
+    /// Every member declaring `name` (nested types aside), in the order they were indexed.
+    func members(named name: String) -> [(type: Int, member: Int)] { membersByName[name] ?? [] }
 
     /// The type whose path ends with `path` (an exact full path wins over a suffix match).
     func lookupType(path: [String]) -> Int? {
