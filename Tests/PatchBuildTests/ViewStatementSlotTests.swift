@@ -257,7 +257,8 @@ import Testing
     }
 
     @Test func closurePropertiesQueryResultsAndHostModifiersAreSlots() throws {
-        #expect(try Self.slots("Row").map(\.expression) == ["Button(\"Open\", action: onTap)", "Button(\"Share\") { onShare?() }", "Button(\"Done\", action: onDone)"])
+        let rowSlots = try Self.slots("Row").map(\.expression)
+        #expect(Set(rowSlots) == ["Button(\"Open\", action: onTap)", "Button(\"Share\") { onShare?() }", "Button(\"Done\", action: onDone)"] && rowSlots.count == 3, "\(rowSlots)")
         #expect(!(try Self.table("Row").get().readsFilePrivateProperty))
         #expect(try Self.table("BadgedRow").get().readsFilePrivateProperty, "the slot draws a private type of the file: the thunk goes in that file")
         let table = try Self.table("Trips").get()
