@@ -75,7 +75,6 @@ struct Gauge<Label: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: 2)
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"gauge\":{\"data\":{\"value\":")
         ir.number(_value)
@@ -84,7 +83,7 @@ struct Gauge<Label: View>: _PatchPrimitiveView {
         ir.raw(",\"max\":")
         ir.number(_bounds.upperBound)
         ir.raw("},\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
     }
@@ -95,13 +94,11 @@ extension _PatchEmission {
     /// middle the second key): a node of two child lists, evaluated and written in that order.
     mutating func appendTwoLists<First: View, Second: View>(_ opening: StaticString, _ first: First,
                                                             _ middle: StaticString, _ second: Second) {
-        let firstNodes = children(of: first)
-        let secondNodes = children(of: second)
         var ir = _PatchIR()
         ir.raw(opening)
-        ir.raw(firstNodes)
+        writeChildren(of: first, into: &ir)
         ir.raw(middle)
-        ir.raw(secondNodes)
+        writeChildren(of: second, into: &ir)
         ir.raw("}}")
         append(ir)
     }

@@ -53,12 +53,11 @@ struct Link<Label: View>: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: 2)
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"link\":{\"destination\":")
         ir.string(_destination.absoluteString)
         ir.raw(",\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
     }

@@ -17,10 +17,9 @@ struct Toggle<Label: View>: _PatchPrimitiveView {
         let id = emission.registerBinding(_isOn) { value throws(_PatchDecodeError) in
             try Bool(_patchJSON: try _patchEventValue(value, "bool"))
         }
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"toggle\":{\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw(_isOn.wrappedValue ? ",\"value\":true,\"event\":" : ",\"value\":false,\"event\":")
         ir.eventID(id)
         ir.raw("}}")
@@ -73,10 +72,9 @@ struct Stepper<Label: View>: _PatchPrimitiveView {
         let id = emission.registerBinding(_value) { value throws(_PatchDecodeError) in
             try Int(_patchJSON: try _patchEventValue(value, "int"))
         }
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"stepper\":{\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw(",\"value\":")
         ir.integer(_value.wrappedValue)
         ir.raw(",\"min\":")

@@ -61,10 +61,9 @@ struct DatePicker<Label: View>: _PatchPrimitiveView {
         let id = emission.registerBinding(_selection) { value throws(_PatchDecodeError) in
             Date(timeIntervalSince1970: try Double(_patchJSON: try _patchEventValue(value, "double")))
         }
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"datePicker\":{\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw(",\"epoch\":")
         ir.number(_selection.wrappedValue.timeIntervalSince1970)
         ir.raw(",\"components\":\"")

@@ -119,7 +119,7 @@ extension View {
             ir.raw("\"")
             ir.raw(key)
             ir.raw("\":")
-            if isPresented.wrappedValue { ir.raw(emission.children(of: content())) } else { ir.raw("[]") }
+            if isPresented.wrappedValue { emission.writeChildren(of: content(), into: &ir) } else { ir.raw("[]") }
             ir.raw(",")
         }
     }
@@ -143,10 +143,10 @@ extension View {
             if isPresented.wrappedValue {
                 let outer = emission.dismissedByActions
                 emission.dismissedByActions = isPresented
-                ir.raw(emission.children(of: actions))
+                emission.writeChildren(of: actions, into: &ir)
                 emission.dismissedByActions = outer
                 ir.raw(",\"message\":")
-                ir.raw(emission.children(of: message))
+                emission.writeChildren(of: message, into: &ir)
             } else {
                 ir.raw("[],\"message\":[]")
             }

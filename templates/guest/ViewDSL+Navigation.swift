@@ -119,14 +119,13 @@ struct ProgressView<Label: View>: _PatchPrimitiveView {
             emission.append(ir)
             return
         }
-        let label = emission.children(of: _label)
         var ir = _PatchIR()
         ir.raw("{\"determinateProgress\":{\"value\":")
         ir.number(value)
         ir.raw(",\"total\":")
         ir.number(_total)
         ir.raw(",\"label\":")
-        ir.raw(label)
+        emission.writeChildren(of: _label, into: &ir)
         ir.raw("}}")
         emission.append(ir)
     }

@@ -57,13 +57,12 @@ struct _PatchToolbarItems {
 
     /// One IRToolbarItem, `{"placement":"…","content":[…]}`.
     mutating func append<Content: View>(_ placement: ToolbarItemPlacement, _ content: Content, in emission: inout _PatchEmission) {
-        let nodes = emission.children(of: content)
         if !isEmpty { ir.raw(",") }
         isEmpty = false
         ir.raw("{\"placement\":\"")
         ir.raw(placement._name)
         ir.raw("\",\"content\":")
-        ir.raw(nodes)
+        emission.writeChildren(of: content, into: &ir)
         ir.raw("}")
     }
 }
