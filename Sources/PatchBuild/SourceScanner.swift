@@ -275,7 +275,7 @@ struct SourceScanner {
         var inner = context
         inner.typePath.append(name.text)
         inner.availability += availability
-        inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
+        inner.isFileScoped = context.isFileScoped || decl.modifiers.isFileScoped
         inner.extensionWhereClause = nil
         inner.isInExtension = false
         inner.isInGenericType = context.isInGenericType || isGeneric
@@ -307,7 +307,7 @@ struct SourceScanner {
         var inner = context
         inner.typePath = extendedPath
         inner.availability += Self.availabilityAttributes(decl.attributes)
-        inner.isFileScoped = context.isFileScoped || Self.isFileScoped(decl.modifiers)
+        inner.isFileScoped = context.isFileScoped || decl.modifiers.isFileScoped
         inner.extensionWhereClause = decl.genericWhereClause?.trimmedText
         inner.isInExtension = true
         inner.isInGenericType = false
@@ -349,7 +349,7 @@ struct SourceScanner {
             accessModifiers: accessModifiers == ["open"] ? ["public"] : accessModifiers,
             contentHash: contentHash,
             line: line(of: name), unsupportedReason: nil)
-        if Self.isFileScoped(variable.modifiers) { candidate.context.isFileScoped = true }
+        if variable.modifiers.isFileScoped { candidate.context.isFileScoped = true }
         let typeText = binding.typeAnnotation?.type.textWithoutWhitespace
         if typeText != "someView" && typeText != "someSwiftUI.View" {
             candidate.unsupportedReason = "`body` is declared as `\(binding.typeAnnotation?.type.trimmedText ?? "(no type)")`, not `some View`; routing would change its type"
@@ -404,7 +404,7 @@ struct SourceScanner {
             isDynamic: function.modifiers.contains { $0.name.tokenKind == .keyword(.dynamic) },
             dynamicInsertion: function.funcKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: function.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }.map(Self.rangeWithTrailingSpace),
-            isAccessFileScoped: context.isFileScoped || Self.isFileScoped(function.modifiers),
+            isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
@@ -446,7 +446,7 @@ struct SourceScanner {
             accessModifiers: accessModifiers == ["open"] ? ["public"] : accessModifiers,
             contentHash: contentHash, line: line(of: name), unsupportedReason: nil,
             modifierContent: .init(internalName: (parameter.secondName ?? parameter.firstName).text, type: parameter.type.trimmedText))
-        if Self.isFileScoped(function.modifiers) { candidate.context.isFileScoped = true }
+        if function.modifiers.isFileScoped { candidate.context.isFileScoped = true }
         let returnType = function.signature.returnClause?.type.textWithoutWhitespace
         if returnType != "someView" && returnType != "someSwiftUI.View" {
             candidate.unsupportedReason = "`body(content:)` returns `\(function.signature.returnClause?.type.trimmedText ?? "()")`, not `some View`; routing would change its type"
@@ -591,10 +591,6 @@ struct SourceScanner {
             guard let attribute = element.as(AttributeSyntax.self), attribute.attributeName.trimmedText == "available" else { return nil }
             return attribute.trimmedText
         }
-    }
-
-    private static func isFileScoped(_ modifiers: DeclModifierListSyntax) -> Bool {
-        modifiers.contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }
     }
 }
 

@@ -25,3 +25,11 @@ extension SyntaxProtocol {
         return bytes[start..<end]
     }
 }
+
+extension DeclModifierListSyntax {
+    /// Whether the modifiers make the declaration `private` or `fileprivate` (also `private(set)`):
+    /// only code of its own file may name it.
+    var isFileScoped: Bool {
+        contains { [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind) }
+    }
+}

@@ -428,7 +428,7 @@ extension ViewTokenAnalysis {
     }
 
     private func isFilePrivate(_ decl: some SyntaxProtocol) -> Bool {
-        decl.asProtocol(WithModifiersSyntax.self)?.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) } == true
+        decl.asProtocol(WithModifiersSyntax.self)?.modifiers.isFileScoped == true
     }
 
     /// The first write of the view's guest state in the slot (`isOn = true`, `count += 1`,

@@ -223,7 +223,7 @@ struct ViewTokenAnalysis {
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             let file = index.files[member.file]
-            let isFilePrivate = variable.modifiers.contains { ["private", "fileprivate"].contains($0.name.text) }
+            let isFilePrivate = variable.modifiers.isFileScoped
             let wrappers = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
             guard let wrapper = wrappers.first(where: { Self.hostWrappers.contains($0.attributeName.trimmedText) }) else {
                 // `@State var store: Store` of a class too: the guest keeps no state for a host object.
