@@ -279,10 +279,10 @@ public enum ChangeDetector {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
             // A view-rendering `body(props:)` (the Redux-style ConnectedView): `// @patchable` would
-            // not help, as prepare refuses instance methods, so say what does.
+            // not help, as prepare refuses opaque results, so say what does.
             if declaration.kind == .method, declaration.id.split(separator: "(").first?.split(separator: ".").last == "body" {
                 return native(DeclarationChange.NativeReason.notRouted,
-                              "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` is for static and free functions); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
+                              "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` cannot route a method returning `some View`); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
             }
             return native(DeclarationChange.NativeReason.notRouted,
                           "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")

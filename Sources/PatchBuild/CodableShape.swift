@@ -140,6 +140,11 @@ struct CodableIndex {
         return nil
     }
 
+    /// Why `references`, written in `scope` (a type path), are not all Codable; nil when they are.
+    func unsupportedReason(_ references: [CodableReference], scope: [String]) -> String? {
+        references.lazy.compactMap { reason(for: $0.path, scope: scope, isResult: $0.isResult, depth: 0) }.first
+    }
+
     private func reason(for path: [String], scope: [String], isResult: Bool, depth: Int) -> String? {
         let written = path.joined(separator: ".")
         let requirement = isResult ? "Decodable" : "Encodable"

@@ -116,7 +116,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 6
+    public static let formatVersion = 7
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -418,6 +418,8 @@ private struct TargetAnalysis {
     var target: PrepareTarget
     var files: [ParsedFile]
     var declaredTypes: [String: DeclaredType]
+    /// The file declaring each of `declaredTypes` (the first, as `declaredTypes` keeps the first).
+    var typeFiles: [String: String] = [:]
     /// What each declared type conforms to, in its declaration and the target's extensions, as written.
     var conformances: [String: [String]]
     /// The declared types that are SwiftUI views (`Planner.resolveViewTypes`).
@@ -524,10 +526,12 @@ private struct Planner {
             }
         }
         var declaredTypes: [String: DeclaredType] = [:]
+        var typeFiles: [String: String] = [:]
         var conformances: [String: [String]] = [:]
         for file in files {
             for type in file.scan.types {
                 let key = type.path.joined(separator: ".")
+                if declaredTypes[key] == nil { typeFiles[key] = file.path }
                 declaredTypes[key] = declaredTypes[key] ?? type
                 conformances[key, default: []] += type.inheritedTypes
             }
@@ -535,7 +539,7 @@ private struct Planner {
                 conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
             }
         }
-        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes,
+        return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, typeFiles: typeFiles,
                               conformances: conformances.filter { declaredTypes[$0.key] != nil })
     }
 
@@ -627,6 +631,45 @@ private struct Planner {
             }
         }
         return codableIndex.unsupportedReason(function)
+    }
+
+    /// How an instance method's thunk sends `self` (a mirror of a struct's stored properties, an enum
+    /// that is Codable itself), or why it cannot (docs/prepare.md "Instance methods").
+    private func receiver(of function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
+        let owner = function.ownerPath.joined(separator: ".")
+        guard let type = analysis.declaredTypes[owner], let typeFile = analysis.typeFiles[owner] else {
+            return (nil, "an instance method of `\(owner)`, which target \(analysis.target.name) does not declare: the thunk sends `self` as a copy of the stored properties of the type's declaration, which prepare cannot see")
+        }
+        switch type.kind {
+        case .classType, .actorType:
+            return (nil, "instance methods of a \(type.kind.rawValue) are not routed: the module would receive a copy of the object's stored properties, not the object")
+        case .enumType:
+            // Sent as it is: its own conformance must encode it (and decode the new value of a mutating method).
+            let references = [false, true].filter { !$0 || function.isMutating }.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }
+            if let reason = codableIndex.unsupportedReason(references, scope: []) {
+                return (nil, "the receiver (`self`, \(typeFile):\(type.line)): \(reason)")
+            }
+            return (.value(type: owner), nil)
+        case .structType:
+            if let reason = type.storedProperties.unsupportedReason {
+                return (nil, "the receiver (`self`) cannot travel to the module: `\(owner)` (\(typeFile):\(type.line)): \(reason)")
+            }
+            for property in type.storedProperties.properties {
+                // A mutating method's new `self` comes back: the mirror is decoded too.
+                let references = property.codableReferences + (function.isMutating ? property.codableReferences.map { reference in
+                    var decoded = reference
+                    decoded.isResult = true
+                    return decoded
+                } : [])
+                if let reason = codableIndex.unsupportedReason(references, scope: function.ownerPath) {
+                    return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(reason)")
+                }
+                if property.isFileScoped && typeFile != file {
+                    return (nil, "the receiver's stored property `\(property.name)` is private to \(typeFile):\(property.line), which the thunk must read; declare the method in that file")
+                }
+            }
+            return (.mirror(type.storedProperties.properties), nil)
+        }
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
@@ -808,6 +851,10 @@ private struct Planner {
             let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
                                                    argumentLabels: function.parameters.map(\.label))
             var reason = targetUnsupportedReason(function, in: analysis)
+            var receiver: ReceiverCoding?
+            if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {
+                (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis)
+            }
             if reason == nil, collidingFunctionExports.contains(export) {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
             }
@@ -826,8 +873,9 @@ private struct Planner {
                 extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
                 conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
                 availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
-                                     + function.context.availability + function.availability)))
-            if function.isAccessFileScoped || declaredType?.isFileScoped == true {
+                                     + function.context.availability + function.availability),
+                receiver: receiver))
+            if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true {
                 sectionThunks.append(thunk)
                 sectionImports.formUnion(ThunkEmitter.functionImports)
             } else {

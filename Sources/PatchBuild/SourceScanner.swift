@@ -30,6 +30,15 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var isFileScoped: Bool
     /// It has generic parameters, or a generic type encloses it.
     var isGeneric: Bool
+    var kind: Kind = .structType
+    /// The line of its name.
+    var line = 0
+    /// Its stored properties: what an instance method's thunk mirrors to send `self` (`ReceiverCoding`).
+    var storedProperties = StoredProperties()
+
+    enum Kind: String, Sendable, Codable {
+        case structType = "struct", classType = "class", enumType = "enum", actorType = "actor"
+    }
 }
 
 /// A protocol declared in a file, with the protocols it inherits (a type conforming to
@@ -110,6 +119,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var returnType: String?
     var isStatic: Bool
     var staticKeyword: String
+    /// A `mutating` method: the module returns the new `self` with the result.
+    var isMutating = false
     var throwsEffect: Bool
     var hasMarker: Bool
     var isDynamic: Bool
@@ -218,16 +229,16 @@ struct SourceScanner {
             visit(ifConfig: ifConfig, context: context)
         } else if let structDecl = decl.as(StructDeclSyntax.self) {
             visitType(structDecl, name: structDecl.name, inheritance: structDecl.inheritanceClause, members: structDecl.memberBlock,
-                      isGeneric: structDecl.genericParameterClause != nil, context: context)
+                      isGeneric: structDecl.genericParameterClause != nil, kind: .structType, context: context)
         } else if let classDecl = decl.as(ClassDeclSyntax.self) {
             visitType(classDecl, name: classDecl.name, inheritance: classDecl.inheritanceClause, members: classDecl.memberBlock,
-                      isGeneric: classDecl.genericParameterClause != nil, context: context)
+                      isGeneric: classDecl.genericParameterClause != nil, kind: .classType, context: context)
         } else if let enumDecl = decl.as(EnumDeclSyntax.self) {
             visitType(enumDecl, name: enumDecl.name, inheritance: enumDecl.inheritanceClause, members: enumDecl.memberBlock,
-                      isGeneric: enumDecl.genericParameterClause != nil, context: context)
+                      isGeneric: enumDecl.genericParameterClause != nil, kind: .enumType, context: context)
         } else if let actorDecl = decl.as(ActorDeclSyntax.self) {
             visitType(actorDecl, name: actorDecl.name, inheritance: actorDecl.inheritanceClause, members: actorDecl.memberBlock,
-                      isGeneric: actorDecl.genericParameterClause != nil, context: context)
+                      isGeneric: actorDecl.genericParameterClause != nil, kind: .actorType, context: context)
         } else if let protocolDecl = decl.as(ProtocolDeclSyntax.self) {
             result.protocols.append(DeclaredProtocol(path: context.typePath + [protocolDecl.name.text],
                                                      inheritedTypes: Self.inheritedNames(protocolDecl.inheritanceClause)))
@@ -270,7 +281,7 @@ struct SourceScanner {
     }
 
     private mutating func visitType(_ decl: some DeclGroupSyntax, name: TokenSyntax, inheritance: InheritanceClauseSyntax?,
-                                    members: MemberBlockSyntax, isGeneric: Bool, context: DeclarationContext) {
+                                    members: MemberBlockSyntax, isGeneric: Bool, kind: DeclaredType.Kind, context: DeclarationContext) {
         let availability = Self.availabilityAttributes(decl.attributes)
         var inner = context
         inner.typePath.append(name.text)
@@ -281,7 +292,8 @@ struct SourceScanner {
         inner.isInGenericType = context.isInGenericType || isGeneric
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
-            availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType))
+            availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType, kind: kind, line: line(of: name),
+            storedProperties: kind == .structType ? StoredProperties.scan(members.members, line: { line(of: $0) }) : StoredProperties()))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedHashes: [String] = []
         var caseHashes: [String] = []
@@ -399,6 +411,7 @@ struct SourceScanner {
             ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(function.attributes),
             localID: localID, baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedText,
             isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
+            isMutating: function.modifiers.contains { $0.name.tokenKind == .keyword(.mutating) },
             throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
             hasMarker: hasMarker,
             isDynamic: function.modifiers.contains { $0.name.tokenKind == .keyword(.dynamic) },
@@ -466,10 +479,7 @@ struct SourceScanner {
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
-        // The most fundamental reason first: most refused functions are instance methods.
-        if !candidate.ownerPath.isEmpty && !candidate.isStatic {
-            return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
-        }
+        // Whether an instance method's receiver can travel is the planner's to say: it knows the type.
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"
@@ -495,9 +505,13 @@ struct SourceScanner {
         if signature.effectSpecifiers?.throwsClause?.type != nil {
             return "typed `throws(…)` is not supported: the thunk can only rethrow what the original throws untyped"
         }
-        if function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.mutating) }) { return "mutating functions are not supported" }
-        guard let returnType = candidate.returnType, !["Void", "()", "Never"].contains(returnType) else {
-            return "the function returns nothing; only functions returning a value can be replaced by a module result"
+        if let ownership = function.modifiers.first(where: { [.keyword(.consuming), .keyword(.borrowing), .keyword(.nonmutating)].contains($0.name.tokenKind) }) {
+            return "`\(ownership.name.text)` methods are not supported (the thunk reads and writes `self` as an ordinary or `mutating` method does)"
+        }
+        // A mutating method's new `self` is a result even when it returns nothing.
+        let returnType = candidate.returnType ?? "Void"
+        if returnType == "Never" || (!candidate.isMutating && ["Void", "()"].contains(returnType)) {
+            return "the function returns nothing; only functions returning a value (or `mutating` methods, whose new `self` is their result) can be replaced by a module result"
         }
         if returnType.hasPrefix("some ") || returnType.hasPrefix("any ") { return "opaque or existential results cannot be decoded from JSON" }
         for parameter in signature.parameterClause.parameters {
@@ -524,7 +538,7 @@ struct SourceScanner {
                 return "parameter `\(name)`: \(reason)"
             }
         }
-        if let returnType = function.signature.returnClause?.type,
+        if let returnType = function.signature.returnClause?.type, !["Void", "()"].contains(returnType.textWithoutWhitespace),
            let reason = CodableShape.collect(returnType, isResult: true, into: &references) {
             return "the result: \(reason)"
         }
@@ -561,7 +575,7 @@ struct SourceScanner {
     }
 
     /// Stored properties (no accessors, or only observers) make up a type's layout.
-    private static func isStoredLayoutMember(_ variable: VariableDeclSyntax) -> Bool {
+    static func isStoredLayoutMember(_ variable: VariableDeclSyntax) -> Bool {
         guard !variable.modifiers.contains(where: { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }) else { return false }
         return variable.bindings.allSatisfy { binding in
             guard let accessors = binding.accessorBlock else { return true }

@@ -30,6 +30,8 @@ enum ThunkEmitter {
         var exportName: String
         var conditions: [String]
         var availability: [String]
+        /// How an instance method sends `self` (nil for static and free functions).
+        var receiver: ReceiverCoding? = nil
     }
 
     /// The generated `body` that asks the SDK for the module's rendering and falls back to the
@@ -76,6 +78,10 @@ enum ThunkEmitter {
     /// A `@_dynamicReplacement` of an opted-in function: calls the module's export with the
     /// arguments as a JSON object (keys = parameter names) when the active module has it, decodes
     /// the result, and otherwise (or when the call fails) runs the original function.
+    ///
+    /// An instance method sends `self` as the `"self"` key (`ReceiverCoding`); a `mutating` one reads
+    /// `{"value": …, "self": …}` back (no `value` when it returns nothing) and writes the new `self`
+    /// before returning. Nothing of this runs unless the module has the export.
     static func function(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
         let indent = thunk.extendedType == nil ? "" : "    "
@@ -89,10 +95,24 @@ enum ThunkEmitter {
         // Backticks belong to declarations and calls; a selector names `default(for:)` bare.
         let selector = "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
         let returnType = function.returnType ?? "Void"
-        let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
-        let fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }.joined(separator: "; ")
-        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
-            .joined(separator: ", ")
+        let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
+        let staticKeyword = function.isStatic ? function.staticKeyword + " " : function.isMutating ? "mutating " : ""
+        let receiver = thunk.receiver
+        var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }
+        var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
+        var resultFields = returnsValue ? ["let value: \(returnType)"] : []
+        if let receiver {
+            // `self` cannot name a field: `__self` is keyed "self" through CodingKeys.
+            let keys = ["__self = \"self\""] + function.parameters.map { SwiftIdentifier.escaped($0.internalName) }
+            fields.insert("let __self: \(receiver.fieldType)", at: 0)
+            fields.append("enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
+            arguments.insert("__self: \(receiver.encodedSelf)", at: 0)
+            if function.isMutating {
+                resultFields.append("let __self: \(receiver.fieldType)")
+                let resultKeys: [String] = (returnsValue ? ["value"] : []) + ["__self = \"self\""]
+                resultFields.append("enum CodingKeys: String, CodingKey { case \(resultKeys.joined(separator: ", ")) }")
+            }
+        }
         let export = SwiftLiteral.string(thunk.exportName)
 
         var body: [String] = []
@@ -100,11 +120,15 @@ enum ThunkEmitter {
         body += thunk.availability
         body.append("@_dynamicReplacement(for: \(selector))")
         body.append("\(staticKeyword)func \(PreparedNames.functionReplacementPrefix)\(function.baseName.replacingOccurrences(of: "`", with: ""))(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
-        body.append("    struct __PatchArguments: Encodable { \(fields) }")
-        body.append("    struct __PatchResult: Decodable { let value: \(returnType) }")
+        if let mirror = receiver?.declaration(decodable: function.isMutating) { body.append("    " + mirror) }
+        body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
+        body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         body.append("    if Patch.shared.hasFunction(\(export)),")
-        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments)), returning: __PatchResult.self) {")
-        body.append("        return __result.value")
+        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self) {")
+        if let receiver, function.isMutating {
+            body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
+        }
+        body.append(returnsValue ? "        return __result.value" : "        return")
         body.append("    }")
         body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("}")

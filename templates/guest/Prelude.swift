@@ -1153,4 +1153,20 @@ extension _PatchJSONWriter {
     mutating func writeVoidEnvelope() {
         append("{}")
     }
+
+    /// A mutating method's envelope: its result and the receiver after the call, `{"value":…,"self":…}`.
+    mutating func writeMutatingEnvelope<Value: _PatchJSONCodable, Receiver: _PatchJSONCodable>(_ value: Value, receiver: Receiver) {
+        append("{\"value\":")
+        value._patchEncode(into: &self)
+        append(",\"self\":")
+        receiver._patchEncode(into: &self)
+        append(UInt8(ascii: "}"))
+    }
+
+    /// A mutating method returning nothing: `{"self":…}`.
+    mutating func writeMutatingEnvelope<Receiver: _PatchJSONCodable>(receiver: Receiver) {
+        append("{\"self\":")
+        receiver._patchEncode(into: &self)
+        append(UInt8(ascii: "}"))
+    }
 }

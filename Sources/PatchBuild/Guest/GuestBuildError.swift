@@ -7,7 +7,7 @@ public struct GuestUnpatchable: Error, Sendable, Hashable, Codable, CustomString
         case asyncCode = "async_code"
         /// Uses something the project does not declare and the guest's standard library lacks.
         case missingDependency = "missing_dependency"
-        /// Classes, actors, existentials, generic exports, inout/mutating: outside the guest tier.
+        /// Classes, actors, existentials, generic exports, inout: outside the guest tier.
         case unsupportedLanguageFeature = "unsupported_language_feature"
         /// A parameter or result type the JSON glue cannot carry.
         case unsupportedSignature = "unsupported_signature"

@@ -136,14 +136,24 @@ struct GuestCodecGenerator {
         writer.line("    _patchExport(input, length) { arguments, writer throws(_PatchDecodeError) in")
         var receiver = callee(plan)
         if plan.isInstanceMethod, let owner = plan.owner {
-            writer.line("        let receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
+            let binding = plan.isMutating ? "var" : "let"
+            writer.line("        \(binding) receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
             receiver = "receiver." + SwiftIdentifier.escaped(plan.name.baseName)
         }
         for (position, parameter) in plan.parameters.enumerated() {
             writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
         }
         let call = receiver + "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")"
-        if plan.result == nil {
+        if plan.isMutating {
+            // The receiver after the call is a result: `{"value": …, "self": …}` (docs/prepare.md).
+            if plan.result == nil {
+                writer.line("        \(call)")
+                writer.line("        writer.writeMutatingEnvelope(receiver: receiver)")
+            } else {
+                writer.line("        let value = \(call)")
+                writer.line("        writer.writeMutatingEnvelope(value, receiver: receiver)")
+            }
+        } else if plan.result == nil {
             writer.line("        \(call)")
             writer.line("        writer.writeVoidEnvelope()")
         } else {

@@ -17,6 +17,8 @@ struct GuestExportPlan {
     let owner: Int?
     /// An instance method: the receiver travels as the `"self"` key.
     let isInstanceMethod: Bool
+    /// A `mutating` method: the glue returns the new receiver as `"self"` beside `"value"`.
+    var isMutating = false
     let parameters: [Parameter]
     /// nil for a Void function.
     let result: GuestValueType?
@@ -75,9 +77,6 @@ struct GuestSignatureReader {
             return fail(.unsupportedLanguageFeature, "generic functions cannot be exported (the glue needs concrete types)", at: generics)
         }
         let modifiers = function.modifiers.map { $0.name.text }
-        if modifiers.contains("mutating") {
-            return fail(.unsupportedLanguageFeature, "mutating methods are native-only: the receiver's new state cannot flow back through the thunk")
-        }
         let isStatic = modifiers.contains("static") || modifiers.contains("class")
         var scope: [String] = []
         if let owner {
@@ -116,7 +115,7 @@ struct GuestSignatureReader {
         let isInstanceMethod = owner != nil && !isStatic
         let plan = GuestExportPlan(
             name: name, unit: unit, function: function, owner: owner, isInstanceMethod: isInstanceMethod,
-            parameters: parameters, result: result, location: location)
+            isMutating: isInstanceMethod && modifiers.contains("mutating"), parameters: parameters, result: result, location: location)
         // Every project type the glue encodes or decodes must itself be codable.
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
         var checked: Set<Int> = []

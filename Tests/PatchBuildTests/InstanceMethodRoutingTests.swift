@@ -1,0 +1,163 @@
+@testable import PatchBuild
+import PatchManifest
+import Testing
+
+/// What `prepare` routes of struct and enum instance methods, how their thunks send `self`, and why it
+/// skips the others (docs/prepare.md "Instance methods").
+@Suite struct InstanceMethodRoutingTests {
+    @Test func aMethodSendsAMirrorOfTheStoredPropertiesAsSelf() {
+        let source = """
+            struct Line: Codable { var cents: Int }
+
+            struct Cart {
+                var lines: [Line]
+                var discount = 0, `default`: Bool
+                let label = "cart"
+                var count: Int { lines.count }
+                static var shared = 0
+
+                // @patchable
+                func total(plus extra: Int) -> Int { 0 }
+                // @patchable
+                mutating func reset() {}
+            }
+
+            """
+        let project = PreparedProject(source)
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.userFile.contains("    dynamic func total(plus extra: Int) -> Int { 0 }\n"))
+        #expect(project.userFile.contains("    mutating dynamic func reset() {}\n"))
+        let hash = { (id: String) in project.plan.baseline.declarations.first { $0.id == id }?.contentHash ?? "?" }
+        // Computed and static properties are not part of the mirror; a `let` is sent but never written back.
+        #expect(project.routingThunks == """
+            extension Cart {
+                // patch-function-sha256: \(hash("App:Cart.total(plus:Int)"))
+                @_dynamicReplacement(for: total(plus:))
+                func __patch_total(plus extra: Int) -> Int {
+                    struct __PatchSelf: Encodable { let lines: [Line]; let discount: Int; let `default`: Bool; let label: String }
+                    struct __PatchArguments: Encodable { let __self: __PatchSelf; let extra: Int; enum CodingKeys: String, CodingKey { case __self = "self", extra } }
+                    struct __PatchResult: Decodable { let value: Int }
+                    if Patch.shared.hasFunction("_pf_Cart_total__plus"),
+                       let __result = try? Patch.shared.callJSON("_pf_Cart_total__plus", __PatchArguments(__self: __PatchSelf(lines: self.lines, discount: self.discount, default: self.`default`, label: self.label), extra: extra), returning: __PatchResult.self) {
+                        return __result.value
+                    }
+                    return total(plus: extra)
+                }
+            }
+
+            extension Cart {
+                // patch-function-sha256: \(hash("App:Cart.reset()"))
+                @_dynamicReplacement(for: reset())
+                mutating func __patch_reset() -> Void {
+                    struct __PatchSelf: Codable { let lines: [Line]; let discount: Int; let `default`: Bool; let label: String }
+                    struct __PatchArguments: Encodable { let __self: __PatchSelf; enum CodingKeys: String, CodingKey { case __self = "self" } }
+                    struct __PatchResult: Decodable { let __self: __PatchSelf; enum CodingKeys: String, CodingKey { case __self = "self" } }
+                    if Patch.shared.hasFunction("_pf_Cart_reset__"),
+                       let __result = try? Patch.shared.callJSON("_pf_Cart_reset__", __PatchArguments(__self: __PatchSelf(lines: self.lines, discount: self.discount, default: self.`default`, label: self.label)), returning: __PatchResult.self) {
+                        self.lines = __result.__self.lines
+                        self.discount = __result.__self.discount
+                        self.`default` = __result.__self.`default`
+                        return
+                    }
+                    return reset()
+                }
+            }
+
+            """)
+        assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    @Test func aCodableEnumTravelsAsItself() {
+        let project = PreparedProject("""
+            enum Size: String, Codable {
+                case small, large
+                // @patchable
+                mutating func toggle() { self = .large }
+            }
+
+            """)
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.routingThunks.contains("""
+                    struct __PatchArguments: Encodable { let __self: Size; enum CodingKeys: String, CodingKey { case __self = "self" } }
+                    struct __PatchResult: Decodable { let __self: Size; enum CodingKeys: String, CodingKey { case __self = "self" } }
+            """))
+        #expect(project.routingThunks.contains("__PatchArguments(__self: self)"))
+        #expect(project.routingThunks.contains("            self = __result.__self\n            return\n"))
+    }
+
+    @Test func methodsWhoseReceiverCannotTravelAreSkippedWithTheirReason() {
+        let models = """
+            struct Wrapped {
+                @Clamped var level: Int
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Lazy {
+                lazy var cache: [Int] = []
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Inferred {
+                var start = Date()
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Conditional {
+                #if DEBUG
+                var trace: [String]
+                #endif
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Opaque {
+                var handle: Handle
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Handle {}
+            final class Store {
+                var count = 0
+                // @patchable
+                func read() -> Int { count }
+            }
+            enum Plain {
+                case one
+                // @patchable
+                func read() -> Int { 0 }
+            }
+            struct Secret {
+                private var pin: Int
+                // @patchable
+                func log() {}
+            }
+            """
+        let elsewhere = """
+            extension Secret {
+                // @patchable
+                func read() -> Int { pin }
+            }
+            extension String {
+                // @patchable
+                func shout() -> String { uppercased() }
+            }
+            """
+        let project = PreparedProject(targets: ["App": ["Models.swift": models, "Other.swift": elsewhere]])
+        let skipped = project.plan.skipped.map { "\($0.file):\($0.line) \($0.declaration): \($0.reason)" }
+        #expect(skipped.count == 10, "\(skipped.joined(separator: "\n"))")
+        let expected: [(String, String)] = [
+            ("Models.swift:4 Wrapped.read()", "`Wrapped` (Sources/App/Models.swift:1): stored property `level` has the attribute `@Clamped`"),
+            ("Models.swift:9 Lazy.read()", "stored property `cache` is `lazy` (reading it would run its initializer) (line 7)"),
+            ("Models.swift:14 Inferred.read()", "stored property `start` has no written type"),
+            ("Models.swift:21 Conditional.read()", "stored properties under `#if`"),
+            ("Models.swift:26 Opaque.read()", "the receiver's stored property `handle` (Sources/App/Models.swift:24): `Handle` is not Encodable"),
+            ("Models.swift:32 Store.read()", "instance methods of a class are not routed"),
+            ("Models.swift:37 Plain.read()", "the receiver (`self`, Sources/App/Models.swift:34): `Plain` is not Encodable"),
+            ("Models.swift:42 Secret.log()", "the function returns nothing"),
+            ("Other.swift:3 Secret.read()", "the receiver's stored property `pin` is private to Sources/App/Models.swift:40"),
+            ("Other.swift:7 String.shout()", "an instance method of `String`, which target App does not declare"),
+        ]
+        for (place, reason) in expected {
+            #expect(skipped.contains { $0.hasPrefix("Sources/App/" + place + ":") && $0.contains(reason) }, "\(place): \(reason)\n\(skipped.joined(separator: "\n"))")
+        }
+    }
+}

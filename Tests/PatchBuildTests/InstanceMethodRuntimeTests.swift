@@ -1,0 +1,52 @@
+import Foundation
+@testable import PatchBuild
+import Testing
+
+/// Instance methods of a struct and an enum, prepared, compiled against the SDK stand-in and run:
+/// the thunks send `self` as the guest reads it and write a mutating method's new `self` back.
+@Suite(.serialized, .enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
+struct InstanceMethodRuntimeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/RuntimeMethods")
+
+    @Test func methodsSendSelfAndMutatingMethodsTakeTheModulesNewSelf() throws {
+        let compiler = try #require(SDKStandIn.compiler, "CI=true requires swiftc")
+        let standIns = try SDKStandIn.directory().path
+        let directory = try SDKStandIn.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let sources = try ["Cart.swift", "main.swift"].map { name in
+            SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
+        }
+        let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
+                                 appTarget: "App", patchableFunctions: [], existingFile: { _ in nil })
+        #expect(plan.skipped.isEmpty, "\(plan.skipped)")
+        #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_total__", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
+        var files: [String: [UInt8]] = [:]
+        for source in sources { files[source.path] = source.bytes }
+        for update in plan.updates { files[update.path] = update.after }
+        // `Cart.note` is private: the thunks are appended to Cart.swift, the routing file has the enum's.
+        let cart = String(decoding: files["Sources/App/Cart.swift"] ?? [], as: UTF8.self)
+        #expect(cart.contains("@_dynamicReplacement(for: add(item:))\n    mutating func __patch_add(item: Item) -> Int {"), "\(cart)")
+        var paths: [String] = []
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let name = (path as NSString).lastPathComponent
+            try Data(bytes).write(to: directory.appendingPathComponent(name))
+            paths.append(name)
+        }
+
+        let build = try SDKStandIn.run(compiler, ["-swift-version", "6", "-module-name", "App", "-I", standIns, "-L", standIns,
+                                       "-lSwiftUI", "-lPatchSDK", "-lPatchRender", "-lPatchSwiftUI"] + paths + ["-o", "app"], in: directory)
+        try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
+        let result = try SDKStandIn.run(directory.appendingPathComponent("app").path, [], in: directory)
+        #expect(result.status == 0)
+        // The module's results are used; a mutating method's `var`s take the module's values, the
+        // `let currency` keeps its own.
+        let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
+        #expect(result.output == """
+            native: 300 2 ["tea", "cake"] -0 EUR  | [] -0 EUR cleared | size:large large
+            module: 999 7 ["jam"] -5 EUR added | ["kept"] -0 EUR module | module label small
+            calls:
+
+            """ + calls)
+    }
+}

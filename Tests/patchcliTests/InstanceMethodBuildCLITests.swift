@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// Instance methods end to end: `init` routes a struct's methods, a changed method body and a changed
+/// mutating method build into the module, and `run` calls them with exactly the JSON the native thunks
+/// send (Tests/PatchBuildTests/Fixtures/RuntimeMethods/calls.txt, which InstanceMethodRuntimeTests
+/// checks the compiled thunks send), so the native mirror of `self` and the guest's codec agree.
+@Suite(.serialized) struct InstanceMethodBuildCLITests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../PatchBuildTests/Fixtures/RuntimeMethods").standardizedFileURL
+    static let cartFile = "Sources/Shop/Cart.swift"
+    static let app = """
+        import SwiftUI
+
+        @main
+        struct ShopApp: App {
+            var body: some Scene {
+                WindowGroup { Text("\\(Cart(items: [], currency: "EUR").total())") }
+            }
+        }
+
+        """
+    static let manifest = """
+        // swift-tools-version:5.9
+        import PackageDescription
+
+        let package = Package(
+            name: "Shop",
+            platforms: [.iOS(.v17)],
+            targets: [.executableTarget(name: "Shop")]
+        )
+
+        """
+
+    /// The argument JSON the native thunk sends for `export`, as recorded in calls.txt.
+    static func nativeCall(_ export: String) throws -> String {
+        let calls = try String(contentsOf: fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
+        let line = try #require(calls.split(separator: "\n").first { $0.hasPrefix(export + " ") })
+        return String(line.dropFirst(export.count + 1))
+    }
+
+    @Test func aChangedMethodAndMutatingMethodShipAndRunOnTheThunksJSON() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Shop")
+            try ViewBuildCLITests.write(Self.manifest, to: "Package.swift", in: project)
+            try ViewBuildCLITests.write(Self.app, to: "Sources/Shop/ShopApp.swift", in: project)
+            try ViewBuildCLITests.write(String(contentsOf: Self.fixtures.appendingPathComponent("Cart.swift"), encoding: .utf8),
+                                        to: Self.cartFile, in: project)
+            let initialized = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path, "--json"])
+            #expect(initialized.status == 0, "\(initialized.stdout)\(initialized.stderr)")
+            let prepared = try String(contentsOf: project.appendingPathComponent(Self.cartFile), encoding: .utf8)
+            #expect(prepared.contains("    dynamic func total() -> Int {") && prepared.contains("    mutating dynamic func add(item: Item) -> Int {"), "\(prepared)")
+
+            try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "items.reduce(0) { $0 + $1.cents } - discount",
+                                       with: "items.reduce(0) { $0 + $1.cents * 2 } - discount")
+            try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "        items.append(item)\n",
+                                       with: "        items.append(item)\n        discount += 1\n")
+            let build = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
+            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Cart.add(item:Item)", "Shop:Cart.total()"])
+            #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
+
+            let module = project.appendingPathComponent(".patch/build/module.wasm").path
+            let total = try CLI.run(["run", module, "_pf_Cart_total__", "--input", Self.nativeCall("_pf_Cart_total__"), "--decode", "text", "--json"])
+            #expect(total.status == 0, "\(total.stdout)\(total.stderr)")
+            #expect(total.result?["output"] as? String == #"{"value":600}"#)
+            // The mutating method's result and the new receiver, as the thunk's `__PatchResult` decodes them.
+            let add = try CLI.run(["run", module, "_pf_Cart_add__item", "--input", Self.nativeCall("_pf_Cart_add__item"), "--decode", "text", "--json"])
+            #expect(add.status == 0, "\(add.stdout)\(add.stderr)")
+            #expect(add.result?["output"] as? String
+                == #"{"value":2,"self":{"items":[{"name":"tea","cents":300},{"name":"cake","cents":450}],"discount":1,"currency":"EUR","note":""}}"#)
+        }
+    }
+}
