@@ -287,6 +287,11 @@ public enum ChangeDetector {
             return native(DeclarationChange.NativeReason.notRouted,
                           "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")
         case .initializer, .computedProperty:
+            // A computed property routed by its getter is a candidate as a function is.
+            if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {
+                return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,
+                                         detail: nil, location: location)
+            }
             // The `body` of a ToolbarContent type, which `prepare` reports as not routable.
             if declaration.kind == .computedProperty, let owner = PatchNames.ViewIdentity(baselineID: declaration.id),
                let skip = current.skipped.first(where: { skip in
@@ -295,7 +300,12 @@ public enum ChangeDetector {
                }) {
                 return native(DeclarationChange.NativeReason.toolbarContentNotRoutable, skip.reason)
             }
-            return native(DeclarationChange.NativeReason.notRouted, "prepare routes functions and view bodies only; this \(declaration.kind.rawValue) runs native code")
+            if declaration.kind == .computedProperty, let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
+                return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
+            }
+            return native(DeclarationChange.NativeReason.notRouted, declaration.kind == .computedProperty
+                ? "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make its getter patchable"
+                : "prepare routes functions, computed properties and view bodies only; this \(declaration.kind.rawValue) runs native code")
         }
     }
 

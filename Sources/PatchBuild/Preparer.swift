@@ -734,8 +734,7 @@ private struct Planner {
             // Exports are made per file on every core (sanitizing thousands of names adds up).
             functionClaims += ConcurrentMap.map(analysis.files) { file in
                 file.scan.functions.filter(planner.isOptedIn).map { function in
-                    (PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
-                                               argumentLabels: function.parameters.map(\.label)),
+                    (function.export,
                      "\(file.path):\(function.line): \(function.key) (target \(target))")
                 }
             }.joined()
@@ -848,8 +847,7 @@ private struct Planner {
                                       line: body.line, contentHash: body.contentHash))
         }
         for function in file.scan.functions where isOptedIn(function) {
-            let export = PatchNames.functionExport(typePath: function.ownerPath, baseName: function.baseName,
-                                                   argumentLabels: function.parameters.map(\.label))
+            let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {

@@ -121,6 +121,9 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var staticKeyword: String
     /// A `mutating` method: the module returns the new `self` with the result.
     var isMutating = false
+    /// A computed property (`var total: Int { … }`), routed by its getter: no parameters, the property's
+    /// type as the result (docs/prepare.md "Computed properties").
+    var isProperty = false
     var throwsEffect: Bool
     var hasMarker: Bool
     var isDynamic: Bool
@@ -136,7 +139,14 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var codableReferences: [CodableReference] = []
 
     var key: String {
-        PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
+        isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
+            : PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
+    }
+
+    /// The module export its thunk calls.
+    var export: String {
+        isProperty ? PatchNames.propertyGetterExport(typePath: ownerPath, name: baseName)
+            : PatchNames.functionExport(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
     }
 }
 
@@ -338,9 +348,53 @@ struct SourceScanner {
                 let contentHash = record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors)
                 result.bodies.append(bodyCandidate(variable, binding: binding, name: identifier.identifier, contentHash: contentHash, context: context))
             } else {
-                record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable)
+                let contentHash = record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable)
+                result.functions.append(propertyCandidate(variable, binding: binding, name: identifier.identifier, contentHash: contentHash, context: context))
             }
         }
+    }
+
+    /// A computed property as a function of no parameters returning its type: opted in, checked and
+    /// routed as functions are, its getter replaced (`ThunkEmitter.function`).
+    private func propertyCandidate(_ variable: VariableDeclSyntax, binding: PatternBindingSyntax, name: TokenSyntax,
+                                   contentHash: String, context: DeclarationContext) -> FunctionCandidate {
+        let staticModifier = variable.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
+        let dynamicModifier = variable.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }
+        var candidate = FunctionCandidate(
+            ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(variable.attributes),
+            localID: Self.qualified(context.typePath, name.text), baseName: name.text, parameters: [],
+            returnType: binding.typeAnnotation?.type.trimmedText, isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
+            isProperty: true, throwsEffect: false,
+            hasMarker: Self.hasMarker(attributes: variable.attributes, modifiers: variable.modifiers, keyword: variable.bindingSpecifier),
+            isDynamic: dynamicModifier != nil, dynamicInsertion: variable.bindingSpecifier.positionAfterSkippingLeadingTrivia.utf8Offset,
+            dynamicRange: dynamicModifier.map(Self.rangeWithTrailingSpace),
+            isAccessFileScoped: context.isFileScoped || variable.modifiers.isFileScoped,
+            contentHash: contentHash, line: line(of: name), unsupportedReason: nil)
+        let getterOnly: Bool
+        switch binding.accessorBlock?.accessors {
+        case .getter?: getterOnly = true
+        case let .accessors(list)?: getterOnly = list.allSatisfy { $0.accessorSpecifier.tokenKind == .keyword(.get) && $0.effectSpecifiers == nil && $0.modifier == nil }
+        case nil: getterOnly = false
+        }
+        if !getterOnly {
+            candidate.unsupportedReason = "only read-only computed properties are routed (its getter); this one has a setter, effects (`get async`/`get throws`) or observers"
+        } else if variable.bindings.count > 1 {
+            candidate.unsupportedReason = "the property shares its declaration with other variables"
+        } else if let type = binding.typeAnnotation?.type {
+            if variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "objc" }) {
+                candidate.unsupportedReason = "`@objc` properties are dispatched by the Objective-C runtime; prepare replaces only native Swift properties"
+            } else if let inlined = variable.attributes.compactMap({ $0.as(AttributeSyntax.self)?.attributeName.trimmedText })
+                .first(where: { ["inlinable", "_transparent", "_alwaysEmitIntoClient"].contains($0) }) {
+                candidate.unsupportedReason = "`@\(inlined)` properties are inlined into their callers and cannot be `dynamic`"
+            } else if variable.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
+                candidate.unsupportedReason = "attributes under `#if` are not supported"
+            } else if let reason = CodableShape.collect(type, isResult: true, into: &candidate.codableReferences) {
+                candidate.unsupportedReason = "the property's type: \(reason)"
+            }
+        } else {
+            candidate.unsupportedReason = "the property has no written type"
+        }
+        return candidate
     }
 
     /// `contentHash`: the hash of the body's accessor block, already computed for its declaration.
@@ -389,17 +443,7 @@ struct SourceScanner {
         let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
         let contentHash = record(localID: localID, kind: kind, node: function)
         // Functions in extensions of types and free functions alike can be opted in.
-        let hasMarker = function.leadingTrivia.contains { piece in
-            switch piece {
-            case let .lineComment(text), let .docLineComment(text): return Self.isMarkerComment(text)
-            default: return false
-            }
-        } || (function.attributes.map(\.leadingTrivia) + function.modifiers.map(\.leadingTrivia) + [function.funcKeyword.leadingTrivia])
-            .contains { trivia in trivia.contains { piece in
-                // The marker may also sit between the attributes and the declaration.
-                if case let .lineComment(text) = piece { return Self.isMarkerComment(text) }
-                return false
-            } }
+        let hasMarker = Self.hasMarker(attributes: function.attributes, modifiers: function.modifiers, keyword: function.funcKeyword)
         let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
         let parameters = signature.parameterClause.parameters.map { parameter in
             FunctionCandidate.Parameter(
@@ -543,6 +587,21 @@ struct SourceScanner {
             return "the result: \(reason)"
         }
         return nil
+    }
+
+    /// `// @patchable` before the declaration, or between its attributes and the declaration.
+    private static func hasMarker(attributes: AttributeListSyntax, modifiers: DeclModifierListSyntax, keyword: TokenSyntax) -> Bool {
+        let first = attributes.first?.leadingTrivia ?? modifiers.first?.leadingTrivia ?? keyword.leadingTrivia
+        return first.contains { piece in
+            switch piece {
+            case let .lineComment(text), let .docLineComment(text): return isMarkerComment(text)
+            default: return false
+            }
+        } || (attributes.map(\.leadingTrivia) + modifiers.map(\.leadingTrivia) + [keyword.leadingTrivia])
+            .contains { trivia in trivia.contains { piece in
+                if case let .lineComment(text) = piece { return isMarkerComment(text) }
+                return false
+            } }
     }
 
     private static func isMarkerComment(_ text: String) -> Bool {

@@ -89,11 +89,13 @@ enum ThunkEmitter {
             let label = parameter.label ?? "_"
             return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
         }.joined(separator: ", ")
-        let originalCall = "\(function.baseName)(" + function.parameters.map { parameter in
+        // A computed property's replacement reads the original property where a function calls it.
+        let originalCall = function.isProperty ? function.baseName : "\(function.baseName)(" + function.parameters.map { parameter in
             (parameter.label.map { "\($0): " } ?? "") + SwiftIdentifier.escaped(parameter.internalName)
         }.joined(separator: ", ") + ")"
         // Backticks belong to declarations and calls; a selector names `default(for:)` bare.
-        let selector = "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
+        let selector = function.isProperty ? function.baseName.replacingOccurrences(of: "`", with: "")
+            : "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
         let returnType = function.returnType ?? "Void"
         let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : function.isMutating ? "mutating " : ""
@@ -119,7 +121,9 @@ enum ThunkEmitter {
         body.append("// patch-function-sha256: \(function.contentHash)")
         body += thunk.availability
         body.append("@_dynamicReplacement(for: \(selector))")
-        body.append("\(staticKeyword)func \(PreparedNames.functionReplacementPrefix)\(function.baseName.replacingOccurrences(of: "`", with: ""))(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
+        let replacementName = PreparedNames.functionReplacementPrefix + function.baseName.replacingOccurrences(of: "`", with: "")
+        body.append(function.isProperty ? "\(staticKeyword)var \(replacementName): \(returnType) {"
+            : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
         if let mirror = receiver?.declaration(decodable: function.isMutating) { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")

@@ -126,6 +126,19 @@ public enum PatchNames {
         return "_pf_\(name)__\(labels)"
     }
 
+    /// The key of a computed property, routed by its getter: `Cart.total` (no parentheses, which tell
+    /// a function's key apart), as `patch.json` lists it and the baseline names it.
+    public static func propertyKey(typePath: [String], name: String) -> String {
+        (typePath + [name]).map(withoutBackticks).joined(separator: ".")
+    }
+
+    /// The export replacing a computed property's getter: `_pf_` + sanitized path + `__get`
+    /// (`Cart.total` → `_pf_Cart_total__get`), named as a function's with `get` in place of the labels
+    /// (a setter, when one is routed, is `__set`).
+    public static func propertyGetterExport(typePath: [String], name: String) -> String {
+        "_pf_" + (typePath + [name]).map(sanitizedComponent).joined(separator: "_") + "__get"
+    }
+
     /// One sanitized name claimed by more than one declaration.
     public struct Collision: Sendable, Equatable, CustomStringConvertible {
         public var name: String

@@ -67,6 +67,59 @@ import Testing
         assertParses(project.routingFile ?? "", "routing file")
     }
 
+    @Test func aComputedPropertyIsRoutedByItsGetter() {
+        let source = """
+            enum Tax {
+                // @patchable
+                static var rate: Double { 0.2 }
+            }
+
+            struct Cart {
+                var cents: [Int]
+                // @patchable
+                var total: Int {
+                    cents.reduce(0, +)
+                }
+                // @patchable
+                var first: Int {
+                    get { cents[0] }
+                    set { cents[0] = newValue }
+                }
+            }
+
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile.contains("    static dynamic var rate: Double { 0.2 }\n"))
+        #expect(project.userFile.contains("    dynamic var total: Int {\n"))
+        #expect(project.plan.functions.map(\.key) == ["Cart.total", "Tax.rate"])
+        #expect(project.plan.functions.map(\.export) == ["_pf_Cart_total__get", "_pf_Tax_rate__get"])
+        let skip = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
+        #expect(skip == ["13 Cart.first: only read-only computed properties are routed (its getter); this one has a setter, effects (`get async`/`get throws`) or observers"])
+        let hash = project.plan.baseline.declarations.first { $0.id == "App:Cart.total" }?.contentHash ?? "?"
+        #expect(project.routingThunks.contains("""
+            extension Cart {
+                // patch-function-sha256: \(hash)
+                @_dynamicReplacement(for: total)
+                var __patch_total: Int {
+                    struct __PatchSelf: Encodable { let cents: [Int] }
+                    struct __PatchArguments: Encodable { let __self: __PatchSelf; enum CodingKeys: String, CodingKey { case __self = "self" } }
+                    struct __PatchResult: Decodable { let value: Int }
+                    if Patch.shared.hasFunction("_pf_Cart_total__get"),
+                       let __result = try? Patch.shared.callJSON("_pf_Cart_total__get", __PatchArguments(__self: __PatchSelf(cents: self.cents)), returning: __PatchResult.self) {
+                        return __result.value
+                    }
+                    return total
+                }
+            }
+            """), "\(project.routingThunks)")
+        #expect(project.routingThunks.contains("    @_dynamicReplacement(for: rate)\n    static var __patch_rate: Double {\n"))
+        // A change of the getter is a candidate of the module, named as the guest exports it.
+        let edited = PreparedProject(source.replacingOccurrences(of: "cents.reduce(0, +)", with: "cents.reduce(1, +)"))
+        let changes = ChangeDetector.compare(baseline: project.plan.baseline, current: edited.plan, shippedExports: Set(project.plan.functions.map(\.export)))
+        #expect(changes.map(\.id) == ["App:Cart.total"] && changes.first?.status == .patched, "\(changes)")
+        #expect(GuestExportName(declarationID: "Cart.total")?.jsonSymbol == "_pf_Cart_total__get")
+    }
+
     @Test func aCodableEnumTravelsAsItself() {
         let project = PreparedProject("""
             enum Size: String, Codable {

@@ -20,7 +20,7 @@ struct InstanceMethodRuntimeTests {
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
                                  appTarget: "App", patchableFunctions: [], existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
-        #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_total__", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
+        #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_itemCount__get", "_pf_Cart_total__", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
         var files: [String: [UInt8]] = [:]
         for source in sources { files[source.path] = source.bytes }
         for update in plan.updates { files[update.path] = update.after }
@@ -43,8 +43,8 @@ struct InstanceMethodRuntimeTests {
         // `let currency` keeps its own.
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         #expect(result.output == """
-            native: 300 2 ["tea", "cake"] -0 EUR  | [] -0 EUR cleared | size:large large
-            module: 999 7 ["jam"] -5 EUR added | ["kept"] -0 EUR module | module label small
+            native: 300 1 2 ["tea", "cake"] -0 EUR  | [] -0 EUR cleared | size:large large
+            module: 999 42 7 ["jam"] -5 EUR added | ["kept"] -0 EUR module | module label small
             calls:
 
             """ + calls)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Instance methods end to end: `init` routes a struct's methods, a changed method body and a changed
-/// mutating method build into the module, and `run` calls them with exactly the JSON the native thunks
+/// Instance methods end to end: `init` routes a struct's methods and computed property, a changed
+/// method body, getter and mutating method build into the module, and `run` calls them with exactly the JSON the native thunks
 /// send (Tests/PatchBuildTests/Fixtures/RuntimeMethods/calls.txt, which InstanceMethodRuntimeTests
 /// checks the compiled thunks send), so the native mirror of `self` and the guest's codec agree.
 @Suite(.serialized) struct InstanceMethodBuildCLITests {
@@ -53,18 +53,22 @@ import Testing
 
             try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "items.reduce(0) { $0 + $1.cents } - discount",
                                        with: "items.reduce(0) { $0 + $1.cents * 2 } - discount")
+            try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "        items.count\n", with: "        items.count * 10\n")
             try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "        items.append(item)\n",
                                        with: "        items.append(item)\n        discount += 1\n")
             let build = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
-            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Cart.add(item:Item)", "Shop:Cart.total()"])
+            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Cart.add(item:Item)", "Shop:Cart.itemCount", "Shop:Cart.total()"])
             #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
             let total = try CLI.run(["run", module, "_pf_Cart_total__", "--input", Self.nativeCall("_pf_Cart_total__"), "--decode", "text", "--json"])
             #expect(total.status == 0, "\(total.stdout)\(total.stderr)")
             #expect(total.result?["output"] as? String == #"{"value":600}"#)
+            let itemCount = try CLI.run(["run", module, "_pf_Cart_itemCount__get", "--input", Self.nativeCall("_pf_Cart_itemCount__get"), "--decode", "text", "--json"])
+            #expect(itemCount.status == 0, "\(itemCount.stdout)\(itemCount.stderr)")
+            #expect(itemCount.result?["output"] as? String == #"{"value":10}"#)
             // The mutating method's result and the new receiver, as the thunk's `__PatchResult` decodes them.
             let add = try CLI.run(["run", module, "_pf_Cart_add__item", "--input", Self.nativeCall("_pf_Cart_add__item"), "--decode", "text", "--json"])
             #expect(add.status == 0, "\(add.stdout)\(add.stderr)")

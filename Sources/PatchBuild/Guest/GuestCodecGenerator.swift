@@ -143,7 +143,8 @@ struct GuestCodecGenerator {
         for (position, parameter) in plan.parameters.enumerated() {
             writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
         }
-        let call = receiver + "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")"
+        // A getter is read where a function is called.
+        let call = receiver + (plan.name.isGetter ? "" : "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")")
         if plan.isMutating {
             // The receiver after the call is a result: `{"value": …, "self": …}` (docs/prepare.md).
             if plan.result == nil {
@@ -167,7 +168,7 @@ struct GuestCodecGenerator {
         // Int is 32-bit in the guest and 64-bit on the device: a value out of Int32's range traps,
         // which the SDK reports as a failed call instead of returning a wrong number.
         let values = plan.parameters.enumerated().map { $0.element.type == .int ? "Int(argument\($0.offset))" : "argument\($0.offset)" }
-        let scalarCall = callee(plan) + "(" + callArguments(plan, values: values) + ")"
+        let scalarCall = callee(plan) + (plan.name.isGetter ? "" : "(" + callArguments(plan, values: values) + ")")
         writer.line("@_cdecl(\"\(plan.name.scalarSymbol)\")")
         writer.line("public func _\(plan.name.scalarSymbol)(\(parameters.joined(separator: ", ")))\(resultSpelling) {")
         writer.line(plan.result == .int ? "    Int64(\(scalarCall))" : "    \(scalarCall)")

@@ -9,15 +9,25 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
     public var baseName: String
     /// Argument labels in order, `_` for an unlabeled parameter.
     public var labels: [String]
+    /// The getter of the computed property `baseName` (`PatchNames.propertyKey`), not a function.
+    public var isGetter: Bool
 
-    public init(typePath: [String], baseName: String, labels: [String]) {
+    public init(typePath: [String], baseName: String, labels: [String], isGetter: Bool = false) {
         self.typePath = typePath
         self.baseName = baseName
         self.labels = labels
+        self.isGetter = isGetter
     }
 
-    /// Parses `Type.Path.name(label:_:)`; nil when the text is not of that shape.
+    /// Parses `Type.Path.name(label:_:)`, or a computed property's `Type.Path.name`; nil when the
+    /// text is of neither shape.
     public init?(declarationID text: String) {
+        guard text.contains("(") else {
+            let path = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard let base = path.last, path.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else { return nil }
+            self.init(typePath: Array(path.dropLast()), baseName: base, labels: [], isGetter: true)
+            return
+        }
         guard let open = text.firstIndex(of: "("), text.hasSuffix(")") else { return nil }
         let path = text[..<open].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let base = path.last, !base.isEmpty, path.allSatisfy({ !$0.isEmpty }) else { return nil }
@@ -33,7 +43,7 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
 
     public var declarationID: String {
         let prefix = typePath.isEmpty ? "" : typePath.joined(separator: ".") + "."
-        return prefix + baseName + "(" + labels.map { $0 + ":" }.joined() + ")"
+        return prefix + baseName + (isGetter ? "" : "(" + labels.map { $0 + ":" }.joined() + ")")
     }
 
     public var description: String { declarationID }
@@ -41,13 +51,14 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
     private var symbolSuffix: String {
         var suffix = typePath.map { $0 + "__" }.joined() + baseName
         for label in labels { suffix += label == "_" ? "_" : "_" + label }
-        return suffix
+        return isGetter ? suffix + "_get" : suffix
     }
 
     /// The packed-JSON export `(i32 ptr, i32 len) -> i64`: the name `prepare`'s thunk calls through
     /// `Patch.shared.callJSON` (`PatchNames.functionExport`).
     public var jsonSymbol: String {
-        PatchNames.functionExport(typePath: typePath, baseName: baseName, argumentLabels: labels.map { $0 == "_" ? nil : $0 })
+        if isGetter { return PatchNames.propertyGetterExport(typePath: typePath, name: baseName) }
+        return PatchNames.functionExport(typePath: typePath, baseName: baseName, argumentLabels: labels.map { $0 == "_" ? nil : $0 })
     }
 
     /// The scalar fast-path export, generated only when every parameter and the result are scalars.

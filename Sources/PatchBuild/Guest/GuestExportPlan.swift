@@ -12,7 +12,8 @@ struct GuestExportPlan {
 
     let name: GuestExportName
     let unit: GuestUnit
-    let function: FunctionDeclSyntax
+    /// The function, or the computed property whose getter is exported.
+    let decl: DeclSyntax
     /// The enclosing type, nil for a top-level function.
     let owner: Int?
     /// An instance method: the receiver travels as the `"self"` key.
@@ -37,6 +38,12 @@ struct GuestExportPlan {
 
     /// The Swift signature as written (no body, no attributes), for the manifest.
     var swiftSignature: String {
+        guard let function = decl.as(FunctionDeclSyntax.self) else {
+            let variable = decl.as(VariableDeclSyntax.self)
+            let isStatic = variable?.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" } == true
+            let type = variable?.bindings.first?.typeAnnotation?.type.trimmedText ?? ""
+            return (isStatic ? "static " : "") + "var \(name.baseName): \(type) { get }"
+        }
         var text = "func " + function.name.text
         if let generics = function.genericParameterClause { text += generics.trimmedText }
         text += function.signature.trimmedText
@@ -54,29 +61,37 @@ struct GuestSignatureReader {
     var resolvesViewStandIns = false
 
     func plan(for name: GuestExportName) -> Result<GuestExportPlan, GuestUnpatchable> {
-        guard let (function, unit, owner, file) = find(name) else {
+        guard let (decl, unit, owner, file) = find(name) else {
             let detail = name.typePath.isEmpty || index.lookupType(path: name.typePath) != nil
-                ? "no function with this name and these argument labels in the sources"
+                ? (name.isGetter ? "no computed property with this name in the sources" : "no function with this name and these argument labels in the sources")
                 : "no type \(name.typePath.joined(separator: ".")) in the sources"
             return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: .notFound, detail: detail, location: nil))
         }
+        // A computed property's getter is a function of no parameters returning the property's type.
+        let function = decl.as(FunctionDeclSyntax.self)
+        let property = decl.as(VariableDeclSyntax.self)
+        let getter = property?.bindings.first
         let sourceFile = index.files[file]
-        let location = GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: function.name))
+        let nameToken: TokenSyntax? = function?.name ?? getter?.pattern.as(IdentifierPatternSyntax.self)?.identifier
+        let location = GuestSourceLocation(file: sourceFile.relativePath, line: nameToken.map { sourceFile.line(of: $0) } ?? sourceFile.line(of: decl))
         func fail(_ reason: GuestUnpatchable.Reason, _ detail: String, at node: (any SyntaxProtocol)? = nil) -> Result<GuestExportPlan, GuestUnpatchable> {
             let place = node.map { GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: $0)) } ?? location
             return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: reason, detail: detail, location: place))
         }
-        let effects = function.signature.effectSpecifiers
+        var effects = function?.signature.effectSpecifiers
+        if case let .accessors(accessors)? = getter?.accessorBlock?.accessors, let get = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }) {
+            effects = get.effectSpecifiers.map { FunctionEffectSpecifiersSyntax(asyncSpecifier: $0.asyncSpecifier, throwsClause: $0.throwsClause) }
+        }
         if let async = effects?.asyncSpecifier {
             return fail(.asyncCode, "async functions cannot run in the embedded wasm32 guest (it has no _Concurrency)", at: async)
         }
         if let throwsClause = effects?.throwsClause {
             return fail(.unsupportedSignature, "throwing functions are native-only: the JSON call convention has no error channel back to the caller", at: throwsClause)
         }
-        if let generics = function.genericParameterClause {
+        if let generics = function?.genericParameterClause {
             return fail(.unsupportedLanguageFeature, "generic functions cannot be exported (the glue needs concrete types)", at: generics)
         }
-        let modifiers = function.modifiers.map { $0.name.text }
+        let modifiers = (function?.modifiers ?? property?.modifiers)?.map { $0.name.text } ?? []
         let isStatic = modifiers.contains("static") || modifiers.contains("class")
         var scope: [String] = []
         if let owner {
@@ -90,7 +105,7 @@ struct GuestSignatureReader {
             }
         }
         var parameters: [GuestExportPlan.Parameter] = []
-        for parameter in function.signature.parameterClause.parameters {
+        for parameter in function?.signature.parameterClause.parameters ?? [] {
             let internalName = (parameter.secondName ?? parameter.firstName).text
             if parameter.ellipsis != nil {
                 return fail(.unsupportedSignature, "variadic parameter `\(internalName)` is not supported", at: parameter)
@@ -106,15 +121,15 @@ struct GuestSignatureReader {
             }
         }
         var result: GuestValueType?
-        if let returnClause = function.signature.returnClause, !["Void", "()"].contains(returnClause.type.trimmedText) {
-            switch resolve(returnClause.type, scope: scope) {
+        if let resultType = function?.signature.returnClause?.type ?? getter?.typeAnnotation?.type, !["Void", "()"].contains(resultType.trimmedText) {
+            switch resolve(resultType, scope: scope) {
             case .success(let type): result = type
-            case .failure(let problem): return fail(problem.reason, "result: \(problem.detail)", at: returnClause)
+            case .failure(let problem): return fail(problem.reason, "result: \(problem.detail)", at: resultType)
             }
         }
         let isInstanceMethod = owner != nil && !isStatic
         let plan = GuestExportPlan(
-            name: name, unit: unit, function: function, owner: owner, isInstanceMethod: isInstanceMethod,
+            name: name, unit: unit, decl: decl, owner: owner, isInstanceMethod: isInstanceMethod,
             isMutating: isInstanceMethod && modifiers.contains("mutating"), parameters: parameters, result: result, location: location)
         // Every project type the glue encodes or decodes must itself be codable.
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
@@ -129,21 +144,25 @@ struct GuestSignatureReader {
         return .success(plan)
     }
 
-    private func find(_ name: GuestExportName) -> (FunctionDeclSyntax, GuestUnit, Int?, Int)? {
-        func matches(_ function: FunctionDeclSyntax) -> Bool {
-            function.name.text == name.baseName && function.signature.parameterClause.parameters.map { $0.firstName.text } == name.labels
+    private func find(_ name: GuestExportName) -> (DeclSyntax, GuestUnit, Int?, Int)? {
+        func matches(_ decl: DeclSyntax) -> Bool {
+            if name.isGetter {
+                // One binding with accessors: the computed property.
+                guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1, let binding = variable.bindings.first else { return false }
+                return binding.accessorBlock != nil && binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name.baseName
+            }
+            guard let function = decl.as(FunctionDeclSyntax.self) else { return false }
+            return function.name.text == name.baseName && function.signature.parameterClause.parameters.map { $0.firstName.text } == name.labels
         }
         if name.typePath.isEmpty {
             for (globalIndex, global) in index.globals.enumerated() {
-                if let function = global.decl.as(FunctionDeclSyntax.self), matches(function) { return (function, .global(globalIndex), nil, global.file) }
+                if matches(global.decl) { return (global.decl, .global(globalIndex), nil, global.file) }
             }
             return nil
         }
         guard let type = index.type(atPath: name.typePath) else { return nil }
         for (memberIndex, member) in index.types[type].members.enumerated() {
-            if let function = member.decl.as(FunctionDeclSyntax.self), matches(function) {
-                return (function, .member(type: type, member: memberIndex), type, member.file)
-            }
+            if matches(member.decl) { return (member.decl, .member(type: type, member: memberIndex), type, member.file) }
         }
         return nil
     }

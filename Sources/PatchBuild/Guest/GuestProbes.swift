@@ -32,9 +32,9 @@ enum GuestProbeCollector {
 
     static func probes(for plan: GuestExportPlan, in file: GuestSourceFile) throws(GuestBuildError) -> [GuestProbe] {
         var probes: [GuestProbe] = []
-        let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: plan.function))
+        let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: plan.decl))
         // Comments directly above the declaration live in the leading trivia of its first token.
-        let trivia = plan.function.leadingTrivia
+        let trivia = plan.decl.leadingTrivia
         let commentLines = trivia.pieces.compactMap { piece -> String? in
             if case .lineComment(let text) = piece { return text }
             return nil

@@ -21,6 +21,11 @@ struct Cart {
     }
 
     // @patchable
+    var itemCount: Int {
+        items.count
+    }
+
+    // @patchable
     mutating func add(item: Item) -> Int {
         items.append(item)
         return items.count
