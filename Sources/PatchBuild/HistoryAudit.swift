@@ -298,6 +298,11 @@ public enum HistoryAudit {
         let pathspecs = Preparer.join(tree.directory, "../pathspecs")
         try Data(checkouts.joined(separator: "\0").utf8).write(to: URL(fileURLWithPath: pathspecs))
         try tree.run(["--literal-pathspecs", "checkout", "--quiet", replay.commit, "--pathspec-from-file=" + pathspecs, "--pathspec-file-nul"])
+        for path in checkouts where prepared[path] == nil {
+            // A generated file the commit adds (a project that commits prepare's output) is not part of the shipped build.
+            let location = Preparer.join(tree.directory, path)
+            if let bytes = try ProjectSources.readIfPresent(location), Preparer.isGenerated(bytes) { try FileManager.default.removeItem(atPath: location) }
+        }
         for (path, before) in prepared {
             guard let section = GeneratedSection.section(of: before) else { continue }
             let location = Preparer.join(tree.directory, path)
