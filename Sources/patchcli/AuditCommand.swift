@@ -52,7 +52,7 @@ struct Audit: AsyncParsableCommand {
             } catch let error as HistoryAuditError {
                 throw Self.failure(error)
             }
-            print(report, to: console)
+            printReport(report, to: console)
             return report
         }
     }
@@ -92,7 +92,7 @@ struct Audit: AsyncParsableCommand {
         return "\(commit.outcome.rawValue.replacingOccurrences(of: "_", with: " ")): \(counts)"
     }
 
-    private func print(_ report: HistoryAuditReport, to console: Console) {
+    private func printReport(_ report: HistoryAuditReport, to console: Console) {
         for commit in report.commits {
             console.line("\(commit.shortHash)  \(commit.merge ? "(merge) " : "")\(commit.subject)")
             console.line("         \(Self.summary(commit))")
