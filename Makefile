@@ -104,6 +104,14 @@ bench-modifier-census:
 bench-lowering: setup
 	python3 benchmarks/lowering/run.py $(BENCH_ARGS)
 
+# Coverage on real history: `patchcli audit --history 30 --json` on each app's own commits (a local
+# clone of each, never fetched): declaration changes patched vs native-only by reason, commits fully
+# patched. `make bench-coverage BENCH_ARGS="--patchcli .build/debug/patchcli /work/corpus/*"`
+# (benchmarks/coverage/README.md); writes its section of docs/benchmarks.md.
+.PHONY: bench-coverage
+bench-coverage:
+	python3 benchmarks/coverage/run.py $(BENCH_ARGS)
+
 # Server abuse: checks timed with wrk before, during and after 16k idle sockets, slowloris clients and
 # malformed requests; server RSS and descriptors sampled (header of benchmarks/faults/abuse.py).
 # Writes its section of docs/benchmarks.md. BENCH_ARGS=--debug, --seconds N, --idle-sockets N, ...

@@ -381,12 +381,22 @@ public enum Preparer {
 /// Splits a user file into its own text and the section `prepare` appended earlier (if any).
 enum GeneratedSection {
     static func split(_ bytes: [UInt8]) -> (user: [UInt8], hadSection: Bool) {
+        guard let range = range(in: bytes) else { return (bytes, false) }
+        return (Array(bytes[..<range.lowerBound]) + Array(bytes[range.upperBound...]), true)
+    }
+
+    /// The generated section with the newline before it, as `split` takes it out; nil when none.
+    static func section(of bytes: [UInt8]) -> [UInt8]? {
+        range(in: bytes).map { Array(bytes[$0]) }
+    }
+
+    private static func range(in bytes: [UInt8]) -> Range<Int>? {
         let marker = Array(("\n" + PreparedNames.sectionBegin).utf8)
         let endMarker = Array((PreparedNames.sectionEnd + "\n").utf8)
         guard let start = firstRange(of: marker, in: bytes),
               let end = firstRange(of: endMarker, in: bytes, from: start.upperBound)
-        else { return (bytes, false) }
-        return (Array(bytes[..<start.lowerBound]) + Array(bytes[end.upperBound...]), true)
+        else { return nil }
+        return start.lowerBound..<end.upperBound
     }
 
     /// A plain byte search: the generic `firstRange(of:)` looks up type metadata under a global lock

@@ -95,4 +95,9 @@ enum ExitStatus: Int32, Codable {
     /// `prepare --check`: the Xcode project does not compile a generated file in exactly the targets
     /// that need it.
     case generatedUnregistered = 54
+    // `audit` (60-61): the history it replays cannot be read, or is shorter than asked.
+    /// `audit`: not in a git repository, or git failed (missing, a scratch work tree it cannot add).
+    case historyUnavailable = 60
+    /// `audit`: fewer Swift-changing first-parent commits with a parent than `--history` asks for.
+    case historyTooShort = 61
 }

@@ -13,7 +13,7 @@ struct Patchcli: AsyncParsableCommand {
             """,
         version: Installation.version,
         subcommands: [
-            InitCommand.self, PrepareCommand.self, Build.self, DoctorCommand.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self, Serve.self, Status.self,
+            InitCommand.self, PrepareCommand.self, Build.self, Audit.self, DoctorCommand.self, Run.self, Diff.self, Release.self, Keys.self, Verify.self, Serve.self, Status.self,
         ]
     )
 
