@@ -345,9 +345,14 @@ public enum GuestModuleBuilder {
                 let plan = program.exports[position]
                 let imports = unit.map { generator.index.files[generator.declaration(of: $0).file].imports } ?? []
                 let via = unit.flatMap { $0 == plan.unit ? nil : " (in \(generator.describe($0)), which it uses)" } ?? ""
+                let reason = classify(message, imports: imports)
+                // An OS framework's API the guest lacks is named, with where the layer's list is.
+                let missing = reason == .osFrameworkAPI ? GuestFrameworkNames.missingSymbol(in: message).map {
+                    "uses \($0), which the guest does not have (docs/guest-foundation.md lists the Foundation it has); "
+                } : nil
                 result.append(GuestUnpatchable(
-                    declarationID: plan.name.declarationID, reason: classify(message, imports: imports),
-                    detail: "the guest compiler says: \(message)\(via)",
+                    declarationID: plan.name.declarationID, reason: reason,
+                    detail: (missing ?? "") + "the guest compiler says: \(message)\(via)",
                     location: GuestSourceLocation(file: file == GuestProgram.fileName ? plan.location.file : file, line: file == GuestProgram.fileName ? plan.location.line : lineNumber)))
             }
         }
@@ -375,6 +380,8 @@ public enum GuestModuleBuilder {
         if message.contains("cannot find") || message.contains("has no member") || message.contains("no such module") {
             return importsFramework ? .osFrameworkAPI : .missingDependency
         }
+        // The Foundation layer marks what it declares but cannot do (`DateFormatter.date(from:)`) unavailable.
+        if message.contains("is unavailable"), importsFramework { return .osFrameworkAPI }
         if message.localizedCaseInsensitiveContains("embedded Swift") || message.contains("existential") || message.contains("protocol type") {
             return .unsupportedLanguageFeature
         }

@@ -101,7 +101,10 @@ indirect enum GuestValueType: Hashable, Sendable {
 enum GuestFrameworkNames {
     /// The types and functions the guest Foundation layer declares (templates/guest/Foundation*.swift;
     /// a test holds the two together): code using them compiles into the guest.
-    static let foundationLayer: Set<String> = ["Date", "TimeInterval", "UserDefaults"]
+    static let foundationLayer: Set<String> = [
+        "Date", "TimeInterval", "Locale", "TimeZone", "Calendar", "DateComponents", "DateFormatter", "ISO8601DateFormatter",
+        "RelativeDateTimeFormatter", "NumberFormatter", "NSNumber", "UserDefaults", "Bundle", "Logger", "OSLogMessage", "OSLogPrivacy",
+    ]
 
     static let types: [String: String] = {
         var table: [String: String] = [:]
@@ -134,9 +137,24 @@ enum GuestFrameworkNames {
     /// Members that exist only through Foundation's extensions of standard types.
     static let members: Set<String> = [
         "components", "trimmingCharacters", "replacingOccurrences", "capitalized", "data", "addingPercentEncoding",
-        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare", "formatted",
+        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare",
         "appendingPathComponent", "localizedUppercase", "localizedLowercase", "folding", "applyingTransform", "range",
     ]
+
+    /// The API a guest compiler diagnostic says is missing: `X` of "cannot find 'X' in scope" (or
+    /// "cannot find type 'X'"), `T.m` of "value of type 'T' has no member 'm'" (or "type 'T' …"), `x`
+    /// of "'x' is unavailable"; nil for any other diagnostic.
+    static func missingSymbol(in message: String) -> String? {
+        let quoted = message.split(separator: "'", omittingEmptySubsequences: false)
+        guard quoted.count >= 3 else { return nil }
+        if message.hasPrefix("cannot find ") || quoted[2].hasPrefix(" is unavailable") {
+            return String(quoted[1])
+        }
+        if quoted.count >= 5, quoted[2].contains("has no member") {
+            return "\(quoted[1]).\(quoted[3])"
+        }
+        return nil
+    }
 
     static let frameworkModules: Set<String> = [
         "Foundation", "UIKit", "SwiftUI", "Combine", "AppKit", "CoreGraphics", "CoreData", "Darwin", "Glibc", "os", "OSLog",
