@@ -88,9 +88,10 @@ enum GuestBuilder {
     static let templates = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("templates/guest")
 
-    /// templates/guest/ViewDSL.swift and its `ViewDSL+<Part>.swift` files, as `patchcli build` lists them.
+    /// The Foundation layer and templates/guest/ViewDSL.swift with its `ViewDSL+<Part>.swift` files,
+    /// as `patchcli build` lists them for the view DSL's library.
     static var viewDSLFiles: [String] {
-        GuestTemplates.viewDSLFiles(in: templates.path).map { templates.appendingPathComponent($0).path }
+        GuestTemplates.viewDSLLibraryFiles(in: templates.path).map { templates.appendingPathComponent($0).path }
     }
 
     /// A view guest: `fixture` compiled with the prelude and view DSL `patchcli build` puts in view

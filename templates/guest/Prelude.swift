@@ -1125,6 +1125,12 @@ extension _PatchJSONWriter {
 
 // MARK: - Export plumbing
 
+/// Whether a Date in the JSON being read or written counts seconds since 1970, as a view's inputs
+/// and state do (sdk-contract §5.4), rather than since 2001, as JSONEncoder's defaults in
+/// `callJSON` do (§2.4). Each entry point sets it before decoding anything (the guest runs one
+/// call at a time); the Foundation layer's Date codec reads it.
+nonisolated(unsafe) var _patchDatesSince1970 = false
+
 /// Runs one export: parse the input object, let the generated body decode the arguments, call the
 /// function and write `{"value": …}` (or `{}` for Void), or `{"error": …}` on a decode failure.
 @inline(__always)
@@ -1132,6 +1138,7 @@ func _patchExport(
     _ input: UnsafePointer<UInt8>?, _ length: Int32,
     _ body: (_PatchJSONValue, inout _PatchJSONWriter) throws(_PatchDecodeError) -> Void
 ) -> Int64 {
+    _patchDatesSince1970 = false
     var writer = _PatchJSONWriter()
     do throws(_PatchDecodeError) {
         let arguments = try _PatchJSONReader.parse(input, length)

@@ -798,6 +798,7 @@ private func _patchFailure(_ error: _PatchDecodeError) -> Int64 {
 /// `view_body__<View>`: flat inputs (§5.4) → BodyEmission JSON.
 func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
                              _ make: (_PatchJSONValue) throws(_PatchDecodeError) -> V) -> Int64 {
+    _patchDatesSince1970 = true
     do throws(_PatchDecodeError) {
         // The host sends `{}` for a view without inputs; an empty buffer means the same.
         let view: V
@@ -827,6 +828,7 @@ func _patchViewBody<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
 func _patchViewDispatch<V: View>(_ input: UnsafePointer<UInt8>?, _ length: Int32,
                                  _ make: (_PatchJSONValue) throws(_PatchDecodeError) -> V,
                                  _ writeState: (V, inout _PatchJSONWriter) -> Void) -> Int64 {
+    _patchDatesSince1970 = true
     do throws(_PatchDecodeError) {
         let request = try _PatchJSONReader.parse(input, length)
         guard let stateText = try request.member("state").string() else { throw _PatchDecodeError("expected a string", key: "state") }

@@ -16,11 +16,15 @@ public struct GuestCommands: Sendable, Equatable {
     /// directory is searched for the module and its bitcode is linked in. Nil compiles Prelude.swift
     /// into the program instead.
     public var viewDSLLibrary: String?
+    /// The guest Foundation layer's files (`GuestTemplates.foundationFiles`), compiled with
+    /// Prelude.swift into a program without the view DSL's library (which holds them otherwise).
+    public var foundationFiles: [String]
 
-    public init(toolchain: Toolchain, workDirectory: String, viewDSLLibrary: String? = nil) {
+    public init(toolchain: Toolchain, workDirectory: String, viewDSLLibrary: String? = nil, foundationFiles: [String] = []) {
         self.toolchain = toolchain
         self.workDirectory = workDirectory
         self.viewDSLLibrary = viewDSLLibrary
+        self.foundationFiles = foundationFiles
     }
 
     /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization: the
@@ -36,13 +40,14 @@ public struct GuestCommands: Sendable, Equatable {
         return arguments + ["-import-objc-header", "PatchGuestSupport.h", "-file-prefix-map", "\(workDirectory)=."]
     }
 
-    /// The program (`GuestProgram.fileName`) into guest.o, with Prelude.swift or against the view DSL's library.
+    /// The program (`GuestProgram.fileName`) into guest.o, with Prelude.swift and the Foundation
+    /// layer or against the view DSL's library.
     public var swiftc: [String] {
-        let prelude = viewDSLLibrary.map { ["-I", $0] } ?? ["Prelude.swift"]
+        let prelude = viewDSLLibrary.map { ["-I", $0] } ?? ["Prelude.swift"] + foundationFiles
         return swiftcOptions + ["-module-name", GuestModuleBuilder.moduleName] + prelude + [GuestProgram.fileName, "-c", "-o", "guest.o"]
     }
 
-    /// Prelude.swift and the view DSL's `files` into the library module `GuestDSLLibrary` caches: its
+    /// Prelude.swift and the Foundation layer's and view DSL's `files` (`GuestTemplates.viewDSLLibraryFiles`) into the library module `GuestDSLLibrary` caches: its
     /// `.swiftmodule` (with the SIL of every function, as Embedded Swift serializes them, so the
     /// program specializes the DSL's generics) and its bitcode. `-enable-testing` lets the program
     /// `@testable import` it: the glue uses the DSL's internal declarations, as it did in one module.

@@ -1,7 +1,7 @@
 import Foundation
 import PatchManifest
 
-/// The guest view DSL (Prelude.swift and templates/guest/ViewDSL*.swift) compiled once into the
+/// The guest view DSL (Prelude.swift, the Foundation layer and templates/guest/ViewDSL*.swift) compiled once into the
 /// library module `PatchGuestDSL`, kept in a cache every build on the machine shares: a build that
 /// lowers views compiles only its program against it and links the library's bitcode.
 ///
@@ -36,7 +36,7 @@ public enum GuestDSLLibrary {
     /// now unless `cacheDirectory` has it. When the cache cannot be written, the library is compiled
     /// into `scratch` (the build's own work directory) and not kept.
     static func prepare(templates: String, commands: GuestCommands, cacheDirectory: String?, scratch: String) throws(GuestBuildError) -> String {
-        let files = GuestTemplates.viewDSLFiles(in: templates)
+        let files = GuestTemplates.viewDSLLibraryFiles(in: templates)
         var contents: [(name: String, data: Data)] = []
         for name in ["Prelude.swift", "PatchGuestSupport.h"] + files {
             guard let data = FileManager.default.contents(atPath: (templates as NSString).appendingPathComponent(name)) else {

@@ -56,8 +56,9 @@ struct GuestExportPlan {
 /// Reads an exported function's signature into a plan, or says why it cannot be exported.
 struct GuestSignatureReader {
     let index: GuestSourceIndex
-    /// Whether `Date`, `UUID`, `URL`, `TimeInterval`, `CGFloat` and the CoreGraphics structs resolve to the view DSL's stand-ins:
-    /// only in a view's inputs and the project types they carry (function exports compile without the DSL).
+    /// Whether `UUID`, `URL`, `CGFloat` and the CoreGraphics structs resolve to the view DSL's stand-ins:
+    /// only in a view's inputs and the project types they carry (function exports compile without the
+    /// DSL). The Foundation layer's types (`GuestValueType.foundationLayer`) resolve everywhere.
     var resolvesViewStandIns = false
 
     func plan(for name: GuestExportName) -> Result<GuestExportPlan, GuestUnpatchable> {
@@ -230,7 +231,8 @@ struct GuestSignatureReader {
                 }
                 if let type = index.types(named: name).first { return .success(.project(type)) }
             }
-            if resolvesViewStandIns, arguments.isEmpty, let standIn = GuestValueType.viewStandIns[identifier.name.text] {
+            if arguments.isEmpty, let standIn = GuestValueType.foundationLayer[identifier.name.text]
+                ?? (resolvesViewStandIns ? GuestValueType.viewStandIns[identifier.name.text] : nil) {
                 return .success(standIn)
             }
             if let module = GuestFrameworkNames.types[identifier.name.text] {

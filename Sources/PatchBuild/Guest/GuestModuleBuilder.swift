@@ -111,7 +111,10 @@ public struct GuestBuildResult: Sendable {
 public enum GuestTemplates {
     /// What a build copies next to the program it compiles (the DSL is compiled apart: `GuestDSLLibrary`).
     static let programFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
-    static let requiredFiles = programFiles + [viewDSLCore]
+    static let requiredFiles = programFiles + [foundationCore, viewDSLCore]
+    /// The core of the guest Foundation layer (docs/guest-foundation.md), compiled with its parts
+    /// (`foundationFiles`) into every function module and into the view DSL's library.
+    static let foundationCore = "Foundation.swift"
     /// The core of the SwiftUI-shaped DSL view bodies compile against; only modules that lower views
     /// link it, with the rest of the DSL (`viewDSLFiles`), as `GuestDSLLibrary`.
     static let viewDSLCore = "ViewDSL.swift"
@@ -122,6 +125,19 @@ public enum GuestTemplates {
     package static func viewDSLFiles(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0 == viewDSLCore || ($0.hasPrefix("ViewDSL+") && $0.hasSuffix(".swift")) }.sorted()
+    }
+
+    /// Every file of the guest Foundation layer in `directory`: `Foundation.swift` and its
+    /// `Foundation+<Part>.swift` parts, sorted like `viewDSLFiles` (a new part is a new file).
+    package static func foundationFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0 == foundationCore || ($0.hasPrefix("Foundation+") && $0.hasSuffix(".swift")) }.sorted()
+    }
+
+    /// What the view DSL's library (`GuestDSLLibrary`) compiles besides Prelude.swift: the Foundation
+    /// layer, whose types the DSL uses (Date), then the DSL.
+    package static func viewDSLLibraryFiles(in directory: String) -> [String] {
+        foundationFiles(in: directory) + viewDSLFiles(in: directory)
     }
 
     /// `explicit`, else `$PATCHCLI_TEMPLATES`, else the running executable's installation
@@ -174,7 +190,8 @@ public enum GuestModuleBuilder {
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
-        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
+        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path,
+                                     foundationFiles: GuestTemplates.foundationFiles(in: templates))
 
         var excluded = tokenised.unpatchable
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
@@ -328,9 +345,14 @@ public enum GuestModuleBuilder {
                 let plan = program.exports[position]
                 let imports = unit.map { generator.index.files[generator.declaration(of: $0).file].imports } ?? []
                 let via = unit.flatMap { $0 == plan.unit ? nil : " (in \(generator.describe($0)), which it uses)" } ?? ""
+                let reason = classify(message, imports: imports)
+                // An OS framework's API the guest lacks is named, with where the layer's list is.
+                let missing = reason == .osFrameworkAPI ? GuestFrameworkNames.missingSymbol(in: message).map {
+                    "uses \($0), which the guest does not have (docs/guest-foundation.md lists the Foundation it has); "
+                } : nil
                 result.append(GuestUnpatchable(
-                    declarationID: plan.name.declarationID, reason: classify(message, imports: imports),
-                    detail: "the guest compiler says: \(message)\(via)",
+                    declarationID: plan.name.declarationID, reason: reason,
+                    detail: (missing ?? "") + "the guest compiler says: \(message)\(via)",
                     location: GuestSourceLocation(file: file == GuestProgram.fileName ? plan.location.file : file, line: file == GuestProgram.fileName ? plan.location.line : lineNumber)))
             }
         }
@@ -358,6 +380,8 @@ public enum GuestModuleBuilder {
         if message.contains("cannot find") || message.contains("has no member") || message.contains("no such module") {
             return importsFramework ? .osFrameworkAPI : .missingDependency
         }
+        // The Foundation layer marks what it declares but cannot do (`DateFormatter.date(from:)`) unavailable.
+        if message.contains("is unavailable"), importsFramework { return .osFrameworkAPI }
         if message.localizedCaseInsensitiveContains("embedded Swift") || message.contains("existential") || message.contains("protocol type") {
             return .unsupportedLanguageFeature
         }
@@ -397,7 +421,7 @@ private struct WorkDirectory {
     }
 
     func copyTemplates(from templates: String) throws(GuestBuildError) {
-        for name in GuestTemplates.programFiles {
+        for name in GuestTemplates.programFiles + GuestTemplates.foundationFiles(in: templates) {
             let source = (templates as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw .templatesMissing(searched: [templates], executable: Installation.current.executable)

@@ -17,10 +17,12 @@ indirect enum GuestValueType: Hashable, Sendable {
     case dictionary(key: GuestValueType, value: GuestValueType)
     /// A struct or enum of the project (index into `GuestSourceIndex.types`).
     case project(Int)
-    /// `Date`, `UUID`, `URL`, `CGPoint`, `CGSize`, `CGRect` or `CGVector`: the view DSL's stand-ins
-    /// (templates/guest/ViewDSL+Foundation.swift, ViewDSL+CoreGraphics.swift), which read the host's
-    /// encoding of them (sdk-contract §5.4). Only view inputs use them.
-    case viewStandIn(String)
+    /// A guest type standing in for a framework one: the Foundation layer's (`foundationLayer`,
+    /// templates/guest/Foundation*.swift), in any signature, or the view DSL's (`viewStandIns`:
+    /// `UUID`, `URL`, the CoreGraphics structs), which only view inputs use. Each reads the
+    /// encoding of the call it is in (a Date counts from 2001 in `callJSON`, §2.4, and from 1970 in
+    /// a view's inputs, §5.4).
+    case standIn(String)
 
     /// The spelling in generated top-level code (project types fully qualified).
     func spelling(_ index: GuestSourceIndex) -> String {
@@ -38,7 +40,7 @@ indirect enum GuestValueType: Hashable, Sendable {
         case .range(let bound, let closed): return (closed ? "ClosedRange<" : "Range<") + bound.spelling(index) + ">"
         case .dictionary(let key, let value): return "[\(key.spelling(index)): \(value.spelling(index))]"
         case .project(let type): return index.types[type].qualifiedName
-        case .viewStandIn(let name): return name
+        case .standIn(let name): return name
         }
     }
 
@@ -72,13 +74,19 @@ indirect enum GuestValueType: Hashable, Sendable {
         }
     }
 
+    /// The Foundation layer's types a signature can carry, in functions and views alike (every
+    /// module compiles the layer); `TimeInterval` is Foundation's name for Double.
+    static let foundationLayer: [String: GuestValueType] = [
+        "Date": .standIn("Date"), "TimeInterval": .double,
+    ]
+
     /// Foundation and CoreGraphics types the view DSL stands in for, as the host encodes them (§5.4:
-    /// Date as epoch seconds, UUID and URL as strings, the CoreGraphics structs as objects of their
-    /// stored properties); `TimeInterval` is Foundation's name for Double, and so is `CGFloat` in the guest.
+    /// UUID and URL as strings, the CoreGraphics structs as objects of their stored properties);
+    /// `CGFloat` is Double in the guest.
     static let viewStandIns: [String: GuestValueType] = [
-        "Date": .viewStandIn("Date"), "UUID": .viewStandIn("UUID"), "URL": .viewStandIn("URL"),
-        "CGPoint": .viewStandIn("CGPoint"), "CGSize": .viewStandIn("CGSize"), "CGRect": .viewStandIn("CGRect"),
-        "CGVector": .viewStandIn("CGVector"), "TimeInterval": .double, "CGFloat": .double,
+        "UUID": .standIn("UUID"), "URL": .standIn("URL"),
+        "CGPoint": .standIn("CGPoint"), "CGSize": .standIn("CGSize"), "CGRect": .standIn("CGRect"),
+        "CGVector": .standIn("CGVector"), "CGFloat": .double,
     ]
 
     var isOptional: Bool {
@@ -91,6 +99,13 @@ indirect enum GuestValueType: Hashable, Sendable {
 /// bare "cannot find in scope". Not exhaustive: the guest compiler catches the rest and its
 /// diagnostic is attributed by the declaring file's imports.
 enum GuestFrameworkNames {
+    /// The types and functions the guest Foundation layer declares (templates/guest/Foundation*.swift;
+    /// a test holds the two together): code using them compiles into the guest.
+    static let foundationLayer: Set<String> = [
+        "Date", "TimeInterval", "Locale", "TimeZone", "Calendar", "DateComponents", "DateFormatter", "ISO8601DateFormatter",
+        "RelativeDateTimeFormatter", "NumberFormatter", "NSNumber", "UserDefaults", "Bundle", "Logger", "OSLogMessage", "OSLogPrivacy",
+    ]
+
     static let types: [String: String] = {
         var table: [String: String] = [:]
         for name in [
@@ -115,15 +130,31 @@ enum GuestFrameworkNames {
             table[name] = "Combine"
         }
         for name in ["Task", "TaskGroup", "MainActor", "AsyncStream", "Actor"] { table[name] = "_Concurrency" }
+        for name in foundationLayer { table[name] = nil }
         return table
     }()
 
     /// Members that exist only through Foundation's extensions of standard types.
     static let members: Set<String> = [
         "components", "trimmingCharacters", "replacingOccurrences", "capitalized", "data", "addingPercentEncoding",
-        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare", "formatted",
+        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare",
         "appendingPathComponent", "localizedUppercase", "localizedLowercase", "folding", "applyingTransform", "range",
     ]
+
+    /// The API a guest compiler diagnostic says is missing: `X` of "cannot find 'X' in scope" (or
+    /// "cannot find type 'X'"), `T.m` of "value of type 'T' has no member 'm'" (or "type 'T' …"), `x`
+    /// of "'x' is unavailable"; nil for any other diagnostic.
+    static func missingSymbol(in message: String) -> String? {
+        let quoted = message.split(separator: "'", omittingEmptySubsequences: false)
+        guard quoted.count >= 3 else { return nil }
+        if message.hasPrefix("cannot find ") || quoted[2].hasPrefix(" is unavailable") {
+            return String(quoted[1])
+        }
+        if quoted.count >= 5, quoted[2].contains("has no member") {
+            return "\(quoted[1]).\(quoted[3])"
+        }
+        return nil
+    }
 
     static let frameworkModules: Set<String> = [
         "Foundation", "UIKit", "SwiftUI", "Combine", "AppKit", "CoreGraphics", "CoreData", "Darwin", "Glibc", "os", "OSLog",

@@ -58,13 +58,17 @@ extension HostBridges {
             call.record([String(value), "style \(style)", "digits \(fractionDigits)", locale])
             let formatter = NumberFormatter()
             formatter.locale = Locale(identifier: locale.isEmpty ? "en_US" : locale)
+            // Clamped: a hostile digit count must not make the formatter build a huge string.
+            let digits = Int(min(max(fractionDigits, 0), 20))
             switch style {
             case 1: formatter.numberStyle = .currency
             case 2: formatter.numberStyle = .percent
-            default: formatter.numberStyle = .decimal
+            default:
+                // Linux's NumberFormatter keeps the decimal style's 3 digits when told fewer than 3 but
+                // more than 0 (1234.5678 with 2 digits gives "1,234.568"); the format style, on the
+                // same ICU, writes what the device's NumberFormatter does.
+                return try call.packed(value.formatted(.number.precision(.fractionLength(digits)).locale(formatter.locale)))
             }
-            // Clamped: a hostile digit count must not make the formatter build a huge string.
-            let digits = Int(min(max(fractionDigits, 0), 20))
             formatter.minimumFractionDigits = digits
             formatter.maximumFractionDigits = digits
             return try call.packed(formatter.string(from: NSNumber(value: value)))
