@@ -92,8 +92,8 @@ struct BodyCandidate: Sendable, Codable, Equatable {
     var modifierContent: ModifierContent? = nil
 }
 
-/// A function that may be opted in to patching.
-struct FunctionCandidate: Sendable, Codable, Equatable {
+/// A function that may be routed (`RoutingSelection` decides which are).
+struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     struct Parameter: Sendable, Codable, Equatable {
         var label: String?
         var internalName: String
@@ -111,6 +111,7 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var isStatic: Bool
     var staticKeyword: String
     var throwsEffect: Bool
+    /// Marked `// @patchable`.
     var hasMarker: Bool
     var isDynamic: Bool
     /// Where `dynamic ` is inserted (the `func` keyword).
@@ -123,6 +124,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var unsupportedReason: String?
     /// The named types of its parameters and result, which the target must show to be Codable.
     var codableReferences: [CodableReference] = []
+    /// Marked `// @native`: never routed (`RoutingSelection`).
+    var hasNativeMarker = false
 
     var key: String {
         PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
@@ -377,17 +380,7 @@ struct SourceScanner {
         let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
         let contentHash = record(localID: localID, kind: kind, node: function)
         // Functions in extensions of types and free functions alike can be opted in.
-        let hasMarker = function.leadingTrivia.contains { piece in
-            switch piece {
-            case let .lineComment(text), let .docLineComment(text): return Self.isMarkerComment(text)
-            default: return false
-            }
-        } || (function.attributes.map(\.leadingTrivia) + function.modifiers.map(\.leadingTrivia) + [function.funcKeyword.leadingTrivia])
-            .contains { trivia in trivia.contains { piece in
-                // The marker may also sit between the attributes and the declaration.
-                if case let .lineComment(text) = piece { return Self.isMarkerComment(text) }
-                return false
-            } }
+        let markers = Self.routingMarkers(function, keyword: function.funcKeyword)
         let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
         let parameters = signature.parameterClause.parameters.map { parameter in
             FunctionCandidate.Parameter(
@@ -400,12 +393,13 @@ struct SourceScanner {
             localID: localID, baseName: function.name.text, parameters: parameters, returnType: signature.returnClause?.type.trimmedText,
             isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
             throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
-            hasMarker: hasMarker,
+            hasMarker: markers.patchable,
             isDynamic: function.modifiers.contains { $0.name.tokenKind == .keyword(.dynamic) },
             dynamicInsertion: function.funcKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: function.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }.map(Self.rangeWithTrailingSpace),
             isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
+        candidate.hasNativeMarker = markers.native
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
@@ -531,9 +525,31 @@ struct SourceScanner {
         return nil
     }
 
-    private static func isMarkerComment(_ text: String) -> Bool {
+    /// The `// @patchable` and `// @native` comments of a declaration: on the lines above it (`///`
+    /// too) or between its attributes, its modifiers and `keyword` (`func`, `var`, `init`, `subscript`).
+    static func routingMarkers(_ decl: some WithAttributesSyntax & WithModifiersSyntax, keyword: TokenSyntax) -> (patchable: Bool, native: Bool) {
+        var markers = (patchable: false, native: false)
+        // The declaration's own leading trivia is its first token's: the first attribute's, modifier's or the keyword's.
+        for trivia in decl.attributes.map(\.leadingTrivia) + decl.modifiers.map(\.leadingTrivia) + [keyword.leadingTrivia] {
+            for piece in trivia {
+                let text: String
+                switch piece {
+                case let .lineComment(comment), let .docLineComment(comment): text = comment
+                default: continue
+                }
+                markers.patchable = markers.patchable || isMarkerComment(text, PreparedNames.patchableMarker)
+                markers.native = markers.native || isMarkerComment(text, PreparedNames.nativeMarker)
+            }
+        }
+        return markers
+    }
+
+    /// `// @native`, `// @native: hot path`, not `// @nativeLayout`.
+    private static func isMarkerComment(_ text: String, _ marker: String) -> Bool {
         let content = text.drop { $0 == "/" }.trimmingPrefix(while: { $0 == " " })
-        return content == PreparedNames.patchableMarker || content.hasPrefix(PreparedNames.patchableMarker + " ")
+        guard content.hasPrefix(marker) else { return false }
+        guard let next = content.dropFirst(marker.count).first else { return true }
+        return !(next.isLetter || next.isNumber || next == "_")
     }
 
     // MARK: - Helpers
