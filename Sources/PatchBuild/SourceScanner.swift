@@ -464,6 +464,12 @@ struct SourceScanner {
         if !candidate.ownerPath.isEmpty && !candidate.isStatic {
             return "instance methods depend on `self`, which the module does not receive; patch a static or free function"
         }
+        // Swift finds no `private` member for `@_dynamicReplacement(for:)` outside its own scope, even
+        // from an extension in the same file ("replaced function could not be found"); `fileprivate`
+        // members and `private` free functions it finds.
+        if !candidate.ownerPath.isEmpty, function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
+            return "`private` members cannot be replaced: Swift finds no `private` member for a replacement, which sits in an extension; make it `fileprivate` to route it"
+        }
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"

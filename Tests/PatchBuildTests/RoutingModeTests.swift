@@ -199,3 +199,44 @@ import Testing
         #expect(project.routingFile == nil)
     }
 }
+
+/// What `routing: all` generates for every function it routes compiles against the SDK stand-in.
+@Suite(.enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
+struct RoutingModeCompileTests {
+    /// Access levels as real apps write them (ACHNBrowserUI's `private static func supportsLanguage`):
+    /// a `private` member cannot be replaced and is skipped; the rest are routed and compile.
+    @Test func accessLevelsRoutedUnderAllCompile() throws {
+        let source = """
+            import Foundation
+
+            public struct LocalizedItemService {
+                private static func supportsLanguage(_ code: String) -> Bool { code.hasPrefix("en") }
+                fileprivate static func fallback(_ code: String) -> String { code }
+                public static func isSupported(_ code: String) -> Bool { supportsLanguage(code) }
+            }
+
+            extension LocalizedItemService {
+                private static func prefix(_ code: String) -> String { String(code.prefix(2)) }
+                static func normalized(_ code: String) -> String { prefix(code).lowercased() }
+            }
+
+            private enum Table { static func row(_ index: Int) -> Int { index } }
+
+            private func clamp(_ value: Int) -> Int { max(0, value) }
+
+            func useAll() -> Int { Table.row(clamp(LocalizedItemService.fallback("x").count)) }
+
+            """
+        let project = PreparedProject(source, routing: .all)
+        #expect(project.plan.functions.map(\.key).sorted() == [
+            "LocalizedItemService.fallback(_:)", "LocalizedItemService.isSupported(_:)", "LocalizedItemService.normalized(_:)",
+            "Table.row(_:)", "clamp(_:)", "useAll()",
+        ])
+        #expect(project.plan.skipped.map(\.declaration) == ["LocalizedItemService.supportsLanguage(_:)", "LocalizedItemService.prefix(_:)"])
+        #expect(project.plan.skipped.allSatisfy { $0.reason.contains("make it `fileprivate`") })
+        let routing = try #require(project.routingFile)
+        let diagnostics = try SDKStandIn.typecheck(["View.swift": project.userFile, "Thunks.swift": routing],
+                                                   modules: ["PatchSDK"])
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+}
