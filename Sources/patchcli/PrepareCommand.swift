@@ -47,6 +47,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let session = try PrepareSession.run(root: project)
             let plan = session.plan
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
+            result.routing = session.config.routingMode.rawValue
             result.planSeconds = Self.seconds(since: start)
             if check {
                 if let finding = try session.checkFinding() { throw Self.failure(finding) }
@@ -229,7 +230,7 @@ struct PrepareCommand: AsyncParsableCommand {
             console.line("changed \(result.changedFiles.count) file(s):")
             for path in result.changedFiles { console.line("  \(path)") }
         }
-        console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s); fingerprint \(result.fingerprint ?? "")")
+        console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s) (routing: \(result.routing ?? "")); fingerprint \(result.fingerprint ?? "")")
         for line in Self.skipLines(result.skipped, verbose: verbose) { console.line(line) }
         for collision in result.collisions { console.line("collision: \(collision)") }
         for added in result.addedSourceRoots { console.line("note: \(added)") }
@@ -246,6 +247,8 @@ struct PrepareResult: Encodable {
     }
 
     var mode: String
+    /// patch.json's `routing` as applied (`marked` when the file has none).
+    var routing: String?
     var filesScanned = 0
     var changedFiles: [String] = []
     var views = 0

@@ -33,6 +33,7 @@ import Testing
             #expect(json.status == 0, "\(json.stdout)\(json.stderr)")
             #expect((json.result?["skipped"] as? [[String: Any]])?.count == 27)
             #expect(json.result?["functions"] as? Int == 1)
+            #expect(json.result?["routing"] as? String == "all")
 
             let human = try CLI.run(["prepare", "--project", project.path])
             #expect(human.status == 0, "\(human.stderr)")
@@ -42,7 +43,7 @@ import Testing
             #expect(lines[header + 1].hasSuffix("(e.g. Logic.log0(_:), Sources/Shop/Logic.swift:2)"), "\(human.stdout)")
             #expect(lines[header + 2].hasPrefix("   3  instance methods depend on `self`"), "\(human.stdout)")
             #expect(!human.stdout.contains("hot"), "`// @native` is neither routed nor reported")
-            #expect(human.stdout.contains("routed 0 view(s) and 1 function(s)"))
+            #expect(human.stdout.contains("routed 0 view(s) and 1 function(s) in 1 file(s) (routing: all); fingerprint "), "\(human.stdout)")
 
             let verbose = try CLI.run(["prepare", "--project", project.path, "--verbose"])
             #expect(verbose.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("skipped Logic.") }.count == 27, "\(verbose.stdout)")
@@ -57,7 +58,7 @@ import Testing
             let human = try CLI.run(["prepare", "--project", project.path])
             #expect(human.status == 0, "\(human.stderr)")
             #expect(human.stdout.contains("skipped Logic.log(_:) (Sources/Shop/Logic.swift:3): the function returns nothing"), "\(human.stdout)")
-            #expect(human.stdout.contains("routed 0 view(s) and 0 function(s)"), "\(human.stdout)")
+            #expect(human.stdout.contains("routed 0 view(s) and 0 function(s) in 1 file(s) (routing: marked)"), "\(human.stdout)")
         }
     }
 
