@@ -86,6 +86,23 @@ import Testing
         #expect(json["routingExclude"] as? [String] == [])
     }
 
+    /// A re-run of `init` on a patch.json written before `routing` keeps it without (so `marked`).
+    @Test func initKeepsAnExistingConfigsChoice() throws {
+        let root = try InitTests.demoPackage()
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: root + "-home") }
+        let first = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: root + "-home")
+        let firstConfig = try #require(first.writes.first { $0.path == ProjectConfig.fileName }?.bytes)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(firstConfig)) as? [String: Any])
+        json["routing"] = nil
+        let older = try JSONSerialization.data(withJSONObject: json)
+        try older.write(to: URL(fileURLWithPath: root + "/" + ProjectConfig.fileName))
+        let again = try ProjectInitializer.plan(InitOptions(root: root), homeDirectory: root + "-home")
+        let written = again.writes.first { $0.path == ProjectConfig.fileName }.map { Data($0.bytes) } ?? older
+        let rewritten = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        #expect(rewritten["routing"] == nil)
+        #expect(try ProjectSources.loadConfig(root: root).routingMode == .marked)
+    }
+
     // MARK: - The selection
 
     /// One file of each case the selection tells apart.
