@@ -79,6 +79,13 @@ bench-run: setup
 bench-prepare: setup
 	python3 benchmarks/prepare/run.py $(BENCH_ARGS)
 
+# The cost of an unpatched call under `routing: all`: a function called directly vs through the thunk
+# prepare generates, natively with swiftc -O against the SDK stand-in; writes its section of
+# docs/benchmarks.md (benchmarks/routing/README.md).
+.PHONY: bench-routing
+bench-routing: setup
+	python3 benchmarks/routing/run.py $(BENCH_ARGS)
+
 # `patchcli init`/`prepare` on copies of real apps: views present (counted independently) vs routed,
 # per target; every rewritten/generated file parses; the pbxproj through the PyPI readers; generated
 # logic code against the SDK stand-in; prepare time and RSS. Never fetches or builds the apps: pass

@@ -156,7 +156,7 @@ public enum ChangeDetector {
             throw .baselineInvalid(path: baselinePath, reason: "\(error)")
         }
         // The plan of a `prepare` run now: its baseline is the current state of every declaration.
-        let current = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
+        let current = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                     existingFile: { _ in nil })
         var changes = compare(baseline: baseline, current: current, shippedExports: shippedExports(targets))
         changes.sort { $0.id < $1.id }
@@ -275,17 +275,18 @@ public enum ChangeDetector {
                 return DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .patched, reason: nil,
                                          detail: nil, location: location)
             }
-            if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
-                return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
-            }
             // A view-rendering `body(props:)` (the Redux-style ConnectedView): `// @patchable` would
-            // not help, as prepare refuses opaque results, so say what does.
+            // not help, as prepare refuses opaque results, so say what does (before prepare's own
+            // skip reason, which says less).
             if declaration.kind == .method, declaration.id.split(separator: "(").first?.split(separator: ".").last == "body" {
                 return native(DeclarationChange.NativeReason.notRouted,
                               "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` cannot route a method returning `some View`); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
             }
+            if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
+                return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
+            }
             return native(DeclarationChange.NativeReason.notRouted,
-                          "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make it patchable")
+                          "the shipped binary has no thunk for it; have prepare route it (`routing: all` in patch.json, or `// @patchable` on it; not `// @native`, not in a `routingExclude` file), then run prepare and ship to make it patchable")
         case .initializer, .computedProperty:
             // A computed property routed by its getter is a candidate as a function is.
             if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {

@@ -49,6 +49,8 @@ enum PreparedNames {
     static let functionReplacementPrefix = "__patch_"
     /// The comment marker that opts a function in to patching.
     static let patchableMarker = "@patchable"
+    /// The comment marker that keeps a declaration native under `routing: all`.
+    static let nativeMarker = "@native"
     /// Delimiters of the generated section `prepare` appends to a file holding private views.
     static let sectionBegin = "// patchcli:begin generated (do not edit; `patchcli prepare` rewrites it, `patchcli prepare --revert` removes it)"
     static let sectionEnd = "// patchcli:end generated"

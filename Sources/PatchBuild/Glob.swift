@@ -1,3 +1,5 @@
+import PatchManifest
+
 /// Path globs as `patch.json`'s `include`/`exclude` use them, matched against `/`-separated paths
 /// relative to the project root: `*` matches within one path component, `?` one character, `**` any
 /// number of whole components (`Sources/**/*.swift` matches `Sources/A.swift` and `Sources/a/b/C.swift`).
@@ -6,6 +8,24 @@ public struct Glob: Sendable, Equatable {
 
     public init(_ pattern: String) {
         components = pattern.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// Why `pattern` can never match what the user meant, or nil: the matcher takes any text, so a
+    /// glob that would silently match nothing (or something else) is refused where the config is read.
+    public static func problem(in pattern: String) -> String? {
+        if pattern.isEmpty { return "is empty" }
+        if pattern.hasPrefix("/") { return "is absolute; globs are relative to \(ProjectConfig.fileName) (`Sources/Generated/**`)" }
+        if pattern.contains("\\") { return "contains `\\`; separate folders with `/`" }
+        if let special = pattern.first(where: { "[]{}".contains($0) }) {
+            return "contains `\(special)`; only `*`, `?` and `**` are special (write one glob per alternative)"
+        }
+        for component in pattern.split(separator: "/") {
+            if component == ".." || component == "." { return "has a `\(component)` component; paths are matched as written under the project folder" }
+            if component != "**" && component.contains("**") {
+                return "has `**` inside `\(component)`; `**` must be a whole path component (`Sources/**/Net*.swift`)"
+            }
+        }
+        return nil
     }
 
     public func matches(_ path: String) -> Bool {

@@ -54,7 +54,7 @@ public struct PrepareSession: Sendable {
         let statePath = Preparer.join(root, PrepareState.path)
         let stateBytes = try ProjectSources.readIfPresent(statePath)
         let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
-        let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, patchableFunctions: Set(config.patchableFunctions),
+        let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                  cache: cache, previouslyGenerated: state.generatedFiles, existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baselineBytes

@@ -229,10 +229,10 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
     }
 }
 
-/// The prepare rewriter: finds every view body and opted-in function of the given targets, plans the
-/// minimal edits that route them through Patch, the generated routing code, the baseline and the
-/// build fingerprint. Pure: reads nothing and writes nothing; the caller supplies files and applies
-/// `PreparePlan.updates`.
+/// The prepare rewriter: finds every view body of the given targets and every function their
+/// `RoutingSelection` selects, plans the minimal edits that route them through Patch, the generated
+/// routing code, the baseline and the build fingerprint. Pure: reads nothing and writes nothing; the
+/// caller supplies files and applies `PreparePlan.updates`.
 public enum Preparer {
     public static let routingFileName = "PatchThunks.generated.swift"
     public static let fingerprintFileName = "PatchFingerprint.generated.swift"
@@ -291,14 +291,15 @@ public enum Preparer {
     static let toolbarContentReason = "a `ToolbarContent` body cannot be routed: the SDK's `thunkBody` returns a view (`PatchedBodyHost`, sdk-contract §5.1), which is not `ToolbarContent`; patch the views inside its items (their own `body`) instead"
 
     /// - Parameters:
+    ///   - routing: which functions to route (patch.json's `routing`, `routingExclude`, `patchableFunctions`).
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
     ///   - previouslyGenerated: the files an earlier run generated (`PrepareState.generatedFiles`):
     ///     those this run does not generate again are deleted.
-    public static func plan(targets: [PrepareTarget], appTarget: String, patchableFunctions: Set<String>,
+    public static func plan(targets: [PrepareTarget], appTarget: String, routing: RoutingSelection,
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(patchableFunctions: patchableFunctions, cache: cache, targets: targets)
+        var planner = Planner(routing: routing, cache: cache, targets: targets)
         var scanned = targets.map { planner.analyze($0) }
         planner.resolveViewTypes(&scanned)
         let analyses = scanned
@@ -474,7 +475,7 @@ private struct TargetOutput {
 }
 
 private struct Planner {
-    let patchableFunctions: Set<String>
+    let routing: RoutingSelection
     let cache: ScanCache
     /// The scans of this run's files, for the next run.
     var nextCache = ScanCache()
@@ -505,10 +506,10 @@ private struct Planner {
     /// Every target, to know which compile a file.
     let targets: [PrepareTarget]
 
-    init(patchableFunctions: Set<String>, cache: ScanCache, targets: [PrepareTarget]) {
+    init(routing: RoutingSelection, cache: ScanCache, targets: [PrepareTarget]) {
         self.sourceRoots = Set(targets.flatMap(\.sourceRoots))
         self.targets = targets
-        self.patchableFunctions = patchableFunctions
+        self.routing = routing
         self.cache = cache
     }
 
@@ -622,7 +623,7 @@ private struct Planner {
         }
     }
 
-    /// Why an opted-in function that is fine on its own (`unsupportedReason`) cannot be routed in its
+    /// Why a selected function that is fine on its own (`unsupportedReason`) cannot be routed in its
     /// target: its type is a protocol or generic, or its types are not Codable.
     private func targetUnsupportedReason(_ function: FunctionCandidate, in analysis: TargetAnalysis) -> String? {
         if let reason = function.unsupportedReason { return reason }
@@ -743,7 +744,7 @@ private struct Planner {
             }
             // Exports are made per file on every core (sanitizing thousands of names adds up).
             functionClaims += ConcurrentMap.map(analysis.files) { file in
-                file.scan.functions.filter(planner.isOptedIn).map { function in
+                file.scan.functions.filter { planner.routing.selects($0, inFile: file.path) }.map { function in
                     (function.export,
                      "\(file.path):\(function.line): \(function.key) (target \(target))")
                 }
@@ -761,10 +762,6 @@ private struct Planner {
     func innermostSourceRoot(of path: String) -> String {
         sourceRoots.filter { $0 == path || $0 == "." || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
             .max { ($0.count, $1) < ($1.count, $0) } ?? "."
-    }
-
-    private func isOptedIn(_ function: FunctionCandidate) -> Bool {
-        function.hasMarker || patchableFunctions.contains(function.key)
     }
 
     /// Files are emitted independently, on every core, and folded in file order.
@@ -856,7 +853,7 @@ private struct Planner {
             output.views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
                                       line: body.line, contentHash: body.contentHash))
         }
-        for function in file.scan.functions where isOptedIn(function) {
+        for function in file.scan.functions where routing.selects(function, inFile: file.path) {
             let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?

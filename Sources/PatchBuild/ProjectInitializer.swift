@@ -154,7 +154,8 @@ public enum ProjectInitializer {
             appKey: appKey, appID: options.appID, apiBaseURL: options.apiBaseURL, channel: options.channel,
             project: detected.project, targets: detected.targets, appTarget: detected.appTarget,
             include: ["**/*.swift"], exclude: ["**/Tests/**", "**/*Tests/**", "**/.build/**"],
-            patchableFunctions: [],
+            // A new project routes every function prepare can (an existing config keeps its choice).
+            patchableFunctions: [], routing: .all, routingExclude: [],
             signing: .init(keyDirectory: keyDirectoryPath,
                            publicKeyFile: Preparer.join(Preparer.generatedFolder(forSourceRoot: appRoot), publicKeyFileName)))
         let legacyKeyPath = previousKeys?.privateKeyPath

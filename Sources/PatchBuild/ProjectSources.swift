@@ -25,11 +25,19 @@ public enum ProjectSources {
         let path = Preparer.join(root, ProjectConfig.fileName)
         guard FileManager.default.fileExists(atPath: path) else { throw .configMissing(path: path) }
         let bytes = try read(path)
+        let config: ProjectConfig
         do {
-            return try ProjectConfig.decode(bytes, path: path)
+            config = try ProjectConfig.decode(bytes, path: path)
         } catch {
             throw .config(error)
         }
+        // Checked here rather than in `ProjectConfig.decode`: globs are this module's (`Glob`).
+        for (index, pattern) in config.routingExclude.enumerated() {
+            if let problem = Glob.problem(in: pattern) {
+                throw .config(.invalid(path: path, field: "routingExclude[\(index)]", reason: "\"\(pattern)\" \(problem)"))
+            }
+        }
+        return config
     }
 
     /// A recorded source root that is no longer in the project (a commit moved or removed the folder).

@@ -101,8 +101,8 @@ struct BodyCandidate: Sendable, Codable, Equatable {
     var modifierContent: ModifierContent? = nil
 }
 
-/// A function that may be opted in to patching.
-struct FunctionCandidate: Sendable, Codable, Equatable {
+/// A function that may be routed (`RoutingSelection` decides which are).
+struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     struct Parameter: Sendable, Codable, Equatable {
         var label: String?
         var internalName: String
@@ -125,6 +125,7 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     /// type as the result (docs/prepare.md "Computed properties").
     var isProperty = false
     var throwsEffect: Bool
+    /// Marked `// @patchable`.
     var hasMarker: Bool
     var isDynamic: Bool
     /// Where `dynamic ` is inserted (the `func` keyword).
@@ -137,6 +138,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable {
     var unsupportedReason: String?
     /// The named types of its parameters and result, which the target must show to be Codable.
     var codableReferences: [CodableReference] = []
+    /// Marked `// @native`: never routed (`RoutingSelection`).
+    var hasNativeMarker = false
 
     var key: String {
         isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
@@ -360,16 +363,18 @@ struct SourceScanner {
                                    contentHash: String, context: DeclarationContext) -> FunctionCandidate {
         let staticModifier = variable.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
         let dynamicModifier = variable.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }
+        let markers = Self.routingMarkers(variable, keyword: variable.bindingSpecifier)
         var candidate = FunctionCandidate(
             ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(variable.attributes),
             localID: Self.qualified(context.typePath, name.text), baseName: name.text, parameters: [],
             returnType: binding.typeAnnotation?.type.trimmedText, isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
             isProperty: true, throwsEffect: false,
-            hasMarker: Self.hasMarker(attributes: variable.attributes, modifiers: variable.modifiers, keyword: variable.bindingSpecifier),
+            hasMarker: markers.patchable,
             isDynamic: dynamicModifier != nil, dynamicInsertion: variable.bindingSpecifier.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: dynamicModifier.map(Self.rangeWithTrailingSpace),
             isAccessFileScoped: context.isFileScoped || variable.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: name), unsupportedReason: nil)
+        candidate.hasNativeMarker = markers.native
         let getterOnly: Bool
         switch binding.accessorBlock?.accessors {
         case .getter?: getterOnly = true
@@ -378,6 +383,8 @@ struct SourceScanner {
         }
         if !getterOnly {
             candidate.unsupportedReason = "only read-only computed properties are routed (its getter); this one has a setter, effects (`get async`/`get throws`) or observers"
+        } else if !context.typePath.isEmpty, variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
+            candidate.unsupportedReason = Self.privateMemberReason
         } else if variable.bindings.count > 1 {
             candidate.unsupportedReason = "the property shares its declaration with other variables"
         } else if let type = binding.typeAnnotation?.type {
@@ -443,7 +450,7 @@ struct SourceScanner {
         let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
         let contentHash = record(localID: localID, kind: kind, node: function)
         // Functions in extensions of types and free functions alike can be opted in.
-        let hasMarker = Self.hasMarker(attributes: function.attributes, modifiers: function.modifiers, keyword: function.funcKeyword)
+        let markers = Self.routingMarkers(function, keyword: function.funcKeyword)
         let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
         let parameters = signature.parameterClause.parameters.map { parameter in
             FunctionCandidate.Parameter(
@@ -457,12 +464,13 @@ struct SourceScanner {
             isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
             isMutating: function.modifiers.contains { $0.name.tokenKind == .keyword(.mutating) },
             throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
-            hasMarker: hasMarker,
+            hasMarker: markers.patchable,
             isDynamic: function.modifiers.contains { $0.name.tokenKind == .keyword(.dynamic) },
             dynamicInsertion: function.funcKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: function.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }.map(Self.rangeWithTrailingSpace),
             isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
+        candidate.hasNativeMarker = markers.native
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
@@ -521,9 +529,17 @@ struct SourceScanner {
         result.bodies.append(candidate)
     }
 
+    static let privateMemberReason = "`private` members cannot be replaced: Swift finds no `private` member for a replacement, which sits in an extension; make it `fileprivate` to route it"
+
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
         // Whether an instance method's receiver can travel is the planner's to say: it knows the type.
+        // Swift finds no `private` member for `@_dynamicReplacement(for:)` outside its own scope, even
+        // from an extension in the same file ("replaced function could not be found"); `fileprivate`
+        // members and `private` free functions it finds.
+        if !candidate.ownerPath.isEmpty, function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
+            return privateMemberReason
+        }
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"
@@ -589,24 +605,31 @@ struct SourceScanner {
         return nil
     }
 
-    /// `// @patchable` before the declaration, or between its attributes and the declaration.
-    private static func hasMarker(attributes: AttributeListSyntax, modifiers: DeclModifierListSyntax, keyword: TokenSyntax) -> Bool {
-        let first = attributes.first?.leadingTrivia ?? modifiers.first?.leadingTrivia ?? keyword.leadingTrivia
-        return first.contains { piece in
-            switch piece {
-            case let .lineComment(text), let .docLineComment(text): return isMarkerComment(text)
-            default: return false
+    /// The `// @patchable` and `// @native` comments of a declaration: on the lines above it (`///`
+    /// too) or between its attributes, its modifiers and `keyword` (`func`, `var`, `init`, `subscript`).
+    static func routingMarkers(_ decl: some WithAttributesSyntax & WithModifiersSyntax, keyword: TokenSyntax) -> (patchable: Bool, native: Bool) {
+        var markers = (patchable: false, native: false)
+        // The declaration's own leading trivia is its first token's: the first attribute's, modifier's or the keyword's.
+        for trivia in decl.attributes.map(\.leadingTrivia) + decl.modifiers.map(\.leadingTrivia) + [keyword.leadingTrivia] {
+            for piece in trivia {
+                let text: String
+                switch piece {
+                case let .lineComment(comment), let .docLineComment(comment): text = comment
+                default: continue
+                }
+                markers.patchable = markers.patchable || isMarkerComment(text, PreparedNames.patchableMarker)
+                markers.native = markers.native || isMarkerComment(text, PreparedNames.nativeMarker)
             }
-        } || (attributes.map(\.leadingTrivia) + modifiers.map(\.leadingTrivia) + [keyword.leadingTrivia])
-            .contains { trivia in trivia.contains { piece in
-                if case let .lineComment(text) = piece { return isMarkerComment(text) }
-                return false
-            } }
+        }
+        return markers
     }
 
-    private static func isMarkerComment(_ text: String) -> Bool {
+    /// `// @native`, `// @native: hot path`, not `// @nativeLayout`.
+    private static func isMarkerComment(_ text: String, _ marker: String) -> Bool {
         let content = text.drop { $0 == "/" }.trimmingPrefix(while: { $0 == " " })
-        return content == PreparedNames.patchableMarker || content.hasPrefix(PreparedNames.patchableMarker + " ")
+        guard content.hasPrefix(marker) else { return false }
+        guard let next = content.dropFirst(marker.count).first else { return true }
+        return !(next.isLetter || next.isNumber || next == "_")
     }
 
     // MARK: - Helpers

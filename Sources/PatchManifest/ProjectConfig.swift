@@ -115,6 +115,26 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// `routing`: which functions `prepare` routes (docs/prepare.md "Routing").
+    public enum Routing: String, Codable, Sendable, CaseIterable {
+        /// Every function it can, unless excluded by `routingExclude` or `// @native`: `init` writes
+        /// this for new projects.
+        case all
+        /// Only those marked `// @patchable` or listed in `patchableFunctions`: what a config without
+        /// `routing` means, so that upgrading patchcli never changes what an existing project routes.
+        case marked
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            let value = try container.decode(String.self)
+            guard let routing = Routing(rawValue: value) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "is \"\(value)\"; use \"all\" (prepare routes every function it can) or \"marked\" (only functions marked `// @patchable` or listed in \"patchableFunctions\")")
+            }
+            self = routing
+        }
+    }
+
     public var schema: String?
     public var version: Int
     public var appKey: String
@@ -130,6 +150,11 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var exclude: [String]
     /// Functions opted in to patching by key (`PatchNames.functionKey`), besides `// @patchable`.
     public var patchableFunctions: [String]
+    /// Nil in a config written before `routing` existed: such a project keeps `marked` (`routingMode`).
+    public var routing: Routing?
+    /// Globs (as `include`) of sources whose functions `routing: all` never routes; a function marked
+    /// `// @patchable` or listed in `patchableFunctions` is routed wherever it is.
+    public var routingExclude: [String]
     public var signing: Signing
     public var build: BuildSettings?
     public var sdk: SDKPackage?
@@ -137,15 +162,19 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     /// The SDK package to depend on: `sdk`, or the defaults.
     public var sdkPackage: SDKPackage { sdk ?? SDKPackage() }
 
+    /// `routing`, or `marked` when the config predates it.
+    public var routingMode: Routing { routing ?? .marked }
+
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
-             patchableFunctions, signing, build, sdk
+             patchableFunctions, routing, routingExclude, signing, build, sdk
     }
 
     public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
                 targets: [Target], appTarget: String, include: [String], exclude: [String],
-                patchableFunctions: [String], signing: Signing, schema: String? = nil) {
+                patchableFunctions: [String], routing: Routing? = .all, routingExclude: [String] = [], signing: Signing,
+                schema: String? = nil) {
         self.schema = schema
         self.version = Self.currentVersion
         self.appKey = appKey
@@ -158,6 +187,8 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         self.include = include
         self.exclude = exclude
         self.patchableFunctions = patchableFunctions
+        self.routing = routing
+        self.routingExclude = routingExclude
         self.signing = signing
     }
 
@@ -175,6 +206,8 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         include = try container.decodeIfPresent([String].self, forKey: .include) ?? ["**/*.swift"]
         exclude = try container.decodeIfPresent([String].self, forKey: .exclude) ?? []
         patchableFunctions = try container.decodeIfPresent([String].self, forKey: .patchableFunctions) ?? []
+        routing = try container.decodeIfPresent(Routing.self, forKey: .routing)
+        routingExclude = try container.decodeIfPresent([String].self, forKey: .routingExclude) ?? []
         signing = try container.decode(Signing.self, forKey: .signing)
         build = try container.decodeIfPresent(BuildSettings.self, forKey: .build)
         sdk = try container.decodeIfPresent(SDKPackage.self, forKey: .sdk)
@@ -205,6 +238,9 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
             throw .malformed(path: path, reason: "wrong type at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
         } catch let DecodingError.valueNotFound(_, context) {
             throw .malformed(path: path, reason: "null at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\"")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            // A value of the right type that the field does not accept (an unknown `routing`).
+            throw .invalid(path: path, field: context.codingPath.map(\.stringValue).joined(separator: "."), reason: context.debugDescription)
         } catch {
             throw .malformed(path: path, reason: "invalid JSON")
         }

@@ -27,6 +27,9 @@ struct PrepareCommand: AsyncParsableCommand {
     @Flag(help: "Undo prepare: restore the original sources (byte-identical when unchanged since) and delete generated files.")
     var revert = false
 
+    @Flag(help: "List every skipped declaration with its file:line (by default, beyond \(Self.skipsListedSeparately) they are counted by reason).")
+    var verbose = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -44,6 +47,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let session = try PrepareSession.run(root: project)
             let plan = session.plan
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
+            result.routing = session.config.routingMode.rawValue
             result.planSeconds = Self.seconds(since: start)
             if check {
                 if let finding = try session.checkFinding() { throw Self.failure(finding) }
@@ -110,6 +114,51 @@ struct PrepareCommand: AsyncParsableCommand {
                 exitStatus: .generatedUnregistered,
                 hint: "`patchcli prepare` registers it (in a project `patchcli init` wired; otherwise set the file's target membership in Xcode), then commit the project file")
         }
+    }
+
+    /// Up to this many skips are listed one per line; beyond, `routing: all` on an app (hundreds of
+    /// functions that cannot be routed) would bury the rest of the output.
+    static let skipsListedSeparately = 20
+
+    /// The human lines of the skips: each one, or, when there are many and not `--verbose`, one line
+    /// per kind of reason (`reasonKind`), most frequent first, with a count and the first example's
+    /// reason and place.
+    static func skipLines(_ skips: [PrepareResult.Skipped], verbose: Bool) -> [String] {
+        guard !verbose, skips.count > skipsListedSeparately else {
+            return skips.map { "skipped \($0.declaration) (\($0.file):\($0.line)): \($0.reason)" }
+        }
+        var groups: [String: [PrepareResult.Skipped]] = [:]
+        for skip in skips { groups[reasonKind(skip.reason), default: []].append(skip) }
+        let sorted = groups.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+        let width = String(sorted.first?.value.count ?? 0).count
+        return ["skipped \(skips.count) declaration(s), by reason (`--verbose` or `--json` lists each with its file:line):"]
+            + sorted.map { _, members in
+                let example = members[0]
+                let count = String(repeating: " ", count: width - String(members.count).count) + String(members.count)
+                return "  \(count)  \(example.reason) (e.g. \(example.declaration), \(example.file):\(example.line))"
+            }
+    }
+
+    /// A reason with what names one declaration (`code`, "names") blanked out, so `parameter `a`:
+    /// `Item` is not Codable` and `parameter `b`: `Order` is not Codable` count as one kind.
+    static func reasonKind(_ reason: String) -> String {
+        var kind = ""
+        var closing: Character?
+        for character in reason {
+            if let close = closing {
+                if character == close {
+                    kind.append(close)
+                    closing = nil
+                }
+            } else {
+                kind.append(character)
+                if character == "`" || character == "\"" {
+                    kind.append("…")
+                    closing = character
+                }
+            }
+        }
+        return kind
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
@@ -181,10 +230,8 @@ struct PrepareCommand: AsyncParsableCommand {
             console.line("changed \(result.changedFiles.count) file(s):")
             for path in result.changedFiles { console.line("  \(path)") }
         }
-        console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s); fingerprint \(result.fingerprint ?? "")")
-        for skip in result.skipped {
-            console.line("skipped \(skip.declaration) (\(skip.file):\(skip.line)): \(skip.reason)")
-        }
+        console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s) (routing: \(result.routing ?? "")); fingerprint \(result.fingerprint ?? "")")
+        for line in Self.skipLines(result.skipped, verbose: verbose) { console.line(line) }
         for collision in result.collisions { console.line("collision: \(collision)") }
         for added in result.addedSourceRoots { console.line("note: \(added)") }
     }
@@ -200,6 +247,8 @@ struct PrepareResult: Encodable {
     }
 
     var mode: String
+    /// patch.json's `routing` as applied (`marked` when the file has none).
+    var routing: String?
     var filesScanned = 0
     var changedFiles: [String] = []
     var views = 0

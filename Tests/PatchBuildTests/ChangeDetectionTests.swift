@@ -24,9 +24,10 @@ import Testing
         }
         """
 
+    /// `routing: marked`: the fixture tells routed functions (marked) from native ones (unmarked).
     private func changes(from old: String, to new: String) -> [DeclarationChange] {
-        let before = PreparedProject(old)
-        let after = PreparedProject(new)
+        let before = PreparedProject(old, routing: .marked)
+        let after = PreparedProject(new, routing: .marked)
         return ChangeDetector.compare(baseline: before.plan.baseline, current: after.plan,
                                       shippedExports: Set(before.plan.functions.map(\.export)))
     }
@@ -70,8 +71,8 @@ import Testing
     @Test func aFunctionMarkedPatchableAfterShippingHasNoThunkToRouteThrough() throws {
         let unmarked = Self.shipped.replacingOccurrences(of: "// @patchable\n    public static func fee", with: "public static func fee")
         let edited = Self.shipped.replacingOccurrences(of: "cents / 10", with: "cents / 8")
-        let before = PreparedProject(unmarked)
-        let result = ChangeDetector.compare(baseline: before.plan.baseline, current: PreparedProject(edited).plan,
+        let before = PreparedProject(unmarked, routing: .marked)
+        let result = ChangeDetector.compare(baseline: before.plan.baseline, current: PreparedProject(edited, routing: .marked).plan,
                                             shippedExports: Set(before.plan.functions.map(\.export)))
         #expect(result.map(\.reason) == [DeclarationChange.NativeReason.notRouted])
     }
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func shippedExportsAreTheNamesTheGeneratedThunksCall() {
-        let project = PreparedProject(Self.shipped)
+        let project = PreparedProject(Self.shipped, routing: .marked)
         let files = project.files.sorted { $0.key < $1.key }.map { SourceFile(path: $0.key, bytes: Array($0.value.utf8)) }
         let exports = ChangeDetector.shippedExports([PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: files)])
         #expect(exports == ["_pf_Pricing_fee___", "_pf_Pricing_scale___"])

@@ -44,7 +44,7 @@ import Testing
 
     @Test func freeFunctionListedInConfigIsRoutedWithoutMarker() {
         let project = PreparedProject("func greeting(for name: String) -> String { \"Hi \\(name)\" }\n",
-                                      patchableFunctions: ["greeting(for:)"])
+                                      routing: RoutingSelection(mode: .marked, patchableFunctions: ["greeting(for:)"]))
         #expect(project.userFile == "dynamic func greeting(for name: String) -> String { \"Hi \\(name)\" }\n")
         #expect(project.routingThunks.hasPrefix("// patch-function-sha256: "))
         #expect(project.routingThunks.contains("@_dynamicReplacement(for: greeting(for:))\nfunc __patch_greeting(for name: String) -> String {"))

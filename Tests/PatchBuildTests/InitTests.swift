@@ -191,7 +191,7 @@ import Testing
     }
 
     /// A SwiftPM package with one executable target and one view.
-    private static func demoPackage() throws -> String {
+    static func demoPackage() throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("init-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root + "/Sources/Demo", withIntermediateDirectories: true)
         try Data("// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"Demo\", targets: [.executableTarget(name: \"Demo\")])\n".utf8)

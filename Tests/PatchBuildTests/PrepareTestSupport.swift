@@ -11,7 +11,8 @@ struct PreparedProject {
     /// Every file after the run (untouched files included), by path.
     var files: [String: String]
 
-    init(targets: [String: [String: String]], appTarget: String? = nil, patchableFunctions: Set<String> = [],
+    /// `routing`: what a new project's patch.json asks for unless the test is about the selection.
+    init(targets: [String: [String: String]], appTarget: String? = nil, routing: RoutingSelection = .all,
          existing: [String: String] = [:]) {
         let prepareTargets = targets.keys.sorted().map { name in
             PrepareTarget(name: name, sourceRoots: ["Sources/\(name)"], files: targets[name, default: [:]].keys.sorted().map { file in
@@ -23,7 +24,7 @@ struct PreparedProject {
             for file in target.files { files[file.path] = String(decoding: file.bytes, as: UTF8.self) }
         }
         plan = Preparer.plan(targets: prepareTargets, appTarget: appTarget ?? prepareTargets.first?.name ?? "",
-                             patchableFunctions: patchableFunctions, existingFile: { existing[$0].map { Array($0.utf8) } })
+                             routing: routing, existingFile: { existing[$0].map { Array($0.utf8) } })
         for update in plan.updates {
             files[update.path] = update.after.map { String(decoding: $0, as: UTF8.self) }
         }
@@ -31,8 +32,8 @@ struct PreparedProject {
     }
 
     /// A single-file, single-target project named App.
-    init(_ source: String, patchableFunctions: Set<String> = []) {
-        self.init(targets: ["App": ["View.swift": source]], patchableFunctions: patchableFunctions)
+    init(_ source: String, routing: RoutingSelection = .all) {
+        self.init(targets: ["App": ["View.swift": source]], routing: routing)
     }
 
     var userFile: String { files["Sources/App/View.swift"] ?? "" }
@@ -46,7 +47,7 @@ struct PreparedProject {
     }
 
     /// Runs prepare again over this run's output.
-    func rerun(targets: [String], appTarget: String? = nil, patchableFunctions: Set<String> = []) -> PreparedProject {
+    func rerun(targets: [String], appTarget: String? = nil, routing: RoutingSelection = .all) -> PreparedProject {
         var byTarget: [String: [String: String]] = [:]
         var existing: [String: String] = [:]
         for (path, text) in files {
@@ -55,7 +56,7 @@ struct PreparedProject {
             if parts[2].hasPrefix(Preparer.generatedFolderName + "/") { existing[path] = text }
             byTarget[parts[1], default: [:]][parts[2]] = text
         }
-        return PreparedProject(targets: byTarget, appTarget: appTarget, patchableFunctions: patchableFunctions, existing: existing)
+        return PreparedProject(targets: byTarget, appTarget: appTarget, routing: routing, existing: existing)
     }
 }
 

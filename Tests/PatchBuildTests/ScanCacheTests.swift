@@ -36,7 +36,7 @@ import Testing
             PrepareTarget(name: "ShopCore", sourceRoots: ["Sources/ShopCore"], files: try sources(of: "ShopCore")),
             PrepareTarget(name: "PatchShop", sourceRoots: ["Sources/PatchShop"], files: try sources(of: "PatchShop") + [extra]),
         ]
-        let plan = Preparer.plan(targets: targets, appTarget: "PatchShop", patchableFunctions: [], existingFile: { _ in nil })
+        let plan = Preparer.plan(targets: targets, appTarget: "PatchShop", routing: .all, existingFile: { _ in nil })
         var checked = 0
         for update in plan.updates where update.before != nil {
             let after = try #require(update.after)
@@ -58,7 +58,7 @@ import Testing
         // Through the cache file: every scan survives encoding and decoding unchanged.
         let stored = ScanCache(bytes: plan.cache.encoded())
         #expect(stored.scans == plan.cache.scans)
-        let rerun = Preparer.plan(targets: prepared, appTarget: "PatchShop", patchableFunctions: [], cache: stored,
+        let rerun = Preparer.plan(targets: prepared, appTarget: "PatchShop", routing: .all, cache: stored,
                                   existingFile: { generated[$0] ?? nil })
         #expect(rerun.filesParsed == 0)
         #expect(rerun.updates.isEmpty)

@@ -175,7 +175,7 @@ import Testing
         for index in byFolder.indices {
             byFolder[index].files = byFolder[index].files.map { SourceFile(path: $0.path, bytes: original[$0.path] ?? $0.bytes) }
         }
-        let wholeFolder = Preparer.plan(targets: byFolder, appTarget: "Shop", patchableFunctions: [], existingFile: { _ in nil })
+        let wholeFolder = Preparer.plan(targets: byFolder, appTarget: "Shop", routing: .all, existingFile: { _ in nil })
         let folderFile = try #require(wholeFolder.updates.first { $0.path == Preparer.routingFilePath(sourceRoot: "Shared") }?.after)
         var widgetFiles = try compiledFiles(of: "ShopWidget", root: root).filter { !$0.key.hasPrefix("Shared/Patch/") }
         widgetFiles[Preparer.routingFilePath(sourceRoot: "Shared")] = String(decoding: folderFile, as: UTF8.self)

@@ -31,7 +31,8 @@ import Testing
             let first = try CLI.run(["init", "--project", project.path, "--key-dir", keys, "--json"])
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.result?["views"] as? Int == 18)
-            #expect(first.result?["functions"] as? Int == 5)
+            // `init` writes `routing: all`: the 5 marked functions and the 3 unmarked ones prepare can route.
+            #expect(first.result?["functions"] as? Int == 8)
             #expect(first.result?["created_keys"] as? [String] == ["root", "targets", "snapshot", "timestamp"])
             let keyAttributes = try FileManager.default.attributesOfItem(atPath: keys + "/targets.key")
             #expect((keyAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
