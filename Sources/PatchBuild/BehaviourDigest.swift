@@ -90,8 +90,10 @@ enum BehaviourDigest {
             for binding in variable.bindings {
                 layout.append(binding.pattern)
                 initialization.append(binding.pattern)
+                // As text, so that writing the type a literal default already gave (`= false` →
+                // `: Bool = false`) is no change.
                 if let type = binding.typeAnnotation {
-                    layout.append(type)
+                    layout.append(text: spaced(type.type))
                 } else if let value = binding.initializer?.value {
                     // Without a written type the default decides it: a literal's kind is its type
                     // (`3` → `5` keeps `Int`), any other expression counts whole.
@@ -202,8 +204,8 @@ enum BehaviourDigest {
         node.trimmedText.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    /// The type a literal default gives a property without a written type, or nil when the
-    /// expression is not a plain literal.
+    /// The type a literal default gives a property without a written type, spelled as `spaced`
+    /// spells a written one, or nil when the expression is not a plain literal.
     private static func literalType(_ expression: ExprSyntax) -> String? {
         if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
         if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
@@ -222,7 +224,7 @@ enum BehaviourDigest {
             let keys = Set(pairs.map { literalType($0.key) })
             let values = Set(pairs.map { literalType($0.value) })
             guard keys.count == 1, values.count == 1, let key = keys.first ?? nil, let value = values.first ?? nil else { return nil }
-            return "[\(key):\(value)]"
+            return "[\(key): \(value)]"
         }
         return nil
     }

@@ -277,8 +277,9 @@ public enum ChangeDetector {
     /// "Behaviour"). A baseline written before behaviour was recorded has none: every change of the
     /// tokens then counts as behaviour, as it always did.
     enum Judgement: Equatable {
-        /// Only the order of modifiers, or a part another entry reports (a stored property's
-        /// observers are reported with the property).
+        /// Only the order of modifiers, a stored property's written type where its literal default
+        /// gave the same one, or a part another entry reports (a stored property's observers are
+        /// reported with the property).
         case unchanged
         /// Access control, isolation of synchronous code, `final` or attributes without runtime effect.
         case informational(String)
@@ -339,17 +340,17 @@ public enum ChangeDetector {
     /// `Type.init`, which no thunk can route.
     private static func initializerChanges(of layout: Baseline.Declaration, current: PreparePlan, reported: Set<String>,
                                            classify: (Baseline.Declaration) -> DeclarationChange) -> [DeclarationChange] {
-        let note = "a stored property's default value (or `let`/`var`) changed, not the memory layout; the type's initializers set it"
+        let note = "a stored property's default value (or `let`/`var`) changed, not the memory layout"
         let initializers = current.baseline.declarations.filter { $0.kind == .initializer && $0.id.hasPrefix(layout.id + ".init(") }
         guard !initializers.isEmpty else {
             return [DeclarationChange(
                 id: layout.id + ".init", kind: .initializer, change: .modified, status: .nativeOnly, reason: DeclarationChange.NativeReason.notRouted,
-                detail: note + " in its implicit initializers, which have no declaration a thunk could route (declare the initializer to make it patchable)",
+                detail: note + ": the type's implicit initializers set it, and they have no declaration a thunk could route (declare `init(…)` in the type to make it patchable)",
                 location: GuestSourceLocation(file: layout.file, line: current.declarationLines[layout.id] ?? 0))]
         }
         return initializers.filter { !reported.contains($0.id) }.map { initializer in
             var change = classify(initializer)
-            change.detail = note + (change.detail.map { "; " + $0 } ?? "")
+            change.detail = note + ": this initializer sets it" + (change.detail.map { "; " + $0 } ?? "")
             return change
         }
     }

@@ -102,6 +102,8 @@ import Testing
     @Test func commentsFormattingAndModifierOrderAreNoChange() throws {
         #expect(try changes(("{ cents / 10 }", "{\n        // a tenth\n        cents/10\n    }")).isEmpty)
         #expect(try changes(("public static func fee", "static public func fee")).isEmpty)
+        // Swiftfin f2af5dbb5: `@State private var isPresentingCustomSpeed = false` → `…: Bool = false`.
+        #expect(try changes(("var retries = 3", "var retries: Int = 3")).isEmpty)
     }
 
     @Test func aChangedBodyWithChangedAccessIsBehaviour() throws {
@@ -132,6 +134,7 @@ import Testing
 
     @Test func aDefaultValueThatChangesTheInferredTypeOrAWrittenTypeIsALayoutChange() throws {
         for edit in [("var retries = 3", "var retries = 3.5"), ("var retries = 3", "var retries = Int64(3)"), ("CGFloat = 50", "Double = 50"),
+                     ("var retries = 3", "var retries: Int64 = 3"),
                      ("    var url: URL\n", "    var url: URL\n    var title: String\n"), ("var url: URL", "@State var url: URL"),
                      ("var url: URL", "lazy var url: URL")] {
             let byID = try changes(edit)
