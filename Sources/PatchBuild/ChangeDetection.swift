@@ -219,6 +219,8 @@ public enum ChangeDetector {
         let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
         var changes: [DeclarationChange] = []
         var renamedFrom = Set<String>()
+        // Stored layouts whose default values (or `let`/`var`) changed and nothing else behavioural.
+        var initializedTypes: [Baseline.Declaration] = []
         for declaration in current.baseline.declarations {
             guard let previous = old[declaration.id] else {
                 // Same name and argument labels, other parameter types: a signature change.
@@ -239,8 +241,29 @@ public enum ChangeDetector {
                 continue
             }
             guard previous.contentHash != declaration.contentHash else { continue }
-            changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports,
-                                                shippedViewNames: shippedViewNames, location: location(declaration)))
+            switch judge(previous: previous, current: declaration) {
+            case .unchanged:
+                continue
+            case let .informational(detail):
+                changes.append(DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .informational,
+                                                 reason: nil, detail: detail, location: location(declaration)))
+            case let .signature(detail):
+                changes.append(DeclarationChange(id: declaration.id, kind: declaration.kind, change: .signatureChanged, status: .nativeOnly,
+                                                 reason: DeclarationChange.NativeReason.signatureChanged, detail: detail,
+                                                 location: location(declaration)))
+            case .initialization:
+                initializedTypes.append(declaration)
+            case .behaviour:
+                changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports,
+                                                    shippedViewNames: shippedViewNames, location: location(declaration)))
+            }
+        }
+        // After the loop, so that an initializer changed in its own right keeps that change.
+        for layout in initializedTypes {
+            changes += initializerChanges(of: layout, current: current, reported: Set(changes.map(\.id))) { initializer in
+                classifyModification(initializer, current: current, shippedExports: shippedExports, shippedViewNames: shippedViewNames,
+                                     location: location(initializer))
+            }
         }
         for declaration in baseline.declarations where new[declaration.id] == nil && !renamedFrom.contains(declaration.id) {
             changes.append(DeclarationChange(
@@ -248,6 +271,88 @@ public enum ChangeDetector {
                 detail: "removed from the sources; the shipped binary keeps it", location: GuestSourceLocation(file: declaration.file, line: 0)))
         }
         return changes
+    }
+
+    /// What a change of a declaration's tokens amounts to, by its `Baseline.Behaviour` (docs/prepare.md
+    /// "Behaviour"). A baseline written before behaviour was recorded has none: every change of the
+    /// tokens then counts as behaviour, as it always did.
+    enum Judgement: Equatable {
+        /// Only the order of modifiers, a stored property's written type where its literal default
+        /// gave the same one, or a part another entry reports (a stored property's observers are
+        /// reported with the property).
+        case unchanged
+        /// Access control, isolation of synchronous code, `final` or attributes without runtime effect.
+        case informational(String)
+        /// The calling convention the shipped thunk and native callers were compiled against.
+        case signature(String)
+        /// A stored layout whose default values or `let`/`var` changed, not its memory layout.
+        case initialization
+        case behaviour
+    }
+
+    static func judge(previous: Baseline.Declaration, current: Baseline.Declaration) -> Judgement {
+        guard let before = previous.behaviour, let after = current.behaviour else { return .behaviour }
+        if before.hash == after.hash {
+            guard before.inert != after.inert else { return .unchanged }
+            return .informational(inertDetail(before: before.inert, after: after.inert, isLayout: current.kind == .storedLayout))
+        }
+        if let old = before.signature, let new = after.signature, old != new {
+            return .signature("`\(old)` → `\(new)`: the shipped thunk and native callers use the old signature, so this needs an app release")
+        }
+        if let old = before.layout, let new = after.layout, old == new { return .initialization }
+        return .behaviour
+    }
+
+    /// "access control only: `private` on `retries` added" (a stored layout's items are `name:item`).
+    /// Called only when the items differ.
+    private static func inertDetail(before: [String], after: [String], isLayout: Bool) -> String {
+        func removingEach(_ items: [String], of others: [String]) -> [String] {
+            var remaining = items
+            for item in others { if let index = remaining.firstIndex(of: item) { remaining.remove(at: index) } }
+            return remaining
+        }
+        let removed = removingEach(before, of: after)
+        let added = removingEach(after, of: before)
+        func split(_ item: String) -> (owner: String?, text: Substring) {
+            guard isLayout, let colon = item.firstIndex(of: ":") else { return (nil, item[...]) }
+            return (String(item[..<colon]), item[item.index(after: colon)...])
+        }
+        func describe(_ items: [String]) -> String {
+            items.map { item in
+                let (owner, text) = split(item)
+                return "`\(text)`" + (owner.map { " on `\($0)`" } ?? "")
+            }.joined(separator: ", ")
+        }
+        var categories: [String] = []
+        for item in removed + added {
+            let category = BehaviourDigest.category(ofInert: split(item).text)
+            if !categories.contains(category) { categories.append(category) }
+        }
+        let what = removed.count == 1 && added.count == 1 ? describe(removed) + " → " + describe(added)
+            : [removed.isEmpty ? nil : describe(removed) + " removed", added.isEmpty ? nil : describe(added) + " added"]
+                .compactMap { $0 }.joined(separator: " and ")
+        return "\(categories.joined(separator: " and ")) only: \(what); no behaviour changes, devices keep the shipped code"
+    }
+
+    /// A stored property's default value (or `let`/`var`) is set by the type's initializers: they
+    /// are what changed. Each explicit initializer of the type not already reported is judged as a
+    /// changed initializer (`classify`); a type with none has only implicit ones, reported as
+    /// `Type.init`, which no thunk can route.
+    private static func initializerChanges(of layout: Baseline.Declaration, current: PreparePlan, reported: Set<String>,
+                                           classify: (Baseline.Declaration) -> DeclarationChange) -> [DeclarationChange] {
+        let note = "a stored property's default value (or `let`/`var`) changed, not the memory layout"
+        let initializers = current.baseline.declarations.filter { $0.kind == .initializer && $0.id.hasPrefix(layout.id + ".init(") }
+        guard !initializers.isEmpty else {
+            return [DeclarationChange(
+                id: layout.id + ".init", kind: .initializer, change: .modified, status: .nativeOnly, reason: DeclarationChange.NativeReason.notRouted,
+                detail: note + ": the type's implicit initializers set it, and they have no declaration a thunk could route (declare `init(…)` in the type to make it patchable)",
+                location: GuestSourceLocation(file: layout.file, line: current.declarationLines[layout.id] ?? 0))]
+        }
+        return initializers.filter { !reported.contains($0.id) }.map { initializer in
+            var change = classify(initializer)
+            change.detail = note + ": this initializer sets it" + (change.detail.map { "; " + $0 } ?? "")
+            return change
+        }
     }
 
     private static func classifyModification(_ declaration: Baseline.Declaration, current: PreparePlan, shippedExports: Set<String>,

@@ -17,6 +17,49 @@ enum ContentHash {
         return SHA256Hasher.hex(of: bytes)
     }
 
+    /// The same hash leaving out the tokens of `omitted` (nodes inside `node`, e.g. some of its
+    /// modifiers): what `BehaviourDigest` hashes. Only the path down to them is walked as syntax.
+    static func of(_ node: some SyntaxProtocol, omitting omitted: [Syntax]) -> String {
+        var bytes = TokenBytes()
+        bytes.append(Syntax(node), omitting: omitted)
+        return bytes.hash
+    }
+
+    /// Token texts gathered as `of` gathers them, from several nodes: the input of a hash over parts
+    /// of declarations (a stored layout's types, its default values).
+    struct TokenBytes {
+        private(set) var bytes: [UInt8] = []
+
+        mutating func append(_ node: some SyntaxProtocol) {
+            ContentHash.appendTokens(of: node.raw, to: &bytes, inModifier: false, nativeBody: SyntaxText(PreparedNames.nativeBodyStatic))
+        }
+
+        /// A text that is not a token of the source (an inferred type's name), kept apart from tokens.
+        mutating func append(text: String) {
+            bytes.append(1)
+            bytes += text.utf8
+            bytes.append(0)
+        }
+
+        mutating func append(contentsOf other: TokenBytes) {
+            bytes += other.bytes
+        }
+
+        /// Ends one part (a member), so that moving a token across parts changes the hash.
+        mutating func endPart() {
+            bytes.append(2)
+        }
+
+        mutating func append(_ node: Syntax, omitting omitted: [Syntax]) {
+            if omitted.contains(node) { return }
+            let range = node.position..<node.endPosition
+            guard omitted.contains(where: { range.contains($0.position) }) else { return append(node) }
+            for child in node.children(viewMode: .all) { append(child, omitting: omitted) }
+        }
+
+        var hash: String { SHA256Hasher.hex(of: bytes) }
+    }
+
     /// `nativeBody`: the renamed body's name, passed down (a static read per token costs a
     /// once-check each time).
     private static func appendTokens(of raw: RawSyntax, to bytes: inout [UInt8], inModifier: Bool, nativeBody: SyntaxText) {

@@ -921,14 +921,15 @@ private struct Planner {
                     let owner = String(declaration.localID.dropLast(".body".count))
                     let isViewBody = declaration.kind == .viewBody
                         && (declaration.methodForm == nil ? analysis.viewTypes : analysis.modifierTypes).contains(owner)
-                    let (localID, kind, contentHash): (String, Baseline.Declaration.Kind, String) =
-                        if declaration.kind != .viewBody || isViewBody { (declaration.localID, declaration.kind, declaration.contentHash) }
-                        else if let method = declaration.methodForm { (method.localID, .method, method.contentHash) }
-                        else { (declaration.localID, .computedProperty, declaration.contentHash) }
+                    let (localID, kind, contentHash, behaviour): (String, Baseline.Declaration.Kind, String, Baseline.Behaviour) =
+                        if declaration.kind != .viewBody || isViewBody {
+                            (declaration.localID, declaration.kind, declaration.contentHash, declaration.behaviour)
+                        } else if let method = declaration.methodForm { (method.localID, .method, method.contentHash, method.behaviour) }
+                        else { (declaration.localID, .computedProperty, declaration.contentHash, declaration.behaviour) }
                     let id = "\(analysis.target.name):\(localID)"
                     declarations.append(Baseline.Declaration(
                         id: id, kind: kind, contentHash: contentHash, file: file.path,
-                        tokens: isViewBody ? (viewTokens[id] ?? []).map(\.record) : []))
+                        tokens: isViewBody ? (viewTokens[id] ?? []).map(\.record) : [], behaviour: behaviour))
                     lines.append(declaration.line)
                 }
             }

@@ -168,6 +168,8 @@ struct ScannedDeclaration: Sendable, Codable, Equatable {
     var localID: String
     var kind: Baseline.Declaration.Kind
     var contentHash: String
+    /// What of it changes behaviour (`BehaviourDigest`).
+    var behaviour: Baseline.Behaviour
     /// Where it starts: what `build`'s report shows (not part of the baseline, where moving code
     /// must not count as a change).
     var line: Int
@@ -179,6 +181,7 @@ struct ScannedDeclaration: Sendable, Codable, Equatable {
     struct MethodForm: Sendable, Codable, Equatable {
         var localID: String
         var contentHash: String
+        var behaviour: Baseline.Behaviour
     }
 }
 
@@ -269,7 +272,7 @@ struct SourceScanner {
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
             let labels = initializer.signature.parameterClause.parameters.map { Self.signatureComponent($0) }
             record(localID: Self.qualified(context.typePath, "init(\(labels.joined(separator: ",")))"),
-                   kind: .initializer, node: initializer)
+                   kind: .initializer, node: initializer) { BehaviourDigest.of(initializer: initializer, hash: $0) }
         }
     }
 
@@ -308,21 +311,22 @@ struct SourceScanner {
             availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType, kind: kind, line: line(of: name),
             storedProperties: kind == .structType ? StoredProperties.scan(members.members, line: { line(of: $0) }) : StoredProperties()))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
-        var storedHashes: [String] = []
-        var caseHashes: [String] = []
+        var storedProperties: [VariableDeclSyntax] = []
+        var cases: [EnumCaseDeclSyntax] = []
         for member in members.members {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
-                if Self.isStoredLayoutMember(variable) { storedHashes.append(ContentHash.of(variable)) }
+                if Self.isStoredLayoutMember(variable) { storedProperties.append(variable) }
             } else if let enumCase = member.decl.as(EnumCaseDeclSyntax.self) {
-                caseHashes.append(ContentHash.of(enumCase))
+                cases.append(enumCase)
             }
         }
         var hasher = SHA256Hasher()
-        for var memberHash in storedHashes + caseHashes {
+        for var memberHash in storedProperties.map(ContentHash.of) + cases.map(ContentHash.of) {
             memberHash.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         }
         result.declarations.append(ScannedDeclaration(
-            localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex(), line: line(of: name)))
+            localID: inner.typePath.joined(separator: "."), kind: .storedLayout, contentHash: hasher.finalizeHex(),
+            behaviour: BehaviourDigest.ofLayout(storedProperties: storedProperties, cases: cases), line: line(of: name)))
         visit(members: members.members, context: inner)
     }
 
@@ -348,10 +352,13 @@ struct SourceScanner {
             if isBody, let accessors = binding.accessorBlock {
                 // Only the body's code: `prepare` adds `@ViewBuilder` to the declaration, which must
                 // not make a prepared file's baseline differ from the original's.
-                let contentHash = record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors)
+                let contentHash = record(localID: Self.qualified(context.typePath, "body"), kind: .viewBody, node: accessors,
+                                         behaviour: BehaviourDigest.ofCode(hash:))
                 result.bodies.append(bodyCandidate(variable, binding: binding, name: identifier.identifier, contentHash: contentHash, context: context))
             } else {
-                let contentHash = record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable)
+                let contentHash = record(localID: Self.qualified(context.typePath, name), kind: .computedProperty, node: variable) {
+                    BehaviourDigest.of(property: variable, binding: binding, hash: $0)
+                }
                 result.functions.append(propertyCandidate(variable, binding: binding, name: identifier.identifier, contentHash: contentHash, context: context))
             }
         }
@@ -448,7 +455,7 @@ struct SourceScanner {
         let components = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
         let kind: Baseline.Declaration.Kind = context.typePath.isEmpty ? .function : .method
         let localID = Self.qualified(context.typePath, "\(function.name.text)(\(components.joined(separator: ",")))")
-        let contentHash = record(localID: localID, kind: kind, node: function)
+        let contentHash = record(localID: localID, kind: kind, node: function) { BehaviourDigest.of(function: function, hash: $0) }
         // Functions in extensions of types and free functions alike can be opted in.
         let markers = Self.routingMarkers(function, keyword: function.funcKeyword)
         let staticModifier = function.modifiers.first { [.keyword(.static), .keyword(.class)].contains($0.name.tokenKind) }
@@ -492,9 +499,11 @@ struct SourceScanner {
         guard let code = function.body, let parameter = function.signature.parameterClause.parameters.first else { return }
         let contentHash = ContentHash.of(code)
         let methodID = Self.qualified(context.typePath, "body(\(Self.signatureComponent(parameter)))")
+        let methodHash = ContentHash.of(function)
         result.declarations.append(ScannedDeclaration(
-            localID: Self.qualified(context.typePath, "body"), kind: .viewBody, contentHash: contentHash, line: line(of: function),
-            methodForm: .init(localID: methodID, contentHash: ContentHash.of(function))))
+            localID: Self.qualified(context.typePath, "body"), kind: .viewBody, contentHash: contentHash,
+            behaviour: BehaviourDigest.ofCode(hash: contentHash), line: line(of: function),
+            methodForm: .init(localID: methodID, contentHash: methodHash, behaviour: BehaviourDigest.of(function: function, hash: methodHash))))
         let attributes = function.attributes.compactMap { $0.as(AttributeSyntax.self) }
         let viewBuilder = attributes.first { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.attributeName.trimmedText) }
         let mainActor = attributes.first { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) }
@@ -638,11 +647,13 @@ struct SourceScanner {
         node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPosition.utf8Offset
     }
 
-    /// Records a declaration and returns its content hash.
+    /// Records a declaration and returns its content hash; `behaviour` digests it given that hash.
     @discardableResult
-    private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol) -> String {
+    private mutating func record(localID: String, kind: Baseline.Declaration.Kind, node: some SyntaxProtocol,
+                                 behaviour: (String) -> Baseline.Behaviour) -> String {
         let contentHash = ContentHash.of(node)
-        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: contentHash, line: line(of: node)))
+        result.declarations.append(ScannedDeclaration(localID: localID, kind: kind, contentHash: contentHash, behaviour: behaviour(contentHash),
+                                                      line: line(of: node)))
         return contentHash
     }
 

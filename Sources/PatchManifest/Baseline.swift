@@ -24,13 +24,44 @@ public struct Baseline: Sendable, Equatable {
         /// A patch may read only these; written only when there are some, so baselines without them
         /// (and their fingerprints) stay as they were.
         public var tokens: [Token]
+        /// What of it changes behaviour (docs/prepare.md "Behaviour"); nil in a baseline written
+        /// before patchcli recorded it, whose changes are then judged by `contentHash` alone.
+        public var behaviour: Behaviour?
 
-        public init(id: String, kind: Kind, contentHash: String, file: String, tokens: [Token] = []) {
+        public init(id: String, kind: Kind, contentHash: String, file: String, tokens: [Token] = [], behaviour: Behaviour? = nil) {
             self.id = id
             self.kind = kind
             self.contentHash = contentHash
             self.file = file
             self.tokens = tokens.sorted { $0.id < $1.id }
+            self.behaviour = behaviour
+        }
+    }
+
+    /// The parts of a declaration `build` judges a change by, besides its full `contentHash`: a
+    /// change that leaves `hash` equal changed no behaviour (docs/prepare.md "Behaviour").
+    public struct Behaviour: Sendable, Equatable, Codable {
+        /// SHA-256 of the token texts without the modifiers and attributes that have no runtime
+        /// effect (and, for a stored layout, without its property observers, which are recorded
+        /// with the property). Written to the file only when it differs from the full hash.
+        public var hash: String
+        /// The left-out modifiers and attributes as written (whitespace collapsed), in source order;
+        /// a stored layout's as `property:item`. What `build` says changed when only they did.
+        public var inert: [String]
+        /// A callable's or computed property's calling convention, which the shipped thunk and native
+        /// callers are compiled against beyond the id: `static`/`mutating`, parameter names, effects,
+        /// result or property type (`static (cents) throws -> Int`).
+        public var signature: String?
+        /// A stored layout's hash of what decides the memory layout (names, types, order, wrappers and
+        /// other attributes, `lazy`/`weak`, enum cases), without default values and `let`/`var`,
+        /// which only the type's initializers act on.
+        public var layout: String?
+
+        public init(hash: String, inert: [String] = [], signature: String? = nil, layout: String? = nil) {
+            self.hash = hash
+            self.inert = inert
+            self.signature = signature
+            self.layout = layout
         }
     }
 
@@ -63,17 +94,47 @@ public struct Baseline: Sendable, Equatable {
     }
 
     /// The content of `.patch/baseline.json`: canonical JSON (as `CanonicalJSON.serialize` writes it) of
-    /// `{"declarations":[{"file":…,"hash":…,"id":…,"kind":…},…],"format":1}`. Written straight to bytes,
+    /// `{"declarations":[{"behaviour":{…},"file":…,"hash":…,"id":…,"kind":…},…],"format":1}`. Written straight to bytes,
     /// keys already in order: a tree of one small object per declaration (tens of thousands in a large
     /// app) cost `prepare` more than all of its sequential work.
     public var canonicalJSON: [UInt8] {
         var output = Array(#"{"declarations":["#.utf8)
         output.reserveCapacity(declarations.reduce(64) { size, declaration in
             size + 48 + declaration.file.utf8.count + declaration.contentHash.utf8.count + declaration.id.utf8.count
-                + declaration.kind.rawValue.utf8.count
+                + declaration.kind.rawValue.utf8.count + (declaration.behaviour.map { 16 + ($0.signature?.utf8.count ?? 0) } ?? 0)
         })
         for (index, declaration) in declarations.enumerated() {
-            output += Array((index == 0 ? #"{"file":"# : #",{"file":"#).utf8)
+            output.append(contentsOf: (index == 0 ? "{" : ",{").utf8)
+            if let behaviour = declaration.behaviour {
+                // Keys in code point order; each part only when it says something.
+                var separator = ""
+                output += Array(#""behaviour":{"#.utf8)
+                if behaviour.hash != declaration.contentHash {
+                    output += Array(#""hash":"#.utf8)
+                    CanonicalJSON.appendString(behaviour.hash, to: &output)
+                    separator = ","
+                }
+                if !behaviour.inert.isEmpty {
+                    output += Array((separator + #""inert":["#).utf8)
+                    for (position, item) in behaviour.inert.enumerated() {
+                        if position > 0 { output.append(UInt8(ascii: ",")) }
+                        CanonicalJSON.appendString(item, to: &output)
+                    }
+                    output.append(UInt8(ascii: "]"))
+                    separator = ","
+                }
+                if let layout = behaviour.layout {
+                    output += Array((separator + #""layout":"#).utf8)
+                    CanonicalJSON.appendString(layout, to: &output)
+                    separator = ","
+                }
+                if let signature = behaviour.signature {
+                    output += Array((separator + #""signature":"#).utf8)
+                    CanonicalJSON.appendString(signature, to: &output)
+                }
+                output += Array("},".utf8)
+            }
+            output += Array(#""file":"#.utf8)
             CanonicalJSON.appendString(declaration.file, to: &output)
             output += Array(#","hash":"#.utf8)
             CanonicalJSON.appendString(declaration.contentHash, to: &output)
@@ -133,7 +194,27 @@ public struct Baseline: Sendable, Equatable {
                     tokens.append(Token(id: tokenID, kind: tokenKind, expression: expression))
                 }
             }
-            declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens))
+            var behaviour: Behaviour?
+            if let value = fields["behaviour"] {
+                guard case let .object(parts) = value else { throw .notABaseline(reason: "declarations[\(index)].behaviour is not an object") }
+                var inert: [String] = []
+                if let items = parts["inert"] {
+                    guard case let .array(entries) = items else { throw .notABaseline(reason: "declarations[\(index)].behaviour.inert is not an array") }
+                    for entry in entries {
+                        guard case let .string(item) = entry else { throw .notABaseline(reason: "declarations[\(index)].behaviour.inert holds a non-string") }
+                        inert.append(item)
+                    }
+                }
+                func text(_ key: String) throws(DecodingFailure) -> String? {
+                    switch parts[key] {
+                    case nil: return nil
+                    case let .string(text)?: return text
+                    default: throw .notABaseline(reason: "declarations[\(index)].behaviour.\(key) is not a string")
+                    }
+                }
+                behaviour = Behaviour(hash: try text("hash") ?? hash, inert: inert, signature: try text("signature"), layout: try text("layout"))
+            }
+            declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens, behaviour: behaviour))
         }
         self.init(declarations: declarations)
     }

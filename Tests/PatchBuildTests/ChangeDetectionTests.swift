@@ -24,8 +24,9 @@ import Testing
         }
         """
 
-    /// `routing: marked`: the fixture tells routed functions (marked) from native ones (unmarked).
-    private func changes(from old: String, to new: String) -> [DeclarationChange] {
+    /// The changes `build` reports for `new` against the baseline `prepare` recorded for `old`, under
+    /// `routing: marked`: the fixtures tell routed functions (marked) from native ones (unmarked).
+    static func changes(from old: String, to new: String) -> [DeclarationChange] {
         let before = PreparedProject(old, routing: .marked)
         let after = PreparedProject(new, routing: .marked)
         return ChangeDetector.compare(baseline: before.plan.baseline, current: after.plan,
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func unchangedSourcesAndReformattingAreNoChange() {
-        #expect(changes(from: Self.shipped, to: Self.shipped).isEmpty)
+        #expect(Self.changes(from: Self.shipped, to: Self.shipped).isEmpty)
         let reformatted = Self.shipped.replacingOccurrences(of: "{ cents / 10 }", with: "{\n        // ten percent\n        cents / 10\n    }")
-        #expect(changes(from: Self.shipped, to: reformatted).isEmpty)
+        #expect(Self.changes(from: Self.shipped, to: reformatted).isEmpty)
     }
 
     @Test func everyKindOfChangeIsClassifiedWithItsReasonAndLine() throws {
@@ -45,7 +46,7 @@ import Testing
             .replacingOccurrences(of: "cents / 5", with: "cents / 4")
             .replacingOccurrences(of: "func scale(_ cents: Int) -> Int { cents * 2 }", with: "func scale(_ cents: Double) -> Int { Int(cents * 2) }")
             .replacingOccurrences(of: "    public static func unused() -> Int { 1 }\n", with: "    public static func helper() -> Int { 2 }\n")
-        let byID = Dictionary(uniqueKeysWithValues: changes(from: Self.shipped, to: edited).map { ($0.id, $0) })
+        let byID = Dictionary(uniqueKeysWithValues: Self.changes(from: Self.shipped, to: edited).map { ($0.id, $0) })
 
         let layout = try #require(byID["App:Money"])
         #expect(layout.status == .nativeOnly && layout.reason == DeclarationChange.NativeReason.storedLayoutChanged)
