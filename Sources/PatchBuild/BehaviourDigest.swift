@@ -44,9 +44,13 @@ enum BehaviourDigest {
     static func of(property variable: VariableDeclSyntax, binding: PatternBindingSyntax, hash: String) -> Baseline.Behaviour {
         var accessors: [String] = []
         var isAsync = false
+        // A stored property with observers: its default value is the type's initialization, reported
+        // with the type's layout, so here only its observers and declaration count.
+        var initialization: [Syntax] = []
         switch binding.accessorBlock?.accessors {
         case .getter?: accessors = ["get"]
         case let .accessors(list)?:
+            if let initializer = binding.initializer { initialization.append(Syntax(initializer)) }
             for accessor in list where ![.keyword(.willSet), .keyword(.didSet)].contains(accessor.accessorSpecifier.tokenKind) {
                 isAsync = isAsync || accessor.effectSpecifiers?.asyncSpecifier != nil
                 accessors.append(([accessor.modifier.map(spaced), accessor.accessorSpecifier.text, accessor.effectSpecifiers.map(spaced)]
@@ -57,7 +61,7 @@ enum BehaviourDigest {
         let parts = signatureModifiers(variable.modifiers) + [binding.typeAnnotation.map { spaced($0.type) } ?? "_"]
             + (accessors.isEmpty ? [] : ["{ " + accessors.joined(separator: " ") + " }"])
         return digest(of: variable, attributes: variable.attributes, modifiers: variable.modifiers, isAsync: isAsync, hash: hash,
-                      signature: parts.joined(separator: " "))
+                      signature: parts.joined(separator: " "), omitting: initialization)
     }
 
     /// A view body, hashed over its code alone: nothing of it is inert.
@@ -153,9 +157,10 @@ enum BehaviourDigest {
 
     // MARK: - Helpers
 
+    /// `omitting`: parts that are not inert but reported elsewhere.
     private static func digest(of node: some SyntaxProtocol, attributes: AttributeListSyntax, modifiers: DeclModifierListSyntax, isAsync: Bool,
-                               hash: String, signature: String) -> Baseline.Behaviour {
-        var omitted: [Syntax] = []
+                               hash: String, signature: String, omitting: [Syntax] = []) -> Baseline.Behaviour {
+        var omitted = omitting
         var inert: [String] = []
         for element in attributes {
             guard let attribute = element.as(AttributeSyntax.self), isInert(attribute, isAsync: isAsync) else { continue }

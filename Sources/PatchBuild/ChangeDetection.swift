@@ -5,7 +5,9 @@ import PatchManifest
 public struct DeclarationChange: Sendable, Codable, Equatable {
     public enum Change: String, Sendable, Codable {
         case modified, added, removed
-        /// The id changed only in its parameter types: the native call sites pass the old types.
+        /// The id changed only in its parameter types, or its recorded signature changed (result or
+        /// property type, effects, `static`/`mutating`, parameter names): the native call sites and
+        /// the shipped thunk use the old one.
         case signatureChanged = "signature_changed"
     }
 
@@ -24,7 +26,7 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
     public enum NativeReason {
         /// Stored properties or enum cases changed: the native binary owns the memory layout.
         public static let storedLayoutChanged = "stored_layout_changed"
-        /// Parameter types changed: the shipped thunk passes the old ones.
+        /// Parameter types or the signature changed: the shipped thunk passes and decodes the old ones.
         public static let signatureChanged = "signature_changed"
         /// The shipped binary has no thunk routing calls to it (not `// @patchable`, or not a kind
         /// of declaration `prepare` routes).

@@ -128,6 +128,8 @@ import Testing
         #expect(session.kind == .initializer && session.change == .modified)
         #expect(session.detail?.hasPrefix("a stored property's default value") == true)
         #expect(explicit.count == 1)
+        // An observed property's default is reported with the type, not as a change of its observers.
+        #expect(try changes(("var speed: Double = 1 {", "var speed: Double = 2 {")).keys.sorted() == ["App:Player.init"])
         // `let` → `var` changes which properties the memberwise and Decodable initializers take.
         #expect(try changes(("let panDamping", "var panDamping")).keys.sorted() == ["App:Player.init"])
     }
