@@ -14,7 +14,8 @@ Writes bench-work/coverage/results.json and the bench-coverage section of docs/b
 (benchmarks/benchdoc.py), naming each repository and its HEAD commit. The apps of earlier runs stay in
 results.json and the section (a slow app can be run on its own) unless --fresh; those run now replace theirs.
 
-Usage: python3 benchmarks/coverage/run.py --patchcli PATH [--history 30] [--timeout S] [--no-doc] [--fresh] APP...
+Usage: python3 benchmarks/coverage/run.py --patchcli PATH [--history 30] [--timeout S] [--no-doc] [--fresh] [APP...]
+(no APP: the section is written again from results.json, e.g. after editing this script)
 """
 
 from __future__ import annotations
@@ -124,14 +125,20 @@ def summary(records: list[dict]) -> dict:
     for audit in audits:
         totals.update({key: value for key, value in audit["totals"].items() if isinstance(value, int)})
     reasons = Counter()
+    kinds: dict[str, Counter] = {}
     for audit in audits:
         for reason in audit["reasons"]:
             reasons[reason["reason"]] += reason["count"]
+        for commit in audit["commits"]:
+            for change in commit["changes"]:
+                if change["status"] == "native_only":
+                    kinds.setdefault(change.get("reason"), Counter())[change["kind"]] += 1
     return {
         "totals": dict(totals),
         "patched_share": percent(totals["patched"], totals["patched"] + totals["native_only"]),
         "fully_patched_commit_share": percent(totals["fully_patched_commits"], totals["behaviour_changing_commits"]),
-        "reasons": [{"reason": reason, "count": count, "share": percent(count, totals["native_only"])}
+        "reasons": [{"reason": reason, "count": count, "share": percent(count, totals["native_only"]),
+                     "kinds": dict(kinds.get(reason, Counter()).most_common())}
                     for reason, count in reasons.most_common()],
     }
 
@@ -141,7 +148,7 @@ def one_line(text: str | None, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def section(records: list[dict], overall: dict, load: LoadMonitor, patchcli_version: str) -> str:
+def section(records: list[dict], overall: dict, patchcli_version: str) -> str:
     lines = [
         SECTION_BEGIN,
         "## Coverage on real history",
@@ -149,7 +156,8 @@ def section(records: list[dict], overall: dict, load: LoadMonitor, patchcli_vers
         f"`patchcli audit --history N` ({patchcli_version}) on the apps' own last N Swift-changing commits: each commit's",
         "parent prepared as the shipped release (the `patch.json` `init` writes: routing as patchcli does by default),",
         "the commit applied, `build` run (docs/cli.md \"audit\"). Merges on the first-parent line are included.",
-        f"Run {', '.join(sorted({record['date'] for record in records}))} on {machine_description()}; last run: {load.describe()}.",
+        f"Run {', '.join(sorted({record['date'] for record in records}))} on {machine_description()}; the load while each app",
+        "ran is its `load` in results.json (the machine was shared: times are not comparable across runs).",
         "Rerun: `python3 benchmarks/coverage/run.py --patchcli PATH APP...`; every commit's report is in",
         "bench-work/coverage/results.json.",
         "",
@@ -185,10 +193,11 @@ def section(records: list[dict], overall: dict, load: LoadMonitor, patchcli_vers
         "",
         "### What keeps changes native",
         "",
-        "| reason | native-only changes | share |",
-        "|---|---|---|",
+        "| reason | native-only changes | share | declaration kinds |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| `{reason['reason']}` | {reason['count']} | {reason['share']} % |" for reason in overall["reasons"]]
+    lines += [f"| `{reason['reason']}` | {reason['count']} | {reason['share']} % | "
+              + ", ".join(f"{kind} {count}" for kind, count in reason["kinds"].items()) + " |" for reason in overall["reasons"]]
     lines += ["", "### Real changes that stay native, and why", "",
               "Per app, the first native-only changes of each reason (newest commit first; `results.json` has all):", ""]
     for record in records:
@@ -226,7 +235,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=None, help="seconds per app's audit")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/benchmarks.md")
     parser.add_argument("--fresh", action="store_true", help="forget the apps of earlier runs in results.json")
-    parser.add_argument("apps", nargs="+", type=Path)
+    parser.add_argument("apps", nargs="*", type=Path, help="none: write the section again from results.json")
     arguments = parser.parse_args()
     patchcli = arguments.patchcli.resolve()
     load = LoadMonitor()
@@ -239,8 +248,9 @@ def main() -> None:
         record = bench_app(patchcli, app.resolve(), arguments.history, arguments.timeout)
         record["patchcli"] = version
         record["date"] = date.today().isoformat()
-        ran.append(record)
         load.sample()
+        record["load"] = load.describe()
+        ran.append(record)
         print(f"coverage: {app.name}: " + (json.dumps(record["audit"]["totals"]) if "audit" in record else record["error"]),
               file=sys.stderr, flush=True)
     names = {record["repository"]["folder"] for record in ran}
@@ -248,7 +258,7 @@ def main() -> None:
     overall = summary(records)
     WORK.mkdir(parents=True, exist_ok=True)
     results.write_text(json.dumps({"apps": records, "overall": overall}, indent=1, sort_keys=True) + "\n")
-    text = section(records, overall, load, ", ".join(sorted({record["patchcli"] for record in records})))
+    text = section(records, overall, ", ".join(sorted({record["patchcli"] for record in records})))
     if not arguments.no_doc:
         write_section(text, SECTION_BEGIN, SECTION_END)
     print(text)
