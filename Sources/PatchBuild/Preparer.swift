@@ -296,10 +296,13 @@ public enum Preparer {
     ///   - cache: scans of earlier runs by file content hash; files found there are not parsed again.
     ///   - previouslyGenerated: the files an earlier run generated (`PrepareState.generatedFiles`):
     ///     those this run does not generate again are deleted.
+    ///   - previousInsertions: what earlier runs inserted, by file (`PrepareState`): the `dynamic` of
+    ///     a function this run no longer routes is taken back out.
     public static func plan(targets: [PrepareTarget], appTarget: String, routing: RoutingSelection,
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
+                            previousInsertions: [String: PreparedInsertions] = [:],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(routing: routing, cache: cache, targets: targets)
+        var planner = Planner(routing: routing, cache: cache, targets: targets, previousInsertions: previousInsertions)
         var scanned = targets.map { planner.analyze($0) }
         planner.resolveViewTypes(&scanned)
         let analyses = scanned
@@ -476,6 +479,8 @@ private struct TargetOutput {
 
 private struct Planner {
     let routing: RoutingSelection
+    /// What earlier runs inserted, by file.
+    let previousInsertions: [String: PreparedInsertions]
     let cache: ScanCache
     /// The scans of this run's files, for the next run.
     var nextCache = ScanCache()
@@ -506,10 +511,11 @@ private struct Planner {
     /// Every target, to know which compile a file.
     let targets: [PrepareTarget]
 
-    init(routing: RoutingSelection, cache: ScanCache, targets: [PrepareTarget]) {
+    init(routing: RoutingSelection, cache: ScanCache, targets: [PrepareTarget], previousInsertions: [String: PreparedInsertions]) {
         self.sourceRoots = Set(targets.flatMap(\.sourceRoots))
         self.targets = targets
         self.routing = routing
+        self.previousInsertions = previousInsertions
         self.cache = cache
     }
 
@@ -853,7 +859,17 @@ private struct Planner {
             output.views.append(.init(target: targetName, typeName: typeName, declaredName: owner, file: file.path,
                                       line: body.line, contentHash: body.contentHash))
         }
-        for function in file.scan.functions where routing.selects(function, inFile: file.path) {
+        // A function an earlier run routed and this one does not (marked `// @native`, excluded, or
+        // `routing` changed) loses the `dynamic` that run inserted: it is inlinable again.
+        let insertedDynamic = Set(previousInsertions[file.path]?.dynamicFunctions ?? [])
+        func unroute(_ function: FunctionCandidate) {
+            if let range = function.dynamicRange, insertedDynamic.contains(function.key) { edits.append(SourceEdit(range: range, replacement: "")) }
+        }
+        for function in file.scan.functions {
+            guard routing.selects(function, inFile: file.path) else {
+                unroute(function)
+                continue
+            }
             let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
@@ -865,6 +881,7 @@ private struct Planner {
             }
             if let reason {
                 output.skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason))
+                unroute(function)
                 continue
             }
             if !function.isDynamic {

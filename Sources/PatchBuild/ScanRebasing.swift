@@ -33,6 +33,11 @@ extension FileScan {
         scan.functions = functions.map { function in
             var function = function
             let insertionPoint = Self.mapStart(function.dynamicInsertion, through: edits)
+            if let range = function.dynamicRange, edits.contains(where: { $0.range == range && $0.replacement.isEmpty }) {
+                // `dynamic` taken back out of a function no longer routed.
+                function.isDynamic = false
+                function.dynamicRange = nil
+            }
             function.dynamicRange = function.dynamicRange.map { Self.mapStart($0.lowerBound, through: edits)..<Self.mapEnd($0.upperBound, through: edits) }
             if let insertion = edits.first(where: { $0.range == function.dynamicInsertion..<function.dynamicInsertion }) {
                 function.dynamicRange = (insertionPoint - insertion.replacement.utf8.count)..<insertionPoint

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PatchBuild
 import PatchManifest
+import SwiftParser
 import Testing
 
 /// patch.json's `routing` and `routingExclude`, the `// @native` marker, and the one selection they
@@ -206,6 +207,32 @@ import Testing
         let tax = try #require(byID["App:Shop.tax(_:Int)"])
         #expect(tax.status == .nativeOnly && tax.reason == DeclarationChange.NativeReason.notRouted)
         #expect(tax.detail?.contains("not `// @native`") == true, "\(tax.detail ?? "")")
+    }
+
+    /// A function an earlier run routed and this one does not loses the `dynamic` that run inserted
+    /// (`// @native` added for speed makes it inlinable again); a `dynamic` the user wrote stays.
+    @Test func aFunctionNoLongerRoutedLosesTheInsertedDynamic() throws {
+        let source = """
+            enum Shop {
+                static func price(_ cents: Int) -> Int { cents }
+                // @native
+                static dynamic func own(_ cents: Int) -> Int { cents }
+            }
+
+            """
+        let first = PreparedProject(source, routing: .all)
+        #expect(first.userFile == source.replacingOccurrences(of: "static func price", with: "static dynamic func price"))
+        let marked = first.userFile.replacingOccurrences(of: "    static dynamic func price", with: "    // @native\n    static dynamic func price")
+        let target = PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: [SourceFile(path: "Sources/App/View.swift", bytes: Array(marked.utf8))])
+        let second = Preparer.plan(targets: [target], appTarget: "App", routing: .all, previousInsertions: first.plan.insertions,
+                                   existingFile: { first.files[$0].map { Array($0.utf8) } })
+        let after = try #require(second.updates.first { $0.path == "Sources/App/View.swift" }?.after)
+        #expect(String(decoding: after, as: UTF8.self) == source.replacingOccurrences(of: "    static func price", with: "    // @native\n    static func price"))
+        #expect(second.functions.isEmpty)
+        #expect(second.updates.contains { $0.path == Preparer.routingFilePath(sourceRoot: "Sources/App") && $0.after == nil })
+        // The scan kept for the next run is the scan of the new bytes.
+        let fresh = after.withUnsafeBufferPointer { SourceScanner.scan(Parser.parse(source: $0), source: after) }
+        #expect(second.cache.scans[SHA256Hasher.hex(of: after)] == fresh)
     }
 
     @Test func prepareInMarkedModeLeavesUnmarkedFunctionsAlone() {

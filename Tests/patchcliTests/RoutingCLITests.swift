@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    /// `// @native` added to a routed function: the next prepare takes out the `dynamic` it inserted
+    /// (the state of the earlier run says which), and the thunk file goes.
+    @Test func nativeAddedLaterTakesTheInsertedDynamicBackOut() throws {
+        try withScratchDirectory { directory in
+            let project = try makeProject(in: directory, functions: ["static func price(_ cents: Int) -> Int { cents }"],
+                                          configExtra: #", "routing": "all""#)
+            #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
+            let file = project.appendingPathComponent("Sources/Shop/Logic.swift")
+            let prepared = try String(contentsOf: file, encoding: .utf8)
+            #expect(prepared.contains("static dynamic func price"))
+            try Data(prepared.replacingOccurrences(of: "    static dynamic func price", with: "    // @native: hot\n    static dynamic func price").utf8).write(to: file)
+            let again = try CLI.run(["prepare", "--project", project.path, "--json"])
+            #expect(again.status == 0, "\(again.stdout)")
+            #expect(again.result?["functions"] as? Int == 0)
+            #expect(try String(contentsOf: file, encoding: .utf8) == "enum Logic {\n    // @native: hot\n    static func price(_ cents: Int) -> Int { cents }\n}\n")
+            #expect(try CLI.run(["prepare", "--project", project.path, "--check"]).status == 0)
+        }
+    }
+
     @Test func anUnknownRoutingValueIsAMalformedConfig() throws {
         try withScratchDirectory { directory in
             let project = try makeProject(in: directory, functions: [], configExtra: #", "routing": "everything""#)

@@ -12,7 +12,7 @@ several trials, and prints ns/call for:
   * `direct` through an `@inline(never)` wrapper (a real call, nothing else);
   * a `dynamic` function nothing replaces (the indirection alone);
   * `total`, routed, no module active (the unpatched call every routed function pays);
-  * `total`, routed, a module active that patches 200 other functions (the name is then hashed);
+  * `total`, routed, a module active that patches 200 other functions (a fuller dictionary);
   * `dynamic` + an atomic flag check instead of the lookup (what an SDK API such as a "no module
     active" flag would cost; generated code cannot do this with the API of §11);
   * `total`, routed and patched (the stand-in's callJSON: JSON both ways), fewer iterations.
@@ -205,10 +205,11 @@ def main() -> None:
         f"({times['routed_unpatched'] / baseline:.0f}× a call the optimizer inlines, "
         f"{times['routed_unpatched'] / times['direct_not_inlined']:.0f}× one it does not), "
         f"{times['routed_unpatched_200_exports'] - baseline:.1f} ns more while a module with other exports is active "
-        f"(then the export name is hashed). `dynamic` alone is {times['dynamic_alone'] - baseline:.1f} ns of it; the rest "
-        "is `hasFunction`: the stand-in reads a `var` dictionary of its class, an exclusivity check (slow in "
-        "the Linux runtime, a thread-local read on Apple platforms), then hashes the name unless the dictionary "
-        "is empty. A flag the SDK kept false while no module is active (an atomic load) would make it "
+        f"(a fuller dictionary). `dynamic` alone is {times['dynamic_alone'] - baseline:.1f} ns of it; the rest "
+        "is `hasFunction`: the stand-in reads a `var` dictionary of its class, which costs an exclusivity check "
+        "(slow in the Linux runtime: about a third of it here; a thread-local read on Apple platforms), and "
+        "looks the name up, which hashes it even in an empty dictionary. A flag the SDK kept false while no "
+        "module is active (an atomic load) would make it "
         f"{times['flag_check'] - baseline:.1f} ns, but §11 has no such API, and generated code calls only what "
         "§11 declares (docs/prepare.md \"The cost of routing\"). Linux numbers: read the ratios, not the "
         "nanoseconds, for a phone.",
