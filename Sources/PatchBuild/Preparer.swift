@@ -651,9 +651,12 @@ private struct Planner {
     }
 
     /// How an instance method's thunk sends `self` (a mirror of a struct's stored properties, an enum
-    /// that is Codable itself), or why it cannot (docs/prepare.md "Instance methods").
+    /// that is Codable itself), or why it cannot (docs/prepare.md "Instance methods"). An
+    /// initializer's thunk only reads the new `self` back; a mutating method's does both.
     private func receiver(of function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
         let owner = function.ownerPath.joined(separator: ".")
+        // `isResult` of the checks: false, `self` is encoded; true, it is decoded.
+        let directions = (function.isInitializer ? [] : [false]) + (function.isMutating || function.isInitializer ? [true] : [])
         guard let type = analysis.declaredTypes[owner], let typeFile = analysis.typeFiles[owner] else {
             return (nil, "an instance method of `\(owner)`, which target \(analysis.target.name) does not declare: the thunk sends `self` as a copy of the stored properties of the type's declaration, which prepare cannot see")
         }
@@ -662,7 +665,7 @@ private struct Planner {
             return (nil, "instance methods of a \(type.kind.rawValue) are not routed: the module would receive a copy of the object's stored properties, not the object")
         case .enumType:
             // Sent as it is: its own conformance must encode it (and decode the new value of a mutating method).
-            let references = [false, true].filter { !$0 || function.isMutating }.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }
+            let references = directions.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }
             if let reason = codableIndex.unsupportedReason(references, scope: []) {
                 return (nil, "the receiver (`self`, \(typeFile):\(type.line)): \(reason)")
             }
@@ -673,11 +676,13 @@ private struct Planner {
             }
             for property in type.storedProperties.properties {
                 // A mutating method's new `self` comes back: the mirror is decoded too.
-                let references = property.codableReferences + (function.isMutating ? property.codableReferences.map { reference in
-                    var decoded = reference
-                    decoded.isResult = true
-                    return decoded
-                } : [])
+                let references = directions.flatMap { isResult in
+                    property.codableReferences.map { reference in
+                        var checked = reference
+                        checked.isResult = isResult
+                        return checked
+                    }
+                }
                 if let reason = codableIndex.unsupportedReason(references, scope: function.ownerPath) {
                     return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(reason)")
                 }

@@ -124,6 +124,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     /// A computed property (`var total: Int { … }`), routed by its getter: no parameters, the property's
     /// type as the result (docs/prepare.md "Computed properties").
     var isProperty = false
+    /// An initializer of a struct or enum: the module returns the new stored values (docs/prepare.md "Initializers").
+    var isInitializer = false
     var throwsEffect: Bool
     /// Marked `// @patchable`.
     var hasMarker: Bool
@@ -270,9 +272,7 @@ struct SourceScanner {
         } else if let function = decl.as(FunctionDeclSyntax.self) {
             visitFunction(function, context: context)
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
-            let labels = initializer.signature.parameterClause.parameters.map { Self.signatureComponent($0) }
-            record(localID: Self.qualified(context.typePath, "init(\(labels.joined(separator: ",")))"),
-                   kind: .initializer, node: initializer) { BehaviourDigest.of(initializer: initializer, hash: $0) }
+            visitInitializer(initializer, context: context)
         }
     }
 
@@ -364,6 +364,67 @@ struct SourceScanner {
         }
     }
 
+    /// An initializer, recorded, and a candidate whose module returns the new stored values (docs/prepare.md "Initializers").
+    private mutating func visitInitializer(_ initializer: InitializerDeclSyntax, context: DeclarationContext) {
+        let signature = initializer.signature
+        let labels = signature.parameterClause.parameters.map { Self.signatureComponent($0) }
+        let localID = Self.qualified(context.typePath, "init(\(labels.joined(separator: ",")))")
+        let contentHash = record(localID: localID, kind: .initializer, node: initializer) { BehaviourDigest.of(initializer: initializer, hash: $0) }
+        guard !context.typePath.isEmpty else { return }
+        let dynamicModifier = initializer.modifiers.first { $0.name.tokenKind == .keyword(.dynamic) }
+        let markers = Self.routingMarkers(initializer, keyword: initializer.initKeyword)
+        var candidate = FunctionCandidate(
+            ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(initializer.attributes),
+            localID: localID, baseName: "init",
+            parameters: signature.parameterClause.parameters.map { parameter in
+                FunctionCandidate.Parameter(label: parameter.firstName.tokenKind == .wildcard ? nil : parameter.firstName.text,
+                                            internalName: (parameter.secondName ?? parameter.firstName).text, type: parameter.type.trimmedText)
+            },
+            returnType: nil, isStatic: false, staticKeyword: "", isInitializer: true,
+            throwsEffect: signature.effectSpecifiers?.throwsClause != nil,
+            hasMarker: markers.patchable,
+            isDynamic: dynamicModifier != nil, dynamicInsertion: initializer.initKeyword.positionAfterSkippingLeadingTrivia.utf8Offset,
+            dynamicRange: dynamicModifier.map(Self.rangeWithTrailingSpace),
+            isAccessFileScoped: context.isFileScoped || initializer.modifiers.isFileScoped,
+            contentHash: contentHash, line: line(of: initializer.initKeyword), unsupportedReason: nil)
+        candidate.hasNativeMarker = markers.native
+        if initializer.optionalMark != nil {
+            candidate.unsupportedReason = "failable initializers (`init?`) are not routed: the module's result has no way to say nil"
+        } else if initializer.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
+            candidate.unsupportedReason = Self.privateMemberReason
+        } else if signature.parameterClause.parameters.isEmpty {
+            candidate.unsupportedReason = "an initializer without parameters: its replacement needs argument labels of its own (`init(__patch_…)`) and has none to take them from"
+        } else if initializer.genericParameterClause != nil || initializer.genericWhereClause != nil {
+            candidate.unsupportedReason = "generic initializers cannot be called through JSON with a fixed export"
+        } else if signature.effectSpecifiers?.asyncSpecifier != nil {
+            candidate.unsupportedReason = "async initializers are not supported (callJSON is synchronous)"
+        } else if let throwsClause = signature.effectSpecifiers?.throwsClause,
+                  throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) || throwsClause.type != nil {
+            candidate.unsupportedReason = "rethrowing and typed-`throws` initializers are not supported"
+        } else if let modifier = initializer.modifiers.first(where: { [.keyword(.convenience), .keyword(.required), .keyword(.override)].contains($0.name.tokenKind) }) {
+            candidate.unsupportedReason = "`\(modifier.name.text)` initializers belong to classes, whose initializers are not routed"
+        } else if initializer.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
+            candidate.unsupportedReason = "attributes under `#if` are not supported"
+        } else if let inlined = initializer.attributes.compactMap({ $0.as(AttributeSyntax.self)?.attributeName.trimmedText })
+            .first(where: { ["inlinable", "_transparent", "_alwaysEmitIntoClient", "objc"].contains($0) }) {
+            candidate.unsupportedReason = "`@\(inlined)` initializers cannot be replaced"
+        } else {
+            for parameter in signature.parameterClause.parameters {
+                let name = (parameter.secondName ?? parameter.firstName).text
+                if parameter.ellipsis != nil || parameter.type.is(AttributedTypeSyntax.self) || (parameter.secondName ?? parameter.firstName).tokenKind == .wildcard
+                    || parameter.type.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .arrow }) {
+                    candidate.unsupportedReason = "parameter `\(parameter.trimmedText)`: variadic, `inout`, attributed, function-typed and unnamed parameters cannot travel as JSON"
+                    break
+                }
+                if let reason = CodableShape.collect(parameter.type, isResult: false, into: &candidate.codableReferences) {
+                    candidate.unsupportedReason = "parameter `\(name)`: \(reason)"
+                    break
+                }
+            }
+        }
+        result.functions.append(candidate)
+    }
+
     /// A computed property as a function of no parameters returning its type: opted in, checked and
     /// routed as functions are, its getter replaced (`ThunkEmitter.function`).
     private func propertyCandidate(_ variable: VariableDeclSyntax, binding: PatternBindingSyntax, name: TokenSyntax,
@@ -375,7 +436,7 @@ struct SourceScanner {
             ownerPath: context.typePath, context: context, availability: Self.availabilityAttributes(variable.attributes),
             localID: Self.qualified(context.typePath, name.text), baseName: name.text, parameters: [],
             returnType: binding.typeAnnotation?.type.trimmedText, isStatic: staticModifier != nil, staticKeyword: staticModifier?.name.text ?? "",
-            isProperty: true, throwsEffect: false,
+            isProperty: true, isInitializer: false, throwsEffect: false,
             hasMarker: markers.patchable,
             isDynamic: dynamicModifier != nil, dynamicInsertion: variable.bindingSpecifier.positionAfterSkippingLeadingTrivia.utf8Offset,
             dynamicRange: dynamicModifier.map(Self.rangeWithTrailingSpace),

@@ -103,12 +103,13 @@ enum ReceiverCoding: Sendable, Equatable {
         }
     }
 
-    /// The mirror's declaration (nil for an enum), `Encodable` for a method that only reads `self`,
-    /// `Codable` for a mutating one, whose new `self` comes back in the result.
-    func declaration(decodable: Bool) -> String? {
+    /// The mirror's declaration (nil for an enum): `Encodable` for a method that only reads `self`,
+    /// `Codable` for a mutating one, whose new `self` comes back in the result, `Decodable` for an
+    /// initializer, which only receives one.
+    func declaration(conformance: String) -> String? {
         guard case let .mirror(properties) = self else { return nil }
         let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type)" }.joined(separator: ";")
-        return "struct \(Self.mirrorName): \(decodable ? "Codable" : "Encodable") {\(fields)\(fields.isEmpty ? "" : " ")}"
+        return "struct \(Self.mirrorName): \(conformance) {\(fields)\(fields.isEmpty ? "" : " ")}"
     }
 
     /// The expression the thunk sends as `"self"`.

@@ -84,6 +84,7 @@ enum ThunkEmitter {
     /// before returning. Nothing of this runs unless the module has the export.
     static func function(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
+        if function.isInitializer, let receiver = thunk.receiver { return initializer(thunk, receiver: receiver) }
         let indent = thunk.extendedType == nil ? "" : "    "
         let parameterList = function.parameters.map { parameter in
             let label = parameter.label ?? "_"
@@ -124,7 +125,7 @@ enum ThunkEmitter {
         let replacementName = PreparedNames.functionReplacementPrefix + function.baseName.replacingOccurrences(of: "`", with: "")
         body.append(function.isProperty ? "\(staticKeyword)var \(replacementName): \(returnType) {"
             : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
-        if let mirror = receiver?.declaration(decodable: function.isMutating) { body.append("    " + mirror) }
+        if let mirror = receiver?.declaration(conformance: function.isMutating ? "Codable" : "Encodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         body.append("    if Patch.shared.hasFunction(\(export)),")
@@ -145,6 +146,43 @@ enum ThunkEmitter {
         } else {
             lines = body
         }
+        return wrap(lines, in: thunk.conditions)
+    }
+
+    /// A `@_dynamicReplacement` of an initializer: runs the original (`self.init(…)` inside the
+    /// replacement), then, when the active module has the export, takes the stored values the
+    /// module's initializer produced from the same arguments (`{"value": <the new self>}`) — every
+    /// `var`; a `let` keeps what the original set, as a value cannot be assigned twice (docs/prepare.md
+    /// "Initializers"). The replacement's first label is prefixed, as it must differ from the original's.
+    static func initializer(_ thunk: FunctionThunk, receiver: ReceiverCoding) -> String {
+        let function = thunk.candidate
+        let parameterList = function.parameters.enumerated().map { position, parameter in
+            let label = position == 0 ? PreparedNames.functionReplacementPrefix + (parameter.label ?? "").replacingOccurrences(of: "`", with: "") : parameter.label ?? "_"
+            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
+        }.joined(separator: ", ")
+        let originalCall = "self.init(" + function.parameters.map { parameter in
+            (parameter.label.map { "\($0): " } ?? "") + SwiftIdentifier.escaped(parameter.internalName)
+        }.joined(separator: ", ") + ")"
+        let selector = "init(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
+        let fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }.joined(separator: "; ")
+        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
+            .joined(separator: ", ")
+        let export = SwiftLiteral.string(thunk.exportName)
+        var body: [String] = []
+        body.append("// patch-function-sha256: \(function.contentHash)")
+        body += thunk.availability
+        body.append("@_dynamicReplacement(for: \(selector))")
+        body.append("init(\(parameterList))\(function.throwsEffect ? " throws" : "") {")
+        if let mirror = receiver.declaration(conformance: "Decodable") { body.append("    " + mirror) }
+        body.append("    struct __PatchArguments: Encodable { \(fields) }")
+        body.append("    struct __PatchResult: Decodable { let value: \(receiver.fieldType) }")
+        body.append("    \(function.throwsEffect ? "try " : "")\(originalCall)")
+        body.append("    if Patch.shared.hasFunction(\(export)),")
+        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments)), returning: __PatchResult.self) {")
+        body += receiver.writeBack(from: "__result.value").map { "        " + $0 }
+        body.append("    }")
+        body.append("}")
+        let lines = ["extension \(thunk.extendedType ?? "")\(function.context.extensionWhereClause.map { " " + $0 } ?? "") {"] + body.map { "    " + $0 } + ["}"]
         return wrap(lines, in: thunk.conditions)
     }
 

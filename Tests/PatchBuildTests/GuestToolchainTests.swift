@@ -153,13 +153,16 @@ import Testing
             ("formatPrice(_:currency:)", "_pf_formatPrice____currency"),
             ("Checkout.Validator.isValid(_:)", "_pf_Checkout_Validator_isValid___"),
             ("reset()", "_pf_reset__"),
+            // Computed properties' getters: keys without parentheses.
+            ("Cart.total", "_pf_Cart_total__get"),
+            ("total", "_pf_total__get"),
         ]
         for (id, symbol) in cases {
             let name = try #require(GuestExportName(declarationID: id))
             #expect(name.jsonSymbol == symbol)
             #expect(name.declarationID == id)
         }
-        for invalid in ["total", "total(items)", ".total()", "a..b()", "f(a b:)"] {
+        for invalid in ["total items", "Cart..total", "total(items)", ".total()", "a..b()", "f(a b:)"] {
             #expect(GuestExportName(declarationID: invalid) == nil)
         }
     }

@@ -120,6 +120,48 @@ import Testing
         #expect(GuestExportName(declarationID: "Cart.total")?.jsonSymbol == "_pf_Cart_total__get")
     }
 
+    @Test func anInitializerTakesTheModulesStoredValuesAfterTheOriginal() {
+        let source = """
+            struct Client {
+                var baseURL: String
+                let timeout: Int
+
+                // @patchable
+                init(host: String, _ port: Int) {
+                    baseURL = "https://\\(host):\\(port)"
+                    timeout = 30
+                }
+                // @patchable
+                init?(path: String) { return nil }
+                // @patchable
+                init() { self.init(host: "localhost", 80) }
+            }
+
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile.contains("    dynamic init(host: String, _ port: Int) {\n"))
+        #expect(project.plan.functions.map(\.export) == ["_pf_Client_init__host__"])
+        let skip = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
+        #expect(skip.count == 2 && skip[0].hasPrefix("11 Client.init(path:): failable initializers") && skip[1].hasPrefix("13 Client.init(): an initializer without parameters"), "\(skip)")
+        let hash = project.plan.baseline.declarations.first { $0.id == "App:Client.init(host:String,_:Int)" }?.contentHash ?? "?"
+        #expect(project.routingThunks.contains("""
+            extension Client {
+                // patch-function-sha256: \(hash)
+                @_dynamicReplacement(for: init(host:_:))
+                init(__patch_host host: String, _ port: Int) {
+                    struct __PatchSelf: Decodable { let baseURL: String; let timeout: Int }
+                    struct __PatchArguments: Encodable { let host: String; let port: Int }
+                    struct __PatchResult: Decodable { let value: __PatchSelf }
+                    self.init(host: host, port)
+                    if Patch.shared.hasFunction("_pf_Client_init__host__"),
+                       let __result = try? Patch.shared.callJSON("_pf_Client_init__host__", __PatchArguments(host: host, port: port), returning: __PatchResult.self) {
+                        self.baseURL = __result.value.baseURL
+                    }
+                }
+            }
+            """), "\(project.routingThunks)")
+    }
+
     @Test func aCodableEnumTravelsAsItself() {
         let project = PreparedProject("""
             enum Size: String, Codable {

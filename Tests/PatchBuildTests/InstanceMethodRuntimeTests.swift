@@ -20,7 +20,7 @@ struct InstanceMethodRuntimeTests {
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
                                  appTarget: "App", patchableFunctions: [], existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
-        #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_itemCount__get", "_pf_Cart_total__", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
+        #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_itemCount__get", "_pf_Cart_total__", "_pf_Endpoint_init__name", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
         var files: [String: [UInt8]] = [:]
         for source in sources { files[source.path] = source.bytes }
         for update in plan.updates { files[update.path] = update.after }
@@ -39,12 +39,12 @@ struct InstanceMethodRuntimeTests {
         try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
         let result = try SDKStandIn.run(directory.appendingPathComponent("app").path, [], in: directory)
         #expect(result.status == 0)
-        // The module's results are used; a mutating method's `var`s take the module's values, the
-        // `let currency` keeps its own.
+        // The module's results are used; a mutating method's and an initializer's `var`s take the
+        // module's values, the `let`s (`currency`, `name`) keep their own.
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         #expect(result.output == """
-            native: 300 1 2 ["tea", "cake"] -0 EUR  | [] -0 EUR cleared | size:large large
-            module: 999 42 7 ["jam"] -5 EUR added | ["kept"] -0 EUR module | module label small
+            native: 300 1 2 ["tea", "cake"] -0 EUR  | [] -0 EUR cleared | size:large large | https://example.com/cart 3 cart
+            module: 999 42 7 ["jam"] -5 EUR added | ["kept"] -0 EUR module | module label small | https://patched.example/cart 5 cart
             calls:
 
             """ + calls)

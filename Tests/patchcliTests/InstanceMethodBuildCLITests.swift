@@ -56,16 +56,22 @@ import Testing
             try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "        items.count\n", with: "        items.count * 10\n")
             try ViewBuildCLITests.edit(project, Self.cartFile, replacing: "        items.append(item)\n",
                                        with: "        items.append(item)\n        discount += 1\n")
+            try ViewBuildCLITests.edit(project, Self.cartFile, replacing: #"baseURL = "https://example.com/" + name"#,
+                                       with: #"baseURL = "https://api.example.com/" + name"#)
             let build = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
-            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Cart.add(item:Item)", "Shop:Cart.itemCount", "Shop:Cart.total()"])
+            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Cart.add(item:Item)", "Shop:Cart.itemCount", "Shop:Cart.total()", "Shop:Endpoint.init(name:String)"])
             #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
             let total = try CLI.run(["run", module, "_pf_Cart_total__", "--input", Self.nativeCall("_pf_Cart_total__"), "--decode", "text", "--json"])
             #expect(total.status == 0, "\(total.stdout)\(total.stderr)")
             #expect(total.result?["output"] as? String == #"{"value":600}"#)
+            // An initializer's module returns the stored values its changed body sets.
+            let endpoint = try CLI.run(["run", module, "_pf_Endpoint_init__name", "--input", Self.nativeCall("_pf_Endpoint_init__name"), "--decode", "text", "--json"])
+            #expect(endpoint.status == 0, "\(endpoint.stdout)\(endpoint.stderr)")
+            #expect(endpoint.result?["output"] as? String == #"{"value":{"baseURL":"https://api.example.com/cart","retries":3,"name":"cart"}}"#)
             let itemCount = try CLI.run(["run", module, "_pf_Cart_itemCount__get", "--input", Self.nativeCall("_pf_Cart_itemCount__get"), "--decode", "text", "--json"])
             #expect(itemCount.status == 0, "\(itemCount.stdout)\(itemCount.stderr)")
             #expect(itemCount.result?["output"] as? String == #"{"value":10}"#)

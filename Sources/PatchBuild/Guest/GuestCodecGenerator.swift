@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// Generates the JSON codecs of project types (Embedded Swift has no Codable) and the export glue,
 /// in the shapes JSONEncoder uses on the device (see the function-patching convention).
 struct GuestCodecGenerator {
@@ -177,7 +179,9 @@ struct GuestCodecGenerator {
 
     private func callee(_ plan: GuestExportPlan) -> String {
         guard let owner = plan.owner else { return SwiftIdentifier.escaped(plan.name.baseName) }
-        return index.types[owner].qualifiedName + "." + SwiftIdentifier.escaped(plan.name.baseName)
+        // `Type.init(…)` calls an initializer; `` Type.`init` `` would name a member called init.
+        let member = plan.decl.is(InitializerDeclSyntax.self) ? "init" : SwiftIdentifier.escaped(plan.name.baseName)
+        return index.types[owner].qualifiedName + "." + member
     }
 
     private func callArguments(_ plan: GuestExportPlan, values: [String]) -> String {

@@ -38,6 +38,9 @@ struct GuestExportPlan {
 
     /// The Swift signature as written (no body, no attributes), for the manifest.
     var swiftSignature: String {
+        if let initializer = decl.as(InitializerDeclSyntax.self) {
+            return ("init" + initializer.signature.trimmedText).split(whereSeparator: { $0 == "\n" || $0 == " " }).joined(separator: " ")
+        }
         guard let function = decl.as(FunctionDeclSyntax.self) else {
             let variable = decl.as(VariableDeclSyntax.self)
             let isStatic = variable?.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" } == true
@@ -70,16 +73,18 @@ struct GuestSignatureReader {
         }
         // A computed property's getter is a function of no parameters returning the property's type.
         let function = decl.as(FunctionDeclSyntax.self)
+        // An initializer is a static function returning its type (`Cart.init(items:)`).
+        let initializer = decl.as(InitializerDeclSyntax.self)
         let property = decl.as(VariableDeclSyntax.self)
         let getter = property?.bindings.first
         let sourceFile = index.files[file]
-        let nameToken: TokenSyntax? = function?.name ?? getter?.pattern.as(IdentifierPatternSyntax.self)?.identifier
+        let nameToken: TokenSyntax? = function?.name ?? initializer?.initKeyword ?? getter?.pattern.as(IdentifierPatternSyntax.self)?.identifier
         let location = GuestSourceLocation(file: sourceFile.relativePath, line: nameToken.map { sourceFile.line(of: $0) } ?? sourceFile.line(of: decl))
         func fail(_ reason: GuestUnpatchable.Reason, _ detail: String, at node: (any SyntaxProtocol)? = nil) -> Result<GuestExportPlan, GuestUnpatchable> {
             let place = node.map { GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: $0)) } ?? location
             return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: reason, detail: detail, location: place))
         }
-        var effects = function?.signature.effectSpecifiers
+        var effects = function?.signature.effectSpecifiers ?? initializer?.signature.effectSpecifiers
         if case let .accessors(accessors)? = getter?.accessorBlock?.accessors, let get = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }) {
             effects = get.effectSpecifiers.map { FunctionEffectSpecifiersSyntax(asyncSpecifier: $0.asyncSpecifier, throwsClause: $0.throwsClause) }
         }
@@ -89,11 +94,11 @@ struct GuestSignatureReader {
         if let throwsClause = effects?.throwsClause {
             return fail(.unsupportedSignature, "throwing functions are native-only: the JSON call convention has no error channel back to the caller", at: throwsClause)
         }
-        if let generics = function?.genericParameterClause {
+        if let generics = function?.genericParameterClause ?? initializer?.genericParameterClause {
             return fail(.unsupportedLanguageFeature, "generic functions cannot be exported (the glue needs concrete types)", at: generics)
         }
-        let modifiers = (function?.modifiers ?? property?.modifiers)?.map { $0.name.text } ?? []
-        let isStatic = modifiers.contains("static") || modifiers.contains("class")
+        let modifiers = (function?.modifiers ?? initializer?.modifiers ?? property?.modifiers)?.map { $0.name.text } ?? []
+        let isStatic = modifiers.contains("static") || modifiers.contains("class") || initializer != nil
         var scope: [String] = []
         if let owner {
             let entry = index.types[owner]
@@ -106,7 +111,7 @@ struct GuestSignatureReader {
             }
         }
         var parameters: [GuestExportPlan.Parameter] = []
-        for parameter in function?.signature.parameterClause.parameters ?? [] {
+        for parameter in function?.signature.parameterClause.parameters ?? initializer?.signature.parameterClause.parameters ?? [] {
             let internalName = (parameter.secondName ?? parameter.firstName).text
             if parameter.ellipsis != nil {
                 return fail(.unsupportedSignature, "variadic parameter `\(internalName)` is not supported", at: parameter)
@@ -121,7 +126,7 @@ struct GuestSignatureReader {
                 return fail(problem.reason, "parameter `\(internalName)`: \(problem.detail)", at: parameter)
             }
         }
-        var result: GuestValueType?
+        var result: GuestValueType? = initializer != nil ? owner.map { GuestValueType.project($0) } : nil
         if let resultType = function?.signature.returnClause?.type ?? getter?.typeAnnotation?.type, !["Void", "()"].contains(resultType.trimmedText) {
             switch resolve(resultType, scope: scope) {
             case .success(let type): result = type
@@ -151,6 +156,9 @@ struct GuestSignatureReader {
                 // One binding with accessors: the computed property.
                 guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1, let binding = variable.bindings.first else { return false }
                 return binding.accessorBlock != nil && binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name.baseName
+            }
+            if let initializer = decl.as(InitializerDeclSyntax.self) {
+                return name.baseName == "init" && initializer.signature.parameterClause.parameters.map { $0.firstName.text } == name.labels
             }
             guard let function = decl.as(FunctionDeclSyntax.self) else { return false }
             return function.name.text == name.baseName && function.signature.parameterClause.parameters.map { $0.firstName.text } == name.labels

@@ -55,3 +55,16 @@ enum Size: String, Codable {
         self = self == .small ? .large : .small
     }
 }
+
+struct Endpoint {
+    var baseURL: String
+    var retries: Int
+    let name: String
+
+    // @patchable
+    init(name: String) {
+        self.name = name
+        baseURL = "https://example.com/" + name
+        retries = 3
+    }
+}

@@ -9,7 +9,9 @@ func exercise() -> String {
     let added = cart.describe()
     cart.clear()
     size.toggle()
-    return "\(total) \(itemCount) \(count) \(added) | \(cart.describe()) | \(size.label(prefix: "size:")) \(size)"
+    let label = size.label(prefix: "size:")
+    let endpoint = Endpoint(name: "cart")
+    return "\(total) \(itemCount) \(count) \(added) | \(cart.describe()) | \(label) \(size) | \(endpoint.baseURL) \(endpoint.retries) \(endpoint.name)"
 }
 
 print("native: " + exercise())
@@ -20,6 +22,7 @@ Patch.shared.standInFunctionResults = [
     "_pf_Cart_clear__": #"{"self":{"items":[{"name":"kept","cents":2}],"discount":0,"currency":"USD","note":"module"}}"#,
     "_pf_Size_label__prefix": #"{"value":"module label"}"#,
     "_pf_Size_toggle__": #"{"self":"small"}"#,
+    "_pf_Endpoint_init__name": #"{"value":{"baseURL":"https://patched.example/cart","retries":5,"name":"ignored"}}"#,
 ]
 print("module: " + exercise())
 print("calls:")
