@@ -18,7 +18,7 @@ struct InstanceMethodRuntimeTests {
             SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
         }
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
-                                 appTarget: "App", patchableFunctions: [], existingFile: { _ in nil })
+                                 appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_itemCount__get", "_pf_Cart_total__", "_pf_Endpoint_init__name", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
         var files: [String: [UInt8]] = [:]
