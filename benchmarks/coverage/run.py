@@ -168,7 +168,7 @@ def section(records: list[dict], overall: dict, patchcli_version: str) -> str:
         repository = record["repository"]
         name = f"[{record['repository']['folder']}]({repository['github']}) @ {repository['commit'][:9]}"
         if "audit" not in record:
-            lines.append(f"| {name} | {record.get('history', 0)} | – | – | – | – | – | – | {record.get('error', '')} |")
+            lines.append(f"| {name} | {record.get('history', 0)} | – | – | – | – | – | – | {one_line(record.get('error'), 240)} |")
             continue
         totals = record["audit"]["totals"]
         replayed = f"{totals['commits']}" + (f" (all; {record['history_requested']} asked)" if record["history"] < record["history_requested"] else "")
