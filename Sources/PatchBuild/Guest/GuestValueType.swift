@@ -78,13 +78,13 @@ indirect enum GuestValueType: Hashable, Sendable {
     /// module compiles the layer); `TimeInterval` is Foundation's name for Double.
     static let foundationLayer: [String: GuestValueType] = [
         "Date": .standIn("Date"), "TimeInterval": .double,
+        "UUID": .standIn("UUID"), "URL": .standIn("URL"), "Data": .standIn("Data"),
     ]
 
     /// Foundation and CoreGraphics types the view DSL stands in for, as the host encodes them (§5.4:
     /// UUID and URL as strings, the CoreGraphics structs as objects of their stored properties);
     /// `CGFloat` is Double in the guest.
     static let viewStandIns: [String: GuestValueType] = [
-        "UUID": .standIn("UUID"), "URL": .standIn("URL"),
         "CGPoint": .standIn("CGPoint"), "CGSize": .standIn("CGSize"), "CGRect": .standIn("CGRect"),
         "CGVector": .standIn("CGVector"), "CGFloat": .double,
     ]
@@ -101,7 +101,13 @@ indirect enum GuestValueType: Hashable, Sendable {
 enum GuestFrameworkNames {
     /// The types and functions the guest Foundation layer declares (templates/guest/Foundation*.swift;
     /// a test holds the two together): code using them compiles into the guest.
-    static let foundationLayer: Set<String> = ["Date", "TimeInterval", "UserDefaults"]
+    static let foundationLayer = Set(["Date", "TimeInterval", "UserDefaults"]).union(stringsAndValues)
+
+    /// The layer's strings, URLs, identifiers, bytes and JSON (Foundation+String/Format/URL/UUID/Data/JSON.swift).
+    static let stringsAndValues: Set<String> = [
+        "CharacterSet", "ComparisonResult", "URL", "URLComponents", "URLQueryItem", "UUID", "Data", "JSONEncoder", "JSONDecoder",
+        "EncodingError", "DecodingError",
+    ]
 
     static let types: [String: String] = {
         var table: [String: String] = [:]
@@ -131,11 +137,11 @@ enum GuestFrameworkNames {
         return table
     }()
 
-    /// Members that exist only through Foundation's extensions of standard types.
+    /// Members that exist only through Foundation's extensions of standard types and that the layer
+    /// does not have (its String API is in Foundation+String.swift and Foundation+URL.swift).
     static let members: Set<String> = [
-        "components", "trimmingCharacters", "replacingOccurrences", "capitalized", "data", "addingPercentEncoding",
-        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare", "formatted",
-        "appendingPathComponent", "localizedUppercase", "localizedLowercase", "folding", "applyingTransform", "range",
+        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "formatted",
+        "localizedUppercase", "localizedLowercase", "localizedCapitalized", "folding", "applyingTransform",
     ]
 
     static let frameworkModules: Set<String> = [
