@@ -29,6 +29,8 @@ import Testing
                         let address = email.trimmingCharacters(in: .whitespaces).components(separatedBy: "@")
                         if address.count != 2 || URLComponents(string: "https://" + address[1])?.host?.contains(".") != true { problems.append(.invalidEmail) }
                 """)
+            // Embedded Swift has no key paths: the function's own `allSatisfy(\.isNumber)` becomes a closure.
+            try BuildCLITests.edit(project, Self.validationFile, replacing: #"!postalCode.allSatisfy(\.isNumber)"#, with: "!postalCode.allSatisfy({ $0.isNumber })")
             let build = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
