@@ -104,10 +104,10 @@ extension CharacterSet._BuiltIn {
         case .whitespaces: return Self.isWhitespace(value)
         case .newlines: return Self.isNewline(value)
         case .whitespacesAndNewlines: return Self.isWhitespace(value) || Self.isNewline(value)
-        case .urlQueryAllowed, .urlFragmentAllowed: return Self.isUnreserved(value) || Self.isSubDelimiter(value) || Self.isOneOf(value, ":@/?")
-        case .urlPathAllowed: return Self.isUnreserved(value) || Self.isSubDelimiter(value) || Self.isOneOf(value, ":@/")
-        case .urlHostAllowed: return Self.isUnreserved(value) || Self.isSubDelimiter(value) || Self.isOneOf(value, ":[]")
-        case .urlUserAllowed, .urlPasswordAllowed: return Self.isUnreserved(value) || Self.isSubDelimiter(value)
+        case .urlQueryAllowed, .urlFragmentAllowed: return _patchURLAllows(scalar, ":@/?")
+        case .urlPathAllowed: return _patchURLAllows(scalar, ":@/")
+        case .urlHostAllowed: return _patchURLAllows(scalar, ":[]")
+        case .urlUserAllowed, .urlPasswordAllowed: return _patchURLAllows(scalar, "")
         default: break
         }
         switch scalar.properties.generalCategory {
@@ -146,18 +146,24 @@ extension CharacterSet._BuiltIn {
     private static func isNewline(_ value: UInt32) -> Bool {
         (0x0A...0x0D).contains(value) || value == 0x85 || value == 0x2028 || value == 0x2029
     }
+}
 
-    /// RFC 3986 unreserved: ALPHA DIGIT - . _ ~
-    private static func isUnreserved(_ value: UInt32) -> Bool {
-        (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) || (0x30...0x39).contains(value) || isOneOf(value, "-._~")
+/// Whether a URL component keeps `scalar` as it is: RFC 3986's unreserved characters (ALPHA DIGIT
+/// - . _ ~), its sub-delimiters (! $ & ' ( ) * + , ; =) and the component's `extra` ones, as
+/// Foundation's `url…Allowed` sets have them. The URL parser calls this directly rather than
+/// through CharacterSet, whose category sets would link the Unicode property tables.
+func _patchURLAllows(_ scalar: Unicode.Scalar, _ extra: StaticString) -> Bool {
+    let value = scalar.value
+    guard value < 0x80 else { return false }
+    let byte = UInt8(truncatingIfNeeded: value)
+    if (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
+        return true
     }
-
-    private static func isSubDelimiter(_ value: UInt32) -> Bool { isOneOf(value, "!$&'()*+,;=") }
-
-    private static func isOneOf(_ value: UInt32, _ ascii: StaticString) -> Bool {
-        let bytes = UnsafeBufferPointer(start: ascii.utf8Start, count: ascii.utf8CodeUnitCount)
-        return value < 0x80 && bytes.contains(UInt8(truncatingIfNeeded: value))
+    func among(_ set: StaticString) -> Bool {
+        UnsafeBufferPointer(start: set.utf8Start, count: set.utf8CodeUnitCount).contains(byte)
     }
+    return among("-._~") || among("!$&'()*+,;=") || among(extra)
 }
 
 // MARK: - Comparison

@@ -90,26 +90,27 @@ struct _PatchURLParts: Hashable {
     /// URL(string:) is nil: an empty string, an invalid scheme, host or port.
     init?(parsing string: String, encodingInvalidCharacters: Bool) {
         guard !string.isEmpty else { return nil }
-        var rest = Substring(string)
+        // Scalars, not Characters: URL syntax is ASCII, and grapheme breaking would link its tables.
+        var rest = Substring(string).unicodeScalars
         // A ':' before any '/', '?' or '#' ends a scheme, which must then be valid.
         if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" || $0 == "?" || $0 == "#" }), rest[colon] == ":" {
             // Foundation takes an empty scheme ("://host") too.
             let candidate = rest[..<colon]
-            guard candidate.unicodeScalars.first.map(Self.isASCIILetter) ?? true,
-                  candidate.unicodeScalars.allSatisfy({ Self.isASCIILetter($0) || Self.isASCIIDigit($0) || $0 == "+" || $0 == "-" || $0 == "." })
+            guard candidate.first.map(Self.isASCIILetter) ?? true,
+                  candidate.allSatisfy({ Self.isASCIILetter($0) || Self.isASCIIDigit($0) || $0 == "+" || $0 == "-" || $0 == "." })
             else { return nil }
-            scheme = String(candidate)
+            scheme = String(String.UnicodeScalarView(candidate))
             rest = rest[rest.index(after: colon)...]
         }
         if let hash = rest.firstIndex(of: "#") {
-            fragment = Self.encode(rest[rest.index(after: hash)...], encodingInvalidCharacters) { CharacterSet.urlFragmentAllowed.contains($0) }
+            fragment = Self.encode(rest[rest.index(after: hash)...], encodingInvalidCharacters) { _patchURLAllows($0, ":@/?") }
             rest = rest[..<hash]
         }
         if let question = rest.firstIndex(of: "?") {
-            query = Self.encode(rest[rest.index(after: question)...], encodingInvalidCharacters) { CharacterSet.urlQueryAllowed.contains($0) }
+            query = Self.encode(rest[rest.index(after: question)...], encodingInvalidCharacters) { _patchURLAllows($0, ":@/?") }
             rest = rest[..<question]
         }
-        if rest.hasPrefix("//") {
+        if rest.starts(with: ["/", "/"] as [Unicode.Scalar]) {
             rest = rest.dropFirst(2)
             let end = rest.firstIndex(of: "/") ?? rest.endIndex
             var authority = rest[..<end]
@@ -118,14 +119,14 @@ struct _PatchURLParts: Hashable {
                 let userInfo = authority[..<at]
                 authority = authority[authority.index(after: at)...]
                 let colon = userInfo.firstIndex(of: ":")
-                user = Self.encode(userInfo[..<(colon ?? userInfo.endIndex)], encodingInvalidCharacters) { CharacterSet.urlUserAllowed.contains($0) }
+                user = Self.encode(userInfo[..<(colon ?? userInfo.endIndex)], encodingInvalidCharacters) { _patchURLAllows($0, "") }
                 if let colon {
-                    password = Self.encode(userInfo[userInfo.index(after: colon)...], encodingInvalidCharacters) { CharacterSet.urlPasswordAllowed.contains($0) }
+                    password = Self.encode(userInfo[userInfo.index(after: colon)...], encodingInvalidCharacters) { _patchURLAllows($0, "") }
                 }
             }
             // The port follows the last ':', or for an IPv6 literal the ':' right after its brackets.
             let portColon: Substring.Index?
-            if authority.hasPrefix("[") {
+            if authority.first == "[" {
                 let hostEnd = authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex
                 portColon = hostEnd < authority.endIndex && authority[hostEnd] == ":" ? hostEnd : nil
             } else {
@@ -133,21 +134,22 @@ struct _PatchURLParts: Hashable {
             }
             if let colon = portColon {
                 let digits = authority[authority.index(after: colon)...]
-                guard digits.unicodeScalars.allSatisfy(Self.isASCIIDigit) else { return nil }
-                portText = String(digits)
+                guard digits.allSatisfy(Self.isASCIIDigit) else { return nil }
+                portText = String(String.UnicodeScalarView(digits))
                 authority = authority[..<colon]
             }
             // A host is never encoded: an invalid one makes the URL nil.
-            guard authority.unicodeScalars.allSatisfy({ CharacterSet.urlHostAllowed.contains($0) || $0 == "%" }) else { return nil }
-            host = String(authority)
+            guard authority.allSatisfy({ _patchURLAllows($0, ":[]") || $0 == "%" }) else { return nil }
+            host = String(String.UnicodeScalarView(authority))
         }
-        path = Self.encode(rest, encodingInvalidCharacters) { CharacterSet.urlPathAllowed.contains($0) }
+        path = Self.encode(rest, encodingInvalidCharacters) { _patchURLAllows($0, ":@/") }
     }
 
     init() {}
 
-    private static func encode(_ text: Substring, _ encodingInvalidCharacters: Bool, _ allowed: (Unicode.Scalar) -> Bool) -> String {
-        encodingInvalidCharacters ? text._patchPercentEncoded(keepingEscapes: true, allowed) : String(text)
+    private static func encode(_ text: Substring.UnicodeScalarView, _ encodingInvalidCharacters: Bool, _ allowed: (Unicode.Scalar) -> Bool) -> String {
+        let text = String(String.UnicodeScalarView(text))
+        return encodingInvalidCharacters ? text._patchPercentEncoded(keepingEscapes: true, allowed) : text
     }
 
     private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
@@ -245,15 +247,15 @@ struct URL: Hashable, CustomStringConvertible {
 
     /// `component` encoded for a path (a space as %20, `?` and `#` too), after a slash.
     func appendingPathComponent(_ component: String) -> URL {
-        appending(encodedPath: component._patchPercentEncoded { CharacterSet.urlPathAllowed.contains($0) })
+        appending(encodedPath: component._patchPercentEncoded { _patchURLAllows($0, ":@/") })
     }
 
     func appending<Component: StringProtocol>(path component: Component) -> URL {
-        appending(encodedPath: component._patchPercentEncoded { CharacterSet.urlPathAllowed.contains($0) })
+        appending(encodedPath: component._patchPercentEncoded { _patchURLAllows($0, ":@/") })
     }
 
     func appending<Component: StringProtocol>(component: Component) -> URL {
-        appending(encodedPath: component._patchPercentEncoded { CharacterSet.urlPathAllowed.contains($0) && $0 != "/" })
+        appending(encodedPath: component._patchPercentEncoded { _patchURLAllows($0, ":@/") && $0 != "/" })
     }
 
     private func appending(encodedPath component: String) -> URL {
@@ -268,7 +270,7 @@ struct URL: Hashable, CustomStringConvertible {
         var copy = parts
         let trailingSlash = copy.path.count > 1 && copy.path.hasSuffix("/")
         if trailingSlash { copy.path.removeLast() }
-        copy.path += "." + pathExtension._patchPercentEncoded { CharacterSet.urlPathAllowed.contains($0) }
+        copy.path += "." + pathExtension._patchPercentEncoded { _patchURLAllows($0, ":@/") }
         if trailingSlash { copy.path += "/" }
         return URL(parts: copy)
     }
@@ -326,7 +328,7 @@ struct URLQueryItem: Hashable {
     /// `name=value&…`, each encoded for a query with `&` and `=` encoded besides (`+` stays).
     static func _encoded(_ items: [URLQueryItem]) -> String {
         func encode(_ text: String) -> String {
-            text._patchPercentEncoded { CharacterSet.urlQueryAllowed.contains($0) && $0 != "&" && $0 != "=" }
+            text._patchPercentEncoded { _patchURLAllows($0, ":@/?") && $0 != "&" && $0 != "=" }
         }
         var query = ""
         for (position, item) in items.enumerated() {
@@ -363,7 +365,7 @@ struct URLComponents: Hashable {
 
     var host: String? {
         get { parts.host.map { $0.removingPercentEncoding ?? $0 } }
-        set { parts.host = newValue?._patchPercentEncoded { CharacterSet.urlHostAllowed.contains($0) } }
+        set { parts.host = newValue?._patchPercentEncoded { _patchURLAllows($0, ":[]") } }
     }
 
     var percentEncodedHost: String? {
@@ -378,18 +380,18 @@ struct URLComponents: Hashable {
 
     var user: String? {
         get { parts.user.map { $0.removingPercentEncoding ?? $0 } }
-        set { parts.user = newValue?._patchPercentEncoded { CharacterSet.urlUserAllowed.contains($0) } }
+        set { parts.user = newValue?._patchPercentEncoded { _patchURLAllows($0, "") } }
     }
 
     var password: String? {
         get { parts.password.map { $0.removingPercentEncoding ?? $0 } }
-        set { parts.password = newValue?._patchPercentEncoded { CharacterSet.urlPasswordAllowed.contains($0) } }
+        set { parts.password = newValue?._patchPercentEncoded { _patchURLAllows($0, "") } }
     }
 
     /// Decoded, as set (no trailing slash removed).
     var path: String {
         get { parts.path.removingPercentEncoding ?? parts.path }
-        set { parts.path = newValue._patchPercentEncoded { CharacterSet.urlPathAllowed.contains($0) } }
+        set { parts.path = newValue._patchPercentEncoded { _patchURLAllows($0, ":@/") } }
     }
 
     var percentEncodedPath: String {
@@ -399,7 +401,7 @@ struct URLComponents: Hashable {
 
     var query: String? {
         get { parts.query.map { $0.removingPercentEncoding ?? $0 } }
-        set { parts.query = newValue?._patchPercentEncoded { CharacterSet.urlQueryAllowed.contains($0) } }
+        set { parts.query = newValue?._patchPercentEncoded { _patchURLAllows($0, ":@/?") } }
     }
 
     var percentEncodedQuery: String? {
@@ -409,7 +411,7 @@ struct URLComponents: Hashable {
 
     var fragment: String? {
         get { parts.fragment.map { $0.removingPercentEncoding ?? $0 } }
-        set { parts.fragment = newValue?._patchPercentEncoded { CharacterSet.urlFragmentAllowed.contains($0) } }
+        set { parts.fragment = newValue?._patchPercentEncoded { _patchURLAllows($0, ":@/?") } }
     }
 
     /// The query split at `&` and at each item's first `=`, decoded (a `+` stays a `+`); nil without a query.
