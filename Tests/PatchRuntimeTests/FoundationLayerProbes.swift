@@ -121,3 +121,12 @@ func probeJSON(_ json: String) -> String {
     guard let encoded = try? JSONEncoder().encode(changed) else { return "unencodable" }
     return String(data: encoded, encoding: .utf8) ?? "not UTF-8"
 }
+
+/// An encoder configured in place (JSONEncoder is a class), without escaping slashes.
+func probeUnescapedSlashes(_ strings: [String]) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    let urls = strings.compactMap { URL(string: $0) }
+    guard let encoded = try? encoder.encode(urls) else { return "unencodable" }
+    return String(data: encoded, encoding: .utf8) ?? "not UTF-8"
+}

@@ -19,7 +19,7 @@ struct FoundationStringLayerTests {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
                 sourcesDirectory: sources.path,
                 exports: ["probeStrings(_:)", "probeOrdering(_:)", "probeFormat(_:_:)", "probeURLs(_:)", "probeComponents(host:path:query:)",
-                          "probeIdentifiersAndData(_:)", "probeJSON(_:)"],
+                          "probeIdentifiersAndData(_:)", "probeJSON(_:)", "probeUnescapedSlashes(_:)"],
                 outputDirectory: output.path, toolchain: try Toolchain.discover()))
             guard result.manifest.unpatchable.isEmpty else {
                 return .failure(GuestBuilder.BuildFailure(description: "left native: " + result.manifest.unpatchable.map { "\($0.declarationID): \($0.detail)" }.joined(separator: "; ")))
@@ -140,6 +140,8 @@ struct FoundationStringLayerTests {
                 #expect(guest == native, "input \(input)")
             }
         }
+        let urls = ["https://a.example/x y", "mailto:a@b.c", "a/b"]
+        #expect(try call("probeUnescapedSlashes", ["strings": urls], as: String.self) == probeUnescapedSlashes(urls))
         // JSONEncoder's default escapes '/' (and the URL was encoded and appended to).
         #expect(try call("probeJSON", ["json": inputs[0]], as: String.self).contains(#""homepage":"https:\/\/ada.example\/x%20y\/about""#))
     }

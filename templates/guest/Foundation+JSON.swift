@@ -7,7 +7,8 @@
 // `.withoutEscapingSlashes`, keys in declaration order; the key, date and data strategies and the
 // sorted or pretty-printed output are native-only.
 
-struct JSONEncoder {
+/// A class, as Foundation's: `let encoder = JSONEncoder()` is then configured in place.
+class JSONEncoder {
     struct OutputFormatting: OptionSet {
         let rawValue: UInt
         static let withoutEscapingSlashes = OutputFormatting(rawValue: 8)
@@ -35,7 +36,7 @@ struct JSONEncoder {
     }
 }
 
-struct JSONDecoder {
+class JSONDecoder {
     init() {}
 
     /// Throws for invalid JSON or a value that does not fit `type`; the error says which key.
