@@ -19,7 +19,7 @@ class JSONEncoder {
     init() {}
 
     /// Throws for a value JSON cannot represent (a non-finite Double), as JSONEncoder does.
-    func encode<Value: _PatchJSONCodable>(_ value: Value) throws(EncodingError) -> Data {
+    final func encode<Value: _PatchJSONCodable>(_ value: Value) throws(EncodingError) -> Data {
         var writer = _PatchJSONWriter()
         value._patchEncode(into: &writer)
         if writer.failure != nil { throw EncodingError() }
@@ -40,7 +40,7 @@ class JSONDecoder {
     init() {}
 
     /// Throws for invalid JSON or a value that does not fit `type`; the error says which key.
-    func decode<Value: _PatchJSONCodable>(_ type: Value.Type, from data: Data) throws(DecodingError) -> Value {
+    final func decode<Value: _PatchJSONCodable>(_ type: Value.Type, from data: Data) throws(DecodingError) -> Value {
         let bytes = Array(data)
         do throws(_PatchDecodeError) {
             return try bytes.withUnsafeBufferPointer { buffer throws(_PatchDecodeError) in

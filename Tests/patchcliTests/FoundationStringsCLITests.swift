@@ -4,7 +4,7 @@ import Testing
 /// A changed `// @patchable` function calling Foundation's String and URL API ships through
 /// `patchcli build` (the guest Foundation layer compiles it) and `patchcli run` answers as the same
 /// code does natively against Foundation.
-@Suite(.serialized) struct FoundationLayerCLITests {
+@Suite(.serialized) struct FoundationStringsCLITests {
     static let validationFile = "Sources/ShopCore/Validation.swift"
 
     /// The edited checks, natively: what the module must answer.
