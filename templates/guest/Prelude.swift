@@ -881,7 +881,8 @@ extension Double: _PatchJSONCodable {
     init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {
         switch try value.number() {
         case .double(let double): self = double
-        case .integer(let integer): self = Double(integer)
+        // JSONEncoder writes -0.0 as "-0", which reads as the integer 0: the sign is the input's.
+        case .integer(let integer): self = integer == 0 && value.offset.map({ value.input[$0] == UInt8(ascii: "-") }) == true ? -0.0 : Double(integer)
         case nil: throw _PatchDecodeError("expected a number")
         }
     }

@@ -48,9 +48,9 @@ struct GuestCodecGenerator {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
         writer.line("        guard value.isObject else { throw _PatchDecodeError(\"expected a JSON object for \(name)\") }")
         for field in shape.fields where !field.isConstant {
-            let decode = "try value.decode(\(literal(field.name)), as: \(field.type.spelling(index)).self)"
+            let decode = "try value.decode(\(literal(field.key)), as: \(field.type.spelling(index)).self)"
             if field.hasDefault {
-                writer.line("        if value.hasMember(\(literal(field.name))) { self.\(field.name) = \(decode) }")
+                writer.line("        if value.hasMember(\(literal(field.key))) { self.\(field.name) = \(decode) }")
             } else {
                 writer.line("        self.\(field.name) = \(decode)")
             }
@@ -65,11 +65,11 @@ struct GuestCodecGenerator {
             if field.type.isOptional {
                 writer.line("        if let present = self.\(field.name) {")
                 writer.line("            if !first { writer.append(UInt8(ascii: \",\")) }; first = false")
-                writer.line("            writer.writeKey(\(literal(field.name))); present._patchEncode(into: &writer)")
+                writer.line("            writer.writeKey(\(literal(field.key))); present._patchEncode(into: &writer)")
                 writer.line("        }")
             } else {
                 writer.line("        if !first { writer.append(UInt8(ascii: \",\")) }; first = false")
-                writer.line("        writer.writeKey(\(literal(field.name))); self.\(field.name)._patchEncode(into: &writer)")
+                writer.line("        writer.writeKey(\(literal(field.key))); self.\(field.name)._patchEncode(into: &writer)")
             }
         }
         writer.line("        writer.append(UInt8(ascii: \"}\"))")

@@ -311,6 +311,8 @@ struct GuestSignatureReader {
     struct CodableShape {
         struct Field {
             let name: String
+            /// The JSON key: the name, or the raw value of its case in the type's `CodingKeys`.
+            let key: String
             let type: GuestValueType
             /// `let` with an initial value: encoded, never decoded (Codable synthesis does the same).
             let isConstant: Bool
@@ -347,6 +349,14 @@ struct GuestSignatureReader {
         }
         var shape = CodableShape()
         shape.isEnum = entry.kind == .enumType
+        // The native side encodes with the type's own Codable implementation: a hand-written one
+        // cannot be matched by generated glue, custom CodingKeys can.
+        if let custom = entry.members.first(where: { GuestDependencyClosure.isCodableImplementation($0.decl) }) {
+            let customFile = index.files[custom.file]
+            return .failure(Problem(reason: .unsupportedSignature, detail: "\(entry.qualifiedName) implements init(from:) or encode(to:) itself; the guest's generated JSON codec would not encode it the same way",
+                                    location: GuestSourceLocation(file: customFile.relativePath, line: customFile.line(of: custom.decl))))
+        }
+        let codingKeys = codingKeys(of: entry)
         if shape.isEnum, let raw = entry.inheritedNames.first, GuestDependencyClosure.rawValueTypes.contains(raw) {
             guard let rawType = ["String": GuestValueType.string, "Int": .int, "Int64": .int64, "Int32": .int32, "Double": .double, "Bool": .bool][raw] else {
                 return .failure(Problem(reason: .unsupportedSignature, detail: "raw type \(raw) of \(entry.qualifiedName) is not supported by the glue", location: location))
@@ -370,9 +380,17 @@ struct GuestSignatureReader {
                     guard let written else {
                         return .failure(Problem(reason: .unsupportedSignature, detail: "stored property \(entry.qualifiedName).\(name) needs a type annotation for the generated JSON glue", location: memberLocation))
                     }
+                    // A property CodingKeys leaves out is not coded (Swift requires it to have a default).
+                    let key: String
+                    if let codingKeys {
+                        guard let listed = codingKeys[name] else { continue }
+                        key = listed
+                    } else {
+                        key = name
+                    }
                     switch resolve(written, scope: entry.path) {
                     case .success(let resolved):
-                        shape.fields.append(.init(name: name, type: resolved, isConstant: isLet && binding.initializer != nil, hasDefault: !isLet && binding.initializer != nil))
+                        shape.fields.append(.init(name: name, key: key, type: resolved, isConstant: isLet && binding.initializer != nil, hasDefault: !isLet && binding.initializer != nil))
                     case .failure(let problem):
                         return .failure(Problem(reason: problem.reason, detail: "stored property \(entry.qualifiedName).\(name): \(problem.detail)", location: memberLocation))
                     }
@@ -394,6 +412,25 @@ struct GuestSignatureReader {
             }
         }
         return .success(shape)
+    }
+
+    /// The JSON key of each property a struct's nested `CodingKeys` enum lists (its String raw value
+    /// or its name), nil without one. A key whose raw value is not plain text keeps the property's name.
+    private func codingKeys(of entry: GuestTypeEntry) -> [String: String]? {
+        guard entry.kind == .structType,
+              let keysType = index.types(named: "CodingKeys").first(where: { index.types[$0].path == entry.path + ["CodingKeys"] })
+        else { return nil }
+        let keys = index.types[keysType]
+        let isString = keys.inheritedNames.first == "String"
+        var mapping: [String: String] = [:]
+        for member in keys.members {
+            guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in caseDecl.elements {
+                let name = element.name.text.filter { $0 != "`" }
+                mapping[name] = isString ? (Self.plainStringRawValue(element) ?? name) : name
+            }
+        }
+        return mapping
     }
 
     /// `case usd = "USD"` → `USD`, `case tea` → `tea`; nil for literals with escapes or interpolation.

@@ -51,6 +51,7 @@ struct GuestSourceGenerator {
                 var closure = closureBuilder.closure(of: plan.unit)
                 var codecTypes: Set<Int> = []
                 collectCodecTypes(plan, reader: reader, into: &codecTypes)
+                collectCodableTypes(in: closure, reader: reader, into: &codecTypes)
                 for type in codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
                 if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers) {
                     unpatchable.append(problem)
@@ -84,6 +85,7 @@ struct GuestSourceGenerator {
         emitProjectCode(included, viewTypes: Set(views.map(\.type)), into: &writer)
         var codecTypes: Set<Int> = []
         for plan in plans { collectCodecTypes(plan, reader: reader, into: &codecTypes) }
+        for closure in closures { collectCodableTypes(in: closure, reader: reader, into: &codecTypes) }
         for plan in views { codecTypes.formUnion(plan.codecTypes) }
         // With views, the DSL's Foundation stand-ins are compiled in and enums also read the
         // inputs' shape of them.
@@ -114,6 +116,22 @@ struct GuestSourceGenerator {
         while let type = pending.popLast() {
             guard types.insert(type).inserted else { continue }
             if case .success(let shape) = reader.codableShape(of: type) { pending.append(contentsOf: shape.referencedTypes) }
+        }
+    }
+
+    /// The project's Codable types the code uses (a `JSONDecoder().decode(Item.self, from:)` inside a
+    /// function), and the types they hold: the guest's JSONEncoder and JSONDecoder work over the
+    /// generated codecs. One whose shape the glue cannot encode gets none, and a call that needs it
+    /// fails to compile with the type named.
+    private func collectCodableTypes(in closure: Set<GuestUnit>, reader: GuestSignatureReader, into types: inout Set<Int>) {
+        var pending: [Int] = []
+        for case .typeShell(let type) in closure
+        where !index.types[type].inheritedNames.filter({ ["Codable", "Decodable", "Encodable"].contains($0) }).isEmpty {
+            pending.append(type)
+        }
+        while let type = pending.popLast() {
+            guard case .success(let shape) = reader.codableShape(of: type), types.insert(type).inserted else { continue }
+            pending.append(contentsOf: shape.referencedTypes)
         }
     }
 

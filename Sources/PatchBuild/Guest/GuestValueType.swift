@@ -78,13 +78,13 @@ indirect enum GuestValueType: Hashable, Sendable {
     /// module compiles the layer); `TimeInterval` is Foundation's name for Double.
     static let foundationLayer: [String: GuestValueType] = [
         "Date": .standIn("Date"), "TimeInterval": .double,
+        "UUID": .standIn("UUID"), "URL": .standIn("URL"), "Data": .standIn("Data"),
     ]
 
     /// Foundation and CoreGraphics types the view DSL stands in for, as the host encodes them (§5.4:
     /// UUID and URL as strings, the CoreGraphics structs as objects of their stored properties);
     /// `CGFloat` is Double in the guest.
     static let viewStandIns: [String: GuestValueType] = [
-        "UUID": .standIn("UUID"), "URL": .standIn("URL"),
         "CGPoint": .standIn("CGPoint"), "CGSize": .standIn("CGSize"), "CGRect": .standIn("CGRect"),
         "CGVector": .standIn("CGVector"), "CGFloat": .double,
     ]
@@ -104,6 +104,8 @@ enum GuestFrameworkNames {
     static let foundationLayer: Set<String> = [
         "Date", "TimeInterval", "Locale", "TimeZone", "Calendar", "DateComponents", "DateFormatter", "ISO8601DateFormatter",
         "RelativeDateTimeFormatter", "NumberFormatter", "NSNumber", "UserDefaults", "Bundle", "Logger", "OSLogMessage", "OSLogPrivacy",
+        "CharacterSet", "ComparisonResult", "URL", "URLComponents", "URLQueryItem", "UUID", "Data", "JSONEncoder", "JSONDecoder",
+        "EncodingError", "DecodingError",
     ]
 
     static let types: [String: String] = {
@@ -134,11 +136,11 @@ enum GuestFrameworkNames {
         return table
     }()
 
-    /// Members that exist only through Foundation's extensions of standard types.
+    /// Members that exist only through Foundation's extensions of standard types and that the layer
+    /// does not have (its String API is in Foundation+String.swift and Foundation+URL.swift).
     static let members: Set<String> = [
-        "components", "trimmingCharacters", "replacingOccurrences", "capitalized", "data", "addingPercentEncoding",
-        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains", "caseInsensitiveCompare",
-        "appendingPathComponent", "localizedUppercase", "localizedLowercase", "folding", "applyingTransform", "range",
+        "padding", "localizedCaseInsensitiveCompare", "localizedStandardContains",
+        "localizedUppercase", "localizedLowercase", "localizedCapitalized", "folding", "applyingTransform",
     ]
 
     /// The API a guest compiler diagnostic says is missing: `X` of "cannot find 'X' in scope" (or
