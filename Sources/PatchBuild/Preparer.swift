@@ -753,11 +753,12 @@ private struct Planner {
                     viewClaims.append(.init(view: .init(target: target, path: body.ownerPath), location: "\(file.path):\(body.line)"))
                 }
             }
-            // Exports are made per file on every core (sanitizing thousands of names adds up).
+            // Exports are made per file on every core (sanitizing thousands of names adds up). Only
+            // functions that get a thunk claim one (under `routing: all` most candidates are skipped),
+            // and a file several targets compile declares each of its functions once.
             functionClaims += ConcurrentMap.map(analysis.files) { file in
-                file.scan.functions.filter { planner.routing.selects($0, inFile: file.path) }.map { function in
-                    (function.export,
-                     "\(file.path):\(function.line): \(function.key) (target \(target))")
+                file.scan.functions.filter { $0.unsupportedReason == nil && planner.routing.selects($0, inFile: file.path) }.map { function in
+                    (function.export, "\(file.path):\(function.line): \(function.key)")
                 }
             }.joined()
         }

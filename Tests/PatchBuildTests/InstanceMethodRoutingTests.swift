@@ -23,7 +23,7 @@ import Testing
             }
 
             """
-        let project = PreparedProject(source)
+        let project = PreparedProject(source, routing: .marked)
         #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
         #expect(project.userFile.contains("    dynamic func total(plus extra: Int) -> Int { 0 }\n"))
         #expect(project.userFile.contains("    mutating dynamic func reset() {}\n"))
@@ -88,7 +88,7 @@ import Testing
             }
 
             """
-        let project = PreparedProject(source)
+        let project = PreparedProject(source, routing: .marked)
         #expect(project.userFile.contains("    static dynamic var rate: Double { 0.2 }\n"))
         #expect(project.userFile.contains("    dynamic var total: Int {\n"))
         #expect(project.plan.functions.map(\.key) == ["Cart.total", "Tax.rate"])
@@ -114,7 +114,7 @@ import Testing
             """), "\(project.routingThunks)")
         #expect(project.routingThunks.contains("    @_dynamicReplacement(for: rate)\n    static var __patch_rate: Double {\n"))
         // A change of the getter is a candidate of the module, named as the guest exports it.
-        let edited = PreparedProject(source.replacingOccurrences(of: "cents.reduce(0, +)", with: "cents.reduce(1, +)"))
+        let edited = PreparedProject(source.replacingOccurrences(of: "cents.reduce(0, +)", with: "cents.reduce(1, +)"), routing: .marked)
         let changes = ChangeDetector.compare(baseline: project.plan.baseline, current: edited.plan, shippedExports: Set(project.plan.functions.map(\.export)))
         #expect(changes.map(\.id) == ["App:Cart.total"] && changes.first?.status == .patched, "\(changes)")
         #expect(GuestExportName(declarationID: "Cart.total")?.jsonSymbol == "_pf_Cart_total__get")
@@ -138,7 +138,7 @@ import Testing
             }
 
             """
-        let project = PreparedProject(source)
+        let project = PreparedProject(source, routing: .marked)
         #expect(project.userFile.contains("    dynamic init(host: String, _ port: Int) {\n"))
         #expect(project.plan.functions.map(\.export) == ["_pf_Client_init__host__"])
         let skip = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }

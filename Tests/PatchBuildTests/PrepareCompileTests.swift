@@ -338,7 +338,7 @@ struct PrepareCompileTests {
         let project = PreparedProject(targets: [
             "Phone": ["App.swift": app], "TV": ["App.swift": app.replacingOccurrences(of: "\"home\"", with: "\"tv\"")],
             "CardsKit": ["Row.swift": row], "ListKit": ["Row.swift": row],
-        ], appTarget: "Phone")
+        ], appTarget: "Phone", routing: .marked)
         #expect(project.plan.collisions.isEmpty && project.plan.skipped.isEmpty)
         #expect(project.plan.views.map(\.typeName).sorted() == [
             "CardsKit_Row", "ListKit_Row", "Phone_ContentView", "Phone_Controls_Bar", "TV_ContentView", "TV_Controls_Bar",
@@ -370,7 +370,7 @@ struct PrepareCompileTests {
             }
             struct Selector: PlatformView { var phone: Text { Text("s") } }
             """
-        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App")
+        let project = PreparedProject(targets: ["App": ["Views.swift": source]], appTarget: "App", routing: .marked)
         #expect(project.plan.views.map(\.typeName) == ["Badge", "Page"])
         #expect(project.plan.skipped.map(\.declaration) == ["Selector.body"])
         let diagnostics = try SDKStandIn.typecheck(files(of: project, target: "App"))

@@ -354,7 +354,7 @@ import Testing
                 var body: some View { phoneView.bold() }
             }
             """
-        let project = PreparedProject(source)
+        let project = PreparedProject(source, routing: .marked)
         #expect(project.plan.views.map(\.declaredName) == ["Custom"])
         #expect(project.plan.skipped.count == 1)
         let skip = project.plan.skipped.first

@@ -107,7 +107,7 @@ import Testing
         }
     }
 
-    /// A private function's thunk lives in a section prepare appends to its own file: the commit's
+    /// A file-private function's thunk lives in a section prepare appends to its own file: the commit's
     /// version of that file has none, and the replay must keep the shipped one or the function would
     /// read as not routed.
     @Test func aPrivateFunctionsThunkSectionSurvivesTheCommit() throws {
@@ -120,7 +120,7 @@ import Testing
                     public static func text(for name: String) -> String { salutation(name: name) }
 
                     // @patchable
-                    private static func salutation(name: String) -> String {
+                    fileprivate static func salutation(name: String) -> String {
                         "Hello, " + name
                     }
                 }
