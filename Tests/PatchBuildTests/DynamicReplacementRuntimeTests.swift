@@ -9,11 +9,6 @@ private let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent
 @Suite(.serialized, .enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
 struct DynamicReplacementRuntimeTests {
     @Test func preparedViewsAndFunctionsRouteToTheModuleOrTheOriginal() throws {
-        let compiler = try #require(SDKStandIn.compiler, "CI=true requires swiftc")
-        let standIns = try SDKStandIn.directory().path
-        let directory = try SDKStandIn.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-
         let sources = try ["Views.swift", "Pricing.swift", "main.swift"].map { name in
             SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: fixtures.appendingPathComponent(name))))
         }
@@ -26,18 +21,7 @@ struct DynamicReplacementRuntimeTests {
         var files: [String: [UInt8]] = [:]
         for source in sources { files[source.path] = source.bytes }
         for update in plan.updates { files[update.path] = update.after }
-        var paths: [String] = []
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            let name = (path as NSString).lastPathComponent
-            try Data(bytes).write(to: directory.appendingPathComponent(name))
-            paths.append(name)
-        }
-
-        // Swift 6 language mode, as current apps build.
-        let build = try SDKStandIn.run(compiler, ["-swift-version", "6", "-module-name", "App", "-I", standIns, "-L", standIns,
-                                       "-lSwiftUI", "-lPatchSDK", "-lPatchRender", "-lPatchSwiftUI"] + paths + ["-o", "app"], in: directory)
-        try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
-        let result = try SDKStandIn.run(directory.appendingPathComponent("app").path, [], in: directory)
+        let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0)
         #expect(result.output == """
             native: Hello, Ada | VStack(inner, second line) | box of 3 | secret | VStack(card, border 2) | 500 | Welcome, Ada!

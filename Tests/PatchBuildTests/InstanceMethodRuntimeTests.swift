@@ -9,11 +9,6 @@ struct InstanceMethodRuntimeTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/RuntimeMethods")
 
     @Test func methodsSendSelfAndMutatingMethodsTakeTheModulesNewSelf() throws {
-        let compiler = try #require(SDKStandIn.compiler, "CI=true requires swiftc")
-        let standIns = try SDKStandIn.directory().path
-        let directory = try SDKStandIn.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-
         let sources = try ["Cart.swift", "main.swift"].map { name in
             SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
         }
@@ -27,17 +22,7 @@ struct InstanceMethodRuntimeTests {
         // `Cart.note` is private: the thunks are appended to Cart.swift, the routing file has the enum's.
         let cart = String(decoding: files["Sources/App/Cart.swift"] ?? [], as: UTF8.self)
         #expect(cart.contains("@_dynamicReplacement(for: add(item:))\n    mutating func __patch_add(item: Item) -> Int {"), "\(cart)")
-        var paths: [String] = []
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            let name = (path as NSString).lastPathComponent
-            try Data(bytes).write(to: directory.appendingPathComponent(name))
-            paths.append(name)
-        }
-
-        let build = try SDKStandIn.run(compiler, ["-swift-version", "6", "-module-name", "App", "-I", standIns, "-L", standIns,
-                                       "-lSwiftUI", "-lPatchSDK", "-lPatchRender", "-lPatchSwiftUI"] + paths + ["-o", "app"], in: directory)
-        try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
-        let result = try SDKStandIn.run(directory.appendingPathComponent("app").path, [], in: directory)
+        let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0)
         // The module's results are used; a mutating method's and an initializer's `var`s take the
         // module's values, the `let`s (`currency`, `name`) keep their own.

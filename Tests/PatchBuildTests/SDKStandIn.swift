@@ -77,6 +77,26 @@ enum SDKStandIn {
         return directory
     }
 
+    /// Compiles `files` (path → bytes; each written under its last path component) into one executable
+    /// module `App` against every stand-in, in Swift 6 mode as current apps build, and runs it:
+    /// dynamic replacement and the generated routing are real on Linux, only the UI types are not.
+    static func compileAndRun(_ files: [String: [UInt8]]) throws -> Outcome {
+        let compiler = try #require(compiler, "CI=true requires swiftc")
+        let standIns = try directory().path
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var names: [String] = []
+        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
+            let name = (path as NSString).lastPathComponent
+            try Data(bytes).write(to: directory.appendingPathComponent(name))
+            names.append(name)
+        }
+        let build = try run(compiler, ["-swift-version", "6", "-module-name", "App", "-I", standIns, "-L", standIns]
+                            + modules.map { "-l" + $0 } + names + ["-o", "app"], in: directory)
+        try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
+        return try run(directory.appendingPathComponent("app").path, [], in: directory)
+    }
+
     /// Typechecks `files` (name → text) together as one module against the stand-ins, in Swift 6 mode
     /// as current apps build. Returns nil when they compile, else the compiler's diagnostics.
     /// - Parameter modules: the stand-ins the files may import (default all): code that must not need
