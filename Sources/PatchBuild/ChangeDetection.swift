@@ -392,8 +392,7 @@ public enum ChangeDetector {
             if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
-            return native(DeclarationChange.NativeReason.notRouted,
-                          "the shipped binary has no thunk for it; have prepare route it (`routing: all` in patch.json, or `// @patchable` on it; not `// @native`, not in a `routingExclude` file), then run prepare and ship to make it patchable")
+            return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)
         case .initializer, .computedProperty:
             // A computed property routed by its getter is a candidate as a function is.
             if let routed = current.functions.first(where: { $0.declarationID == declaration.id }), shippedExports.contains(routed.export) {
@@ -408,14 +407,19 @@ public enum ChangeDetector {
                }) {
                 return native(DeclarationChange.NativeReason.toolbarContentNotRoutable, skip.reason)
             }
-            if declaration.kind == .computedProperty, let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
+            // A property's skip is on its name's line, which attributes on lines of their own (`@ViewBuilder`)
+            // put after the declaration's first line: its key (`Type.name`, the id without the target) finds it.
+            let propertyKey = declaration.kind == .computedProperty ? declaration.id.split(separator: ":", maxSplits: 1).last.map(String.init) : nil
+            if let skip = current.skipped.first(where: { $0.file == declaration.file && ($0.line == location.line || $0.declaration == propertyKey) }) {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
-            return native(DeclarationChange.NativeReason.notRouted, declaration.kind == .computedProperty
-                ? "the shipped binary has no thunk for it; mark it `// @patchable` (then run prepare and ship) to make its getter patchable"
-                : "prepare routes functions, computed properties and view bodies only; this \(declaration.kind.rawValue) runs native code")
+            return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)
         }
     }
+
+    /// What a function, method, computed property or initializer the shipped binary does not route,
+    /// and prepare gave no reason for, needs.
+    static let notRoutedAdvice = "the shipped binary has no thunk for it; have prepare route it (`routing: all` in patch.json, or `// @patchable` on it; not `// @native`, not in a `routingExclude` file), then run prepare and ship to make it patchable"
 
     /// A callable's id without its parameter types (`T:Pricing.fee(_:Int)` → `T:Pricing.fee(_`):
     /// equal for two ids that differ only in types. Nil for ids that are not callables.

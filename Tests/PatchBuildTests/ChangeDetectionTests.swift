@@ -33,6 +33,29 @@ import Testing
                                       shippedExports: Set(before.plan.functions.map(\.export)))
     }
 
+    /// Under `routing: all`, a changed property prepare skipped says why, though its attribute sits on
+    /// the line above its name; a changed default value whose type has no written initializer says
+    /// what to write.
+    @Test func unroutedPropertiesAndImplicitInitializersSayWhy() throws {
+        let old = """
+            struct Badge {
+                var count = 1
+                @available(iOS 17, *)
+                var label: some Equatable { "n" }
+            }
+            """
+        let new = old.replacingOccurrences(of: "\"n\"", with: "\"m\"").replacingOccurrences(of: "count = 1", with: "count = 2")
+        let before = PreparedProject(old, routing: .all)
+        let changes = ChangeDetector.compare(baseline: before.plan.baseline, current: PreparedProject(new, routing: .all).plan,
+                                             shippedExports: Set(before.plan.functions.map(\.export)))
+        let label = try #require(changes.first { $0.id == "App:Badge.label" })
+        #expect(label.reason == "not_routed")
+        #expect(label.detail?.hasPrefix("prepare does not route it: the property's type") == true, "\(label.detail ?? "")")
+        let initializer = try #require(changes.first { $0.id == "App:Badge.init" })
+        #expect(initializer.reason == "not_routed")
+        #expect(initializer.detail?.contains("the type's implicit initializers set it, and they have no declaration a thunk could route") == true, "\(initializer.detail ?? "")")
+    }
+
     @Test func unchangedSourcesAndReformattingAreNoChange() {
         #expect(Self.changes(from: Self.shipped, to: Self.shipped).isEmpty)
         let reformatted = Self.shipped.replacingOccurrences(of: "{ cents / 10 }", with: "{\n        // ten percent\n        cents / 10\n    }")
