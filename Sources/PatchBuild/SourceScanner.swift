@@ -390,8 +390,8 @@ struct SourceScanner {
         candidate.hasNativeMarker = markers.native
         if initializer.optionalMark != nil {
             candidate.unsupportedReason = "failable initializers (`init?`) are not routed: the module's result has no way to say nil"
-        } else if initializer.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
-            candidate.unsupportedReason = Self.privateMemberReason
+        } else if let reason = Self.privateMemberReason(initializer.modifiers, ownerPath: context.typePath) {
+            candidate.unsupportedReason = reason
         } else if signature.parameterClause.parameters.isEmpty {
             candidate.unsupportedReason = "an initializer without parameters: its replacement needs argument labels of its own (`init(__patch_…)`) and has none to take them from"
         } else if initializer.genericParameterClause != nil || initializer.genericWhereClause != nil {
@@ -451,8 +451,8 @@ struct SourceScanner {
         }
         if !getterOnly {
             candidate.unsupportedReason = "only read-only computed properties are routed (its getter); this one has a setter, effects (`get async`/`get throws`) or observers"
-        } else if !context.typePath.isEmpty, variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
-            candidate.unsupportedReason = Self.privateMemberReason
+        } else if let reason = Self.privateMemberReason(variable.modifiers, ownerPath: context.typePath) {
+            candidate.unsupportedReason = reason
         } else if variable.bindings.count > 1 {
             candidate.unsupportedReason = "the property shares its declaration with other variables"
         } else if let type = binding.typeAnnotation?.type {
@@ -599,17 +599,18 @@ struct SourceScanner {
         result.bodies.append(candidate)
     }
 
-    static let privateMemberReason = "`private` members cannot be replaced: Swift finds no `private` member for a replacement, which sits in an extension; make it `fileprivate` to route it"
+    /// Swift finds no `private` member for `@_dynamicReplacement(for:)` outside its own scope, even
+    /// from an extension in the same file ("replaced function could not be found"); `fileprivate`
+    /// members and `private` free functions it finds. One rule for methods, properties and initializers.
+    private static func privateMemberReason(_ modifiers: DeclModifierListSyntax, ownerPath: [String]) -> String? {
+        guard !ownerPath.isEmpty, modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) else { return nil }
+        return "`private` members cannot be replaced: Swift finds no `private` member for a replacement, which sits in an extension; make it `fileprivate` to route it"
+    }
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
         // Whether an instance method's receiver can travel is the planner's to say: it knows the type.
-        // Swift finds no `private` member for `@_dynamicReplacement(for:)` outside its own scope, even
-        // from an extension in the same file ("replaced function could not be found"); `fileprivate`
-        // members and `private` free functions it finds.
-        if !candidate.ownerPath.isEmpty, function.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) {
-            return privateMemberReason
-        }
+        if let reason = privateMemberReason(function.modifiers, ownerPath: candidate.ownerPath) { return reason }
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"
