@@ -406,8 +406,8 @@ final class ScratchWorktree: @unchecked Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
-                self?.remove()
-                exit(status)
+                guard let self else { exit(status) }
+                self.removeThenExit(status)
             }
             source.resume()
             signalSources.append(source)
@@ -423,6 +423,18 @@ final class ScratchWorktree: @unchecked Sendable {
     func remove() {
         lock.lock()
         defer { lock.unlock() }
+        deleteOnce()
+    }
+
+    /// The lock is held until the process ends: the replay's git command fails once the tree is
+    /// gone, and its thread must wait in `remove()` rather than exit with git's status first.
+    private func removeThenExit(_ status: Int32) -> Never {
+        lock.lock()
+        deleteOnce()
+        exit(status)
+    }
+
+    private func deleteOnce() {
         guard !removed else { return }
         removed = true
         if (try? repository.run(["worktree", "remove", "--force", tree])) == nil {
