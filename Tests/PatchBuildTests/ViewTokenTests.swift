@@ -158,6 +158,33 @@ import Testing
         #expect(outcome.index.files[0].tree.description.contains("Text(\"t\").font(Font(_patchHostToken: \"\(font.id)\"))"))
     }
 
+    @Test func aDateReadIsANumberTokenOfSecondsSince1970ReadBackAsADate() throws {
+        let source = """
+            import SwiftUI
+
+            @Observable final class Trip {
+                var departure: Date = Date()
+            }
+
+            struct Departure: View {
+                var trip: Trip
+                var body: some View { Text(trip.departure, style: .time) }
+            }
+
+            """
+        let index = GuestSourceIndex(sources: [("Sources/App/Departure.swift", source)])
+        let table = try ViewTokenAnalysis(index: index).analyze(type: try #require(index.lookupType(path: ["Departure"]))).get()
+        let date = try #require(table.tokens.first)
+        #expect(table.tokens.map(\.type) == [.date] && date.kind == .number && date.id.hasPrefix("nt_"))
+        #expect(date.thunkEntry == "\"\(date.id)\": .number((trip.departure).timeIntervalSince1970)")
+        let request = GuestViewRequest(declarationID: "App:Departure.body", typeName: "Departure", path: ["Departure"],
+                                       shippedTokens: table.tokens.map(\.record))
+        let outcome = ViewTokenRewrite.apply(to: index, views: [request])
+        #expect(outcome.unpatchable.isEmpty)
+        #expect(outcome.index.files[0].tree.description.contains(
+            "Text(Date(timeIntervalSince1970: _patchNumberToken(\"__numtok_\(date.id)\")), style: .time)"))
+    }
+
     @Test func aReadTheShippedThunkDoesNotPassNeedsANewAppBuild() throws {
         let screen = try Self.table("Screen").get()
         let shipped = screen.tokens.filter { $0.expression != "model.detail.subtitle" }.map(\.record)

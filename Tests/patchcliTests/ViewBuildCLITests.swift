@@ -61,14 +61,18 @@ import Testing
         final class Profile: ObservableObject {
             @Published var name = "Ada"
             @Published var bio = ""
+            @Published var joined = Date(timeIntervalSince1970: 1_718_000_000)
         }
 
         struct ThemedBadge: View {
             @Environment(\\.colorScheme) private var colorScheme
             @ObservedObject var profile: Profile
             var body: some View {
-                Text(profile.name)
-                    .foregroundColor(colorScheme == .dark ? .white : .black)
+                VStack {
+                    Text(profile.name)
+                        .foregroundColor(colorScheme == .dark ? .white : .black)
+                    Text("since \\(Calendar.current.component(.year, from: profile.joined))")
+                }
             }
         }
 
@@ -167,7 +171,7 @@ import Testing
             #expect(card["status"] as? String == "native_only" && card["reason"] as? String == "view_needs_new_host_value", "\(card)")
             #expect((card["detail"] as? String)?.contains("reads `profile.bio`") == true, "\(card)")
             let cardLocation = card["problem_location"] as? [String: Any] ?? card["location"] as? [String: Any]
-            #expect(cardLocation?["file"] as? String == Self.themedFile && cardLocation?["line"] as? Int == 21, "\(card)")
+            #expect(cardLocation?["file"] as? String == Self.themedFile && cardLocation?["line"] as? Int == 25, "\(card)")
             // What stops a view is named with its file:line.
             let listed = try #require(byID["Greeter:NamesList.body"])
             #expect(listed["status"] as? String == "native_only" && listed["reason"] as? String == "view_not_lowerable")
@@ -205,10 +209,13 @@ import Testing
             let tokens = try #require(declarations.first { $0["id"] as? String == "Greeter:ThemedBadge.body" }?["tokens"] as? [[String: Any]])
             let tokenID = { (expression: String) in tokens.first { $0["expression"] as? String == expression }?["id"] as? String ?? "" }
             #expect(tokenID("profile.name").hasPrefix("st_") && tokenID("colorScheme == .dark").hasPrefix("nt_"), "\(tokens)")
+            // A Date read is a number token of seconds since 1970 (June 2024: the year in any time zone).
+            #expect(tokenID("profile.joined").hasPrefix("nt_"), "\(tokens)")
             let badge = try CLI.run(["run", module, "--view", "ThemedBadge", "--inputs",
-                                     #"{"__numtok_\#(tokenID("colorScheme == .dark"))":1,"__strtok_\#(tokenID("profile.name"))":"Grace"}"#])
+                                     #"{"__numtok_\#(tokenID("colorScheme == .dark"))":1,"__strtok_\#(tokenID("profile.name"))":"Grace","__numtok_\#(tokenID("profile.joined"))":1718000000}"#])
             #expect(badge.status == 0, "\(badge.stdout)\(badge.stderr)")
             #expect(badge.stdout.contains(#"text("Grace") .foregroundColor(named("white")) .bold"#), "\(badge.stdout)")
+            #expect(badge.stdout.contains(#"text("since 2024")"#), "\(badge.stdout)")
             // The views that stayed native are not in the module's manifest.
             let cardRun = try CLI.run(["run", module, "--view", "ProfileCard"])
             #expect(cardRun.status != 0)

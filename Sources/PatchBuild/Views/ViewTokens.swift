@@ -14,13 +14,15 @@ struct ViewToken: Hashable, Sendable {
         /// `Bool`, and a comparison of an enum read (`colorScheme == .dark`): a number token 0/1.
         case bool = "Bool"
         case color = "Color", font = "Font"
+        /// A `Date`: a number token, seconds since 1970 (the inputs' date encoding, §5.4).
+        case date = "Date"
         /// A leaf view the DSL cannot lower (`Map(…)`): a slot, which the thunk passes as a native view.
         case view = "View"
 
         var kind: Baseline.Token.Kind {
             switch self {
             case .string: .string
-            case .int, .double, .cgFloat, .float, .bool: .number
+            case .int, .double, .cgFloat, .float, .bool, .date: .number
             case .color: .color
             case .font: .font
             case .view: .slot
@@ -67,6 +69,7 @@ struct ViewToken: Hashable, Sendable {
         case .string: value = ".string(\(expression))"
         case .int, .double, .cgFloat, .float: value = ".number(Double(\(expression)))"
         case .bool: value = ".number((\(expression)) ? 1 : 0)"
+        case .date: value = ".number((\(expression)).timeIntervalSince1970)"
         case .color: value = ".color(\(expression))"
         case .font: value = ".font(\(expression))"
         }
@@ -82,6 +85,7 @@ struct ViewToken: Hashable, Sendable {
         case .int: return "Int(\(number))"
         case .float: return "Float(\(number))"
         case .bool: return "(\(number) != 0)"
+        case .date: return "Date(timeIntervalSince1970: \(number))"
         case .color: return "Color(_patchHostToken: \"\(id)\")"
         case .font: return "Font(_patchHostToken: \"\(id)\")"
         case .view where isBackground: return "._patchBackgroundSlot(\"\(id)\", label: \"\(slotLabel)\")"
@@ -134,7 +138,7 @@ struct ViewTokenProblem: Error, Equatable {
 /// Finds the expressions of a view's members (its `body` and the helpers it declares) rooted in a
 /// host property, and gives each a token kind from the declared types it reads through: the
 /// project's declarations (`class Model { var title: String }`) and `environmentValues` for
-/// `@Environment(\.key)`. Anything that is no string, number, Bool, Color or Font (a collection of
+/// `@Environment(\.key)`. Anything that is no string, number, Bool, Date, Color or Font (a collection of
 /// models, an action such as `dismiss()`, a binding `$model.x`) is the problem that keeps the view native.
 struct ViewTokenAnalysis {
     let index: GuestSourceIndex
@@ -484,7 +488,7 @@ struct ViewTokenAnalysis {
                 found.append(.init(token: ViewToken(viewPath: viewPath, type: .bool, expression: comparison), root: text, file: file, range: start..<end,
                                    line: sourceFile.line(of: node)))
             case .type(let name):
-                problem("`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Color and Font reads become tokens")
+                problem("`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Date, Color and Font reads become tokens")
             }
         }
         return (found, problems)
