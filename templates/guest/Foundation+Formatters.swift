@@ -230,14 +230,8 @@ final class NumberFormatter {
         // `.none` is the integer, rounded half to even, without grouping: the guest's own text.
         guard numberStyle != .none else { return "\(Int(value.rounded(.toNearestOrEven)))" }
         // number_format reads "" as en_US, so the device's locale is named.
-        let locale = _locale.identifier
-        let text = _patchFormatNumber(value, style: numberStyle._code, fractionDigits: maximumFractionDigits, locale: locale)
-        guard minimumFractionDigits < maximumFractionDigits else { return text }
-        // The bridge takes one digit count: the zeros past the minimum are removed here, after
-        // the locale's decimal separator (the text between the digits of 0.5 formatted).
-        let half = Array(_patchFormatNumber(0.5, style: 0, fractionDigits: 1, locale: locale).utf8)
-        guard half.count > 2 else { return text }
-        return _patchTrimmingFraction(text, separator: half[1..<(half.count - 1)], keeping: minimumFractionDigits)
+        return _patchFormatNumber(value, style: numberStyle._code, fractionDigits: minimumFractionDigits...maximumFractionDigits,
+                                  locale: _locale.identifier)
     }
 
     func string(for value: Double?) -> String? { value.flatMap { string(from: NSNumber(value: $0)) } }
@@ -249,6 +243,17 @@ func _patchFormatNumber(_ value: Double, style: Int32, fractionDigits: Int, loca
     _patchWithUTF8(locale) { locale, localeCount in
         _patchHostString(patch_host_number_format(Int64(bitPattern: value.bitPattern), style, Int32(clamping: fractionDigits), locale, localeCount)) ?? ""
     }
+}
+
+/// `patch_host.number_format` with between `fractionDigits.lowerBound` and `upperBound` digits: the
+/// bridge takes one count, so the zeros past the minimum are removed here, after the locale's
+/// decimal separator (the text between the digits of 0.5 formatted).
+func _patchFormatNumber(_ value: Double, style: Int32, fractionDigits: ClosedRange<Int>, locale: String) -> String {
+    let text = _patchFormatNumber(value, style: style, fractionDigits: fractionDigits.upperBound, locale: locale)
+    guard fractionDigits.lowerBound < fractionDigits.upperBound else { return text }
+    let half = Array(_patchFormatNumber(0.5, style: 0, fractionDigits: 1, locale: locale).utf8)
+    guard half.count > 2 else { return text }
+    return _patchTrimmingFraction(text, separator: half[1..<(half.count - 1)], keeping: fractionDigits.lowerBound)
 }
 
 /// `text` without the trailing zeros of its fraction (the ASCII digits after the last `separator`)
@@ -313,6 +318,21 @@ extension Date {
     func formatted(date: FormatStyle.DateStyle, time: FormatStyle.TimeStyle) -> String {
         _patchFormatStyled(self, dateStyle: date._style, timeStyle: time._style, locale: .current, timeZone: .current)
     }
+}
+
+extension Double {
+    /// In the device's locale with up to 6 fraction digits, rounded half to even (`1,234.5`,
+    /// `0.333333`), as `FloatingPointFormatStyle`'s default: `number_format`'s decimal style.
+    /// Infinity and NaN trap (the device writes its own symbols for them).
+    func formatted() -> String {
+        guard isFinite else { fatalError("Double.formatted() of infinity or NaN needs the device's formatter") }
+        return _patchFormatNumber(self, style: 0, fractionDigits: 0...6, locale: Locale.current.identifier)
+    }
+}
+
+extension Float {
+    /// As `Double.formatted()` of the same value.
+    func formatted() -> String { Double(self).formatted() }
 }
 
 extension BinaryInteger {
