@@ -2,7 +2,7 @@ import Foundation
 @testable import PatchBuild
 import Testing
 
-/// The view DSL is compiled once into the library module `GuestDSLLibrary` caches, and view builds
+/// The view DSL is compiled once into the library module `GuestLibrary.viewDSL` caches, and view builds
 /// compile only their program against it: the cache is reused, keyed by what the library's bytes
 /// depend on, and a module does not depend on where the cache is.
 @Suite struct GuestDSLLibraryTests {
@@ -77,7 +77,7 @@ import Testing
         let commands = GuestCommands(toolchain: toolchain, workDirectory: "/one/place")
         let files = [("Prelude.swift", Data("let a = 1".utf8)), ("ViewDSL.swift", Data("struct V {}".utf8))]
         func key(_ commands: GuestCommands, _ contents: [(name: String, data: Data)]) -> String {
-            GuestDSLLibrary.entryKey(commands: commands, files: contents.map(\.name).filter { $0.hasPrefix("ViewDSL") }, contents: contents)
+            GuestLibrary.viewDSL.entryKey(commands: commands, files: contents.map(\.name).filter { $0.hasPrefix("ViewDSL") }, contents: contents)
         }
         let original = key(commands, files)
         #expect(key(commands, files) == original)

@@ -12,13 +12,13 @@ import Testing
         #expect(files.contains("Foundation+Date.swift"))
         #expect(files.allSatisfy { $0 == "Foundation.swift" || $0.hasPrefix("Foundation+") })
         #expect(GuestTemplates.viewDSLLibraryFiles(in: directory) == files + GuestTemplates.viewDSLFiles(in: directory))
-        // A function module compiles the layer with the prelude; one against the view DSL's library does not.
+        // Both guest libraries compile the layer with the prelude; a program compiles against one of them.
+        #expect(GuestLibrary.foundation.files(in: directory) == files)
+        #expect(GuestLibrary.viewDSL.files(in: directory) == GuestTemplates.viewDSLLibraryFiles(in: directory))
         let toolchain = try Toolchain.discover()
-        let commands = GuestCommands(toolchain: toolchain, workDirectory: "/work", foundationFiles: files)
-        #expect(commands.swiftc.contains("Foundation+Date.swift") && commands.swiftc.contains("Prelude.swift"))
-        var withLibrary = commands
-        withLibrary.viewDSLLibrary = "/cache/entry"
-        #expect(!withLibrary.swiftc.contains("Foundation+Date.swift"))
+        let commands = GuestCommands(toolchain: toolchain, workDirectory: "/work", library: .init(library: .foundation, directory: "/cache/entry"))
+        #expect(commands.libraryCompile(.foundation, files: files).contains("Foundation+Date.swift"))
+        #expect(!commands.swiftc.contains("Foundation+Date.swift") && !commands.swiftc.contains("Prelude.swift"))
     }
 
     /// `GuestFrameworkNames.foundationLayer` names what the templates declare: a name missing there

@@ -97,7 +97,8 @@ import Testing
         #expect(commands.swiftc.contains("-lto=llvm-full") && commands.swiftc.contains("-Osize") && !commands.swiftc.contains("-sdk"))
         // Only modules with views compile the prelude's faster input reading.
         #expect(!commands.swiftc.contains("PATCH_VIEWS"))
-        #expect(commands.viewDSLLibraryCompile(files: ["ViewDSL.swift"]).contains("PATCH_VIEWS"))
+        #expect(commands.libraryCompile(.viewDSL, files: ["ViewDSL.swift"]).contains("PATCH_VIEWS"))
+        #expect(!commands.libraryCompile(.foundation, files: ["Foundation.swift"]).contains("PATCH_VIEWS"))
         #expect(commands.clang.contains("-ffreestanding") && commands.clang.contains("-flto") && !commands.clang.contains("-DPATCH_GUEST_LIBC"))
         let link = commands.link(exports: ["_pf_add____"])
         #expect(!link.contains("-lc") && !link.contains("--export=_initialize") && link.contains(toolchain.unicodeDataTables))

@@ -12,23 +12,20 @@ import Foundation
 public struct GuestCommands: Sendable, Equatable {
     public var toolchain: Toolchain
     public var workDirectory: String
-    /// The compiled view DSL (`GuestDSLLibrary`) the program imports when it lowers view bodies: its
-    /// directory is searched for the module and its bitcode is linked in. Nil compiles Prelude.swift
-    /// into the program instead.
-    public var viewDSLLibrary: String?
-    /// The guest Foundation layer's files (`GuestTemplates.foundationFiles`), compiled with
-    /// Prelude.swift into a program without the view DSL's library (which holds them otherwise).
-    public var foundationFiles: [String]
+    /// The compiled guest library (`GuestLibrary`: Prelude.swift and the Foundation layer, with the
+    /// view DSL when the program lowers views) the program imports: its directory is searched for
+    /// the module and its bitcode is linked in. Every build sets it; the library's own compile
+    /// (`libraryCompile`) needs none.
+    public var library: GuestLibrary.Entry?
 
-    public init(toolchain: Toolchain, workDirectory: String, viewDSLLibrary: String? = nil, foundationFiles: [String] = []) {
+    public init(toolchain: Toolchain, workDirectory: String, library: GuestLibrary.Entry? = nil) {
         self.toolchain = toolchain
         self.workDirectory = workDirectory
-        self.viewDSLLibrary = viewDSLLibrary
-        self.foundationFiles = foundationFiles
+        self.library = library
     }
 
     /// Embedded Swift, whole-module, size-optimized, bitcode for link-time optimization: the
-    /// program and the view DSL's library are compiled alike.
+    /// program and the guest library are compiled alike.
     private var swiftcOptions: [String] {
         var arguments = ["-target", toolchain.guestTarget, "-enable-experimental-feature", "Embedded", "-wmo", "-parse-as-library",
                          "-Osize", "-lto=llvm-full", "-Xfrontend", "-disable-stack-protector"]
@@ -40,23 +37,22 @@ public struct GuestCommands: Sendable, Equatable {
         return arguments + ["-import-objc-header", "PatchGuestSupport.h", "-file-prefix-map", "\(workDirectory)=."]
     }
 
-    /// The program (`GuestProgram.fileName`) into guest.o, with Prelude.swift and the Foundation
-    /// layer or against the view DSL's library.
+    /// The program (`GuestProgram.fileName`) into guest.o, against the guest library.
     public var swiftc: [String] {
-        let prelude = viewDSLLibrary.map { ["-I", $0] } ?? ["Prelude.swift"] + foundationFiles
-        return swiftcOptions + ["-module-name", GuestModuleBuilder.moduleName] + prelude + [GuestProgram.fileName, "-c", "-o", "guest.o"]
+        swiftcOptions + ["-module-name", GuestModuleBuilder.moduleName] + (library.map { ["-I", $0.directory] } ?? [])
+            + [GuestProgram.fileName, "-c", "-o", "guest.o"]
     }
 
-    /// Prelude.swift and the Foundation layer's and view DSL's `files` (`GuestTemplates.viewDSLLibraryFiles`) into the library module `GuestDSLLibrary` caches: its
-    /// `.swiftmodule` (with the SIL of every function, as Embedded Swift serializes them, so the
-    /// program specializes the DSL's generics) and its bitcode. `-enable-testing` lets the program
-    /// `@testable import` it: the glue uses the DSL's internal declarations, as it did in one module.
-    /// The library's prelude reads inputs the faster way (`#if PATCH_VIEWS`): a body decodes its
-    /// inputs member by member on every render, while function modules (which compile Prelude.swift
-    /// into the program) are held to a size.
-    public func viewDSLLibraryCompile(files: [String]) -> [String] {
-        swiftcOptions + ["-module-name", GuestDSLLibrary.moduleName, "-enable-testing", "-D", "PATCH_VIEWS", "Prelude.swift"] + files
-            + ["-emit-module", "-emit-module-path", GuestDSLLibrary.moduleFile, "-c", "-o", GuestDSLLibrary.objectFile]
+    /// Prelude.swift and `library`'s `files` (`GuestLibrary.files(in:)`) into the library module
+    /// `GuestLibrary` caches: its `.swiftmodule` (with the SIL of every function, as Embedded Swift
+    /// serializes them, so the program specializes the library's generics) and its bitcode.
+    /// `-enable-testing` lets the program `@testable import` it: the glue uses the prelude's internal
+    /// declarations, as it did in one module. The view DSL's library reads inputs the faster way
+    /// (`-D PATCH_VIEWS`): a body decodes its inputs member by member on every render, while function
+    /// modules are held to a size.
+    public func libraryCompile(_ library: GuestLibrary, files: [String]) -> [String] {
+        swiftcOptions + ["-module-name", library.moduleName, "-enable-testing"] + library.conditions.flatMap { ["-D", $0] } + ["Prelude.swift"] + files
+            + ["-emit-module", "-emit-module-path", library.moduleFile, "-c", "-o", library.objectFile]
     }
 
     /// support.c: freestanding with its own allocator, or against wasi-libc's (`PATCH_GUEST_LIBC`).
@@ -77,7 +73,7 @@ public struct GuestCommands: Sendable, Equatable {
     public func link(exports: [String]) -> [String] {
         var arguments = ["--no-entry", "--export-memory", "--gc-sections"]
         var symbols = exports + ["patch_malloc", "patch_free"]
-        var inputs = ["guest.o"] + (viewDSLLibrary.map { [($0 as NSString).appendingPathComponent(GuestDSLLibrary.objectFile)] } ?? [])
+        var inputs = ["guest.o"] + (library.map { [$0.objectPath] } ?? [])
             + ["support.o", toolchain.unicodeDataTables]
         if let sdk = toolchain.swiftSDK {
             symbols.append("_initialize")

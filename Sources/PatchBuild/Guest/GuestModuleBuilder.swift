@@ -18,12 +18,12 @@ public struct GuestBuildRequest: Sendable {
     public var templatesDirectory: String?
     /// The `BuildFingerprint` of the baseline the module patches, recorded in the manifest.
     public var baselineFingerprint: String?
-    /// Where the compiled view DSL is kept between builds (`GuestDSLLibrary`); nil keeps nothing.
+    /// Where the compiled guest libraries are kept between builds (`GuestLibrary`); nil keeps nothing.
     public var cacheDirectory: String?
 
     public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
                 toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil,
-                cacheDirectory: String? = GuestDSLLibrary.defaultCacheDirectory) {
+                cacheDirectory: String? = GuestLibrary.defaultCacheDirectory) {
         self.sourcesDirectory = sourcesDirectory
         self.sourceFolders = sourceFolders
         self.exports = exports
@@ -109,14 +109,15 @@ public struct GuestBuildResult: Sendable {
 
 /// Locates templates/guest (Prelude.swift, support.c, PatchGuestSupport.h).
 public enum GuestTemplates {
-    /// What a build copies next to the program it compiles (the DSL is compiled apart: `GuestDSLLibrary`).
-    static let programFiles = ["Prelude.swift", "support.c", "PatchGuestSupport.h"]
-    static let requiredFiles = programFiles + [foundationCore, viewDSLCore]
+    /// What a build copies next to the program it compiles (the prelude, the Foundation layer and the
+    /// view DSL are compiled apart: `GuestLibrary`).
+    static let programFiles = ["support.c", "PatchGuestSupport.h"]
+    static let requiredFiles = programFiles + ["Prelude.swift", foundationCore, viewDSLCore]
     /// The core of the guest Foundation layer (docs/guest-foundation.md), compiled with its parts
-    /// (`foundationFiles`) into every function module and into the view DSL's library.
+    /// (`foundationFiles`) into both guest libraries (`GuestLibrary`).
     static let foundationCore = "Foundation.swift"
     /// The core of the SwiftUI-shaped DSL view bodies compile against; only modules that lower views
-    /// link it, with the rest of the DSL (`viewDSLFiles`), as `GuestDSLLibrary`.
+    /// link it, with the rest of the DSL (`viewDSLFiles`), as the `GuestLibrary.viewDSL` library.
     static let viewDSLCore = "ViewDSL.swift"
 
     /// Every file of the view DSL in `directory`: `ViewDSL.swift` and its `ViewDSL+<Part>.swift`
@@ -134,7 +135,7 @@ public enum GuestTemplates {
         return names.filter { $0 == foundationCore || ($0.hasPrefix("Foundation+") && $0.hasSuffix(".swift")) }.sorted()
     }
 
-    /// What the view DSL's library (`GuestDSLLibrary`) compiles besides Prelude.swift: the Foundation
+    /// What the view DSL's library (`GuestLibrary.viewDSL`) compiles besides Prelude.swift: the Foundation
     /// layer, whose types the DSL uses (Date), then the DSL.
     package static func viewDSLLibraryFiles(in directory: String) -> [String] {
         foundationFiles(in: directory) + viewDSLFiles(in: directory)
@@ -190,21 +191,18 @@ public enum GuestModuleBuilder {
         let work = try WorkDirectory()
         defer { work.remove() }
         try work.copyTemplates(from: templates)
-        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path,
-                                     foundationFiles: GuestTemplates.foundationFiles(in: templates))
+        var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
         var excluded = tokenised.unpatchable
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
         var attempt = 0
-        var library: String?
         while true {
             guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
             try work.write(program.source, to: GuestProgram.fileName)
-            if program.usesViewDSL, library == nil {
-                library = try GuestDSLLibrary.prepare(templates: templates, commands: commands, cacheDirectory: request.cacheDirectory, scratch: work.path)
+            // A retry that dropped the last view compiles against the Foundation library.
+            if commands.library?.library != program.library {
+                commands.library = try program.library.prepare(templates: templates, commands: commands, cacheDirectory: request.cacheDirectory, scratch: work.path)
             }
-            // A retry that dropped the last view compiles without the DSL.
-            commands.viewDSLLibrary = program.usesViewDSL ? library : nil
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
@@ -421,7 +419,7 @@ private struct WorkDirectory {
     }
 
     func copyTemplates(from templates: String) throws(GuestBuildError) {
-        for name in GuestTemplates.programFiles + GuestTemplates.foundationFiles(in: templates) {
+        for name in GuestTemplates.programFiles {
             let source = (templates as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: source) else {
                 throw .templatesMissing(searched: [templates], executable: Installation.current.executable)
