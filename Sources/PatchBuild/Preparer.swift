@@ -116,7 +116,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 7
+    public static let formatVersion = 8
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -661,8 +661,15 @@ private struct Planner {
             return (nil, "an instance method of `\(owner)`, which target \(analysis.target.name) does not declare: the thunk sends `self` as a copy of the stored properties of the type's declaration, which prepare cannot see")
         }
         switch type.kind {
-        case .classType, .actorType:
-            return (nil, "instance methods of a \(type.kind.rawValue) are not routed: the module would receive a copy of the object's stored properties, not the object")
+        case .actorType:
+            return (nil, "instance methods of an actor are not routed: its state is isolated to the actor, and a copy sent to the module could not be written back without crossing that isolation")
+        case .classType:
+            if function.isInitializer {
+                return (nil, "initializers of a class are not routed: a replacement would have to repeat the class's rules for designated and convenience initializers, and its stored `let`s cannot be assigned twice")
+            }
+            return objectReceiver(of: function, type: type, typeFile: typeFile, in: file, analysis: analysis)
+        case .structType where function.returnsNothing, .enumType where function.returnsNothing:
+            return (nil, FunctionCandidate.returnsNothingReason)
         case .enumType:
             // Sent as it is: its own conformance must encode it (and decode the new value of a mutating method).
             let references = directions.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }
@@ -692,6 +699,39 @@ private struct Planner {
             }
             return (.mirror(type.storedProperties.properties), nil)
         }
+    }
+
+    /// A class's receiver: a mirror of the stored properties that can travel (docs/prepare.md "Class
+    /// methods"). Those that cannot are left out rather than refusing the method — `build` refuses a
+    /// changed body that touches one. What the module copies must be all that `self` holds and all
+    /// that its calls to other methods of `self` run: no superclass of the project (its stored
+    /// properties are not in the mirror), and no override of those methods (the module runs the
+    /// class's own), so the class is `final`, or not `open` and no class of the target subclasses it.
+    private func objectReceiver(of function: FunctionCandidate, type: DeclaredType, typeFile: String, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
+        let owner = function.ownerPath.joined(separator: ".")
+        if let superclass = type.inheritedTypes.first, let declared = analysis.declaredTypes[superclass], declared.kind == .classType {
+            return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) inherits from `\(superclass)`, whose stored properties the mirror of `self` would not carry")
+        }
+        if !type.isFinal {
+            if type.isOpen {
+                return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) is `open`: a subclass in another module could override the methods the module runs as `\(owner)` declares them")
+            }
+            if let subclass = analysis.declaredTypes.values.first(where: { $0.kind == .classType && $0.inheritedTypes.first == owner }) {
+                return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run; mark `\(owner)` `final` or the method `// @native`")
+            }
+        }
+        // Sent, and decoded back: the checks of a mutating method's receiver.
+        let properties = type.storedProperties.properties.filter { property in
+            let references = [false, true].flatMap { isResult in
+                property.codableReferences.map { reference in
+                    var checked = reference
+                    checked.isResult = isResult
+                    return checked
+                }
+            }
+            return codableIndex.unsupportedReason(references, scope: function.ownerPath) == nil && (!property.isFileScoped || typeFile == file)
+        }
+        return (.object(properties), nil)
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
@@ -905,11 +945,11 @@ private struct Planner {
                 receiver: receiver))
             if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true {
                 sectionThunks.append(thunk)
-                sectionImports.formUnion(ThunkEmitter.functionImports)
+                sectionImports.formUnion(ThunkEmitter.functionImports(receiver: receiver))
             } else {
                 output.routingThunks.append(thunk)
                 // The replacement spells the function's parameter types: it needs the file's imports.
-                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports)
+                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports(receiver: receiver))
             }
             output.functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
                                           export: export, file: file.path, line: function.line))

@@ -35,6 +35,9 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var line = 0
     /// Its stored properties: what an instance method's thunk mirrors to send `self` (`ReceiverCoding`).
     var storedProperties = StoredProperties()
+    /// A class's `final` and `open`: whether a subclass's override could replace what its methods call.
+    var isFinal = false
+    var isOpen = false
 
     enum Kind: String, Sendable, Codable {
         case structType = "struct", classType = "class", enumType = "enum", actorType = "actor"
@@ -153,6 +156,14 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
         isProperty ? PatchNames.propertyGetterExport(typePath: ownerPath, name: baseName)
             : PatchNames.functionExport(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
     }
+
+    /// A function, not `mutating`, whose result is `Void`: the module's call would have nothing to
+    /// return unless the function is a method of a class, whose object comes back (`ReceiverCoding.object`).
+    var returnsNothing: Bool {
+        !isMutating && !isInitializer && !isProperty && ["Void", "()"].contains(returnType ?? "Void")
+    }
+
+    static let returnsNothingReason = "the function returns nothing; only functions returning a value (or `mutating` methods and methods of classes, whose new `self` is their result) can be replaced by a module result"
 }
 
 /// A `typealias` and the Codable shape of the type it names.
@@ -309,7 +320,10 @@ struct SourceScanner {
         result.types.append(DeclaredType(
             path: inner.typePath, inheritedTypes: Self.inheritedNames(inheritance), context: context,
             availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType, kind: kind, line: line(of: name),
-            storedProperties: kind == .structType ? StoredProperties.scan(members.members, line: { line(of: $0) }) : StoredProperties()))
+            storedProperties: kind == .structType || kind == .classType
+                ? StoredProperties.scan(members.members, isClass: kind == .classType, line: { line(of: $0) }) : StoredProperties(),
+            isFinal: decl.modifiers.contains { $0.name.tokenKind == .keyword(.final) },
+            isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) }))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedProperties: [VariableDeclSyntax] = []
         var cases: [EnumCaseDeclSyntax] = []
@@ -639,10 +653,12 @@ struct SourceScanner {
         if let ownership = function.modifiers.first(where: { [.keyword(.consuming), .keyword(.borrowing), .keyword(.nonmutating)].contains($0.name.tokenKind) }) {
             return "`\(ownership.name.text)` methods are not supported (the thunk reads and writes `self` as an ordinary or `mutating` method does)"
         }
-        // A mutating method's new `self` is a result even when it returns nothing.
+        // A mutating method's new `self` is a result even when it returns nothing, and so is a class's
+        // object: whether an instance method's owner is a class is the planner's to say
+        // (`FunctionCandidate.returnsNothingReason`).
         let returnType = candidate.returnType ?? "Void"
-        if returnType == "Never" || (!candidate.isMutating && ["Void", "()"].contains(returnType)) {
-            return "the function returns nothing; only functions returning a value (or `mutating` methods, whose new `self` is their result) can be replaced by a module result"
+        if returnType == "Never" || (candidate.returnsNothing && (candidate.ownerPath.isEmpty || candidate.isStatic)) {
+            return FunctionCandidate.returnsNothingReason
         }
         if returnType.hasPrefix("some ") || returnType.hasPrefix("any ") { return "opaque or existential results cannot be decoded from JSON" }
         for parameter in signature.parameterClause.parameters {

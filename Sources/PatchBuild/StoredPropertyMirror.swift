@@ -13,26 +13,53 @@ struct StoredProperty: Sendable, Codable, Equatable {
     var codableReferences: [CodableReference]
 }
 
-/// The stored properties of a struct, or why a mirror cannot copy them all.
+/// A stored property of a class that its mirror does not copy (docs/prepare.md "Class methods"): a
+/// method that reads or writes it cannot be built into a module.
+struct LeftOutProperty: Sendable, Codable, Equatable {
+    var name: String
+    var line: Int
+    /// Why it cannot travel (`weak`, a closure type, a type that is not Codable…).
+    var reason: String
+}
+
+/// The stored properties of a struct or class, or why a mirror cannot copy them all.
 struct StoredProperties: Sendable, Codable, Equatable {
     var properties: [StoredProperty] = []
     /// Why no mirror can stand for the value (a property wrapper, `lazy`, a property without a written
     /// type, one under `#if`), naming the property and its line; nil when one can.
     var unsupportedReason: String?
+    /// A class's stored properties its mirror leaves out: a class keeps its identity on the device,
+    /// so the module works on a copy of the properties that can travel, and a method touching any of
+    /// these stays native (`ReceiverCoding.classMirror`). Always empty for a struct, whose
+    /// mirror must be the whole value.
+    var leftOut: [LeftOutProperty] = []
 
-    /// Reads the stored properties among `members` (what the stored layout hashes).
-    static func scan(_ members: MemberBlockItemListSyntax, line: (any SyntaxProtocol) -> Int) -> StoredProperties {
+    /// Reads the stored properties among `members` (what the stored layout hashes). A class's
+    /// (`isClass`) that cannot travel are left out rather than refusing the mirror, and its pure-storage
+    /// wrappers count as the wrapped value: `@Published var x: T` is read and written as `self.x: T`,
+    /// and `@ObservationIgnored` only tells the `@Observable` macro to leave a property alone.
+    static func scan(_ members: MemberBlockItemListSyntax, isClass: Bool = false, line: (any SyntaxProtocol) -> Int) -> StoredProperties {
         var result = StoredProperties()
-        func refuse(_ reason: String, _ node: some SyntaxProtocol) {
-            if result.unsupportedReason == nil { result.unsupportedReason = "\(reason) (line \(line(node)))" }
+        func refuse(_ reason: String, _ node: some SyntaxProtocol, name: String? = nil) {
+            if isClass, let name {
+                result.leftOut.append(LeftOutProperty(name: name, line: line(node), reason: reason))
+            } else if result.unsupportedReason == nil {
+                result.unsupportedReason = "\(reason) (line \(line(node)))"
+            }
         }
         for member in members {
-            if let ifConfig = member.decl.as(IfConfigDeclSyntax.self),
-               ifConfig.clauses.contains(where: { clause in
-                   guard case let .decls(decls)? = clause.elements else { return false }
-                   return decls.contains { $0.decl.as(VariableDeclSyntax.self).map(SourceScanner.isStoredLayoutMember) == true }
-               }) {
-                refuse("it has stored properties under `#if`, which a mirror cannot list for every configuration", ifConfig)
+            if let ifConfig = member.decl.as(IfConfigDeclSyntax.self) {
+                let conditional = ifConfig.clauses.flatMap { clause -> [VariableDeclSyntax] in
+                    guard case let .decls(decls)? = clause.elements else { return [] }
+                    return decls.compactMap { $0.decl.as(VariableDeclSyntax.self) }.filter(SourceScanner.isStoredLayoutMember)
+                }
+                guard !conditional.isEmpty else { continue }
+                if !isClass { refuse("it has stored properties under `#if`, which a mirror cannot list for every configuration", ifConfig) }
+                for variable in conditional {
+                    for binding in variable.bindings {
+                        refuse("it is declared under `#if`, which a mirror cannot list for every configuration", binding, name: binding.pattern.trimmedText)
+                    }
+                }
                 continue
             }
             guard let variable = member.decl.as(VariableDeclSyntax.self), SourceScanner.isStoredLayoutMember(variable) else { continue }
@@ -40,31 +67,36 @@ struct StoredProperties: Sendable, Codable, Equatable {
             let bindings = Array(variable.bindings)
             for (position, binding) in bindings.enumerated() {
                 guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
-                    refuse("stored property `\(binding.pattern.trimmedText)` destructures a tuple", binding)
+                    refuse("stored property `\(binding.pattern.trimmedText)` destructures a tuple", binding, name: binding.pattern.trimmedText)
                     continue
                 }
                 let name = identifier.identifier.text
-                if let wrapper = variable.attributes.compactMap({ $0.as(AttributeSyntax.self) }).first {
-                    refuse("stored property `\(name)` has the attribute `\(wrapper.trimmedText)` (a property wrapper's storage is not the declared value)", variable)
+                let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
+                if let wrapper = attributes.first(where: { !isClass || !pureStorageAttributes.contains($0.attributeName.trimmedText) }) {
+                    refuse("stored property `\(name)` has the attribute `\(wrapper.trimmedText)` (a property wrapper's storage is not the declared value)", variable, name: name)
                     continue
                 }
                 if variable.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
-                    refuse("stored property `\(name)` has attributes under `#if`", variable)
+                    refuse("stored property `\(name)` has attributes under `#if`", variable, name: name)
                     continue
                 }
                 if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) {
-                    refuse("stored property `\(name)` is `lazy` (reading it would run its initializer)", variable)
+                    refuse("stored property `\(name)` is `lazy` (reading it would run its initializer)", variable, name: name)
+                    continue
+                }
+                if let reference = variable.modifiers.first(where: { [.keyword(.weak), .keyword(.unowned)].contains($0.name.tokenKind) }) {
+                    refuse("stored property `\(name)` is `\(reference.name.text)`: a reference to another object cannot travel", variable, name: name)
                     continue
                 }
                 // `var x, y: Int`: an annotation also types the bindings before it that have no initial value.
                 let annotation = binding.initializer == nil ? bindings[position...].lazy.compactMap(\.typeAnnotation).first?.type : binding.typeAnnotation?.type
                 guard let type = annotation ?? GuestSignatureReader.literalType(binding.initializer?.value) else {
-                    refuse("stored property `\(name)` has no written type (only an integer, decimal, string or Boolean literal's is inferred); write its type", binding)
+                    refuse("stored property `\(name)` has no written type (only an integer, decimal, string or Boolean literal's is inferred); write its type", binding, name: name)
                     continue
                 }
                 var references: [CodableReference] = []
                 if let reason = CodableShape.collect(type, isResult: false, into: &references) {
-                    refuse("stored property `\(name)`: \(reason)", binding)
+                    refuse("stored property `\(name)`: \(reason)", binding, name: name)
                     continue
                 }
                 result.properties.append(StoredProperty(
@@ -74,6 +106,11 @@ struct StoredProperties: Sendable, Codable, Equatable {
         }
         return result
     }
+
+    /// Attributes of a class's stored property that leave its value what the mirror reads and writes as
+    /// `self.name`: `@Published` (its projected publisher fires `objectWillChange` on each write) and
+    /// `@ObservationIgnored`.
+    static let pureStorageAttributes: Set<String> = ["Published", "ObservationIgnored"]
 }
 
 /// How an instance method's thunk sends `self` to the module as the `"self"` key of its arguments,
@@ -83,39 +120,64 @@ enum ReceiverCoding: Sendable, Equatable {
     /// JSON the guest's codec of the struct reads (keys = stored property names, JSONEncoder's
     /// shapes), whether or not the struct is Codable itself.
     case mirror([StoredProperty])
+    /// A class: the same mirror of the stored properties that can travel (`StoredProperties.leftOut`
+    /// are not sent). Every method of a class may change the object, so each call writes back like a
+    /// mutating method, but only the properties the module changed (docs/prepare.md "Class methods").
+    case object([StoredProperty])
     /// An enum that is Codable itself: sent as it is. Its synthesized Codable (`{"case":{…}}`, or the
     /// raw value) is the shape the guest's codec of the enum reads.
     case value(type: String)
 
     static let mirrorName = "__PatchSelf"
+    /// The local the thunk of a class method keeps the sent mirror in, to compare with what comes back.
+    static let sentName = "__sent"
+
+    /// The module's result carries the receiver back (`{"value": …, "self": …}`).
+    func writesBack(mutating: Bool) -> Bool {
+        if case .object = self { return true }
+        return mutating
+    }
 
     /// It reads a `private` or `fileprivate` stored property: the thunk must sit in the type's file.
     var readsFileScopedProperty: Bool {
-        guard case let .mirror(properties) = self else { return false }
-        return properties.contains(where: \.isFileScoped)
+        switch self {
+        case let .mirror(properties), let .object(properties): properties.contains(where: \.isFileScoped)
+        case .value: false
+        }
     }
 
     /// The type of the `__self` field of the thunk's argument and result structs.
     var fieldType: String {
         switch self {
-        case .mirror: Self.mirrorName
+        case .mirror, .object: Self.mirrorName
         case let .value(type): type
         }
     }
 
     /// The mirror's declaration (nil for an enum): `Encodable` for a method that only reads `self`,
     /// `Codable` for a mutating one, whose new `self` comes back in the result, `Decodable` for an
-    /// initializer, which only receives one.
+    /// initializer, which only receives one. A class's mirror also compares a property as sent and
+    /// as returned (`changed`).
     func declaration(conformance: String) -> String? {
-        guard case let .mirror(properties) = self else { return nil }
-        let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type)" }.joined(separator: ";")
-        return "struct \(Self.mirrorName): \(conformance) {\(fields)\(fields.isEmpty ? "" : " ")}"
+        switch self {
+        case let .mirror(properties):
+            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type)" }.joined(separator: ";")
+            return "struct \(Self.mirrorName): \(conformance) {\(fields)\(fields.isEmpty ? "" : " ")}"
+        case let .object(properties):
+            // JSON rather than `==`: every mirrored property is Codable (it travels), not every one is
+            // Equatable, and the JSON is all the module sees of it. Sorted keys make a dictionary's
+            // encoding one string whatever its order in memory.
+            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type);" }.joined()
+            return "struct \(Self.mirrorName): Codable {\(fields) static func changed<T: Encodable>(_ sent: T, _ returned: T) -> Bool { "
+                + "let encoder = JSONEncoder(); encoder.outputFormatting = .sortedKeys; return (try? encoder.encode(sent)) != (try? encoder.encode(returned)) } }"
+        case .value: return nil
+        }
     }
 
     /// The expression the thunk sends as `"self"`.
     var encodedSelf: String {
         switch self {
-        case let .mirror(properties):
+        case let .mirror(properties), let .object(properties):
             Self.mirrorName + "(" + properties.map { "\($0.name.replacingOccurrences(of: "`", with: "")): self.\(SwiftIdentifier.escaped($0.name))" }
                 .joined(separator: ", ") + ")"
         case .value: "self"
@@ -124,11 +186,19 @@ enum ReceiverCoding: Sendable, Equatable {
 
     /// The statements that make `self` the module's new receiver, read from `decoded` (the result's
     /// `__self`): each `var` stored property is assigned; a `let` keeps its value, as it must in a
-    /// mutating method unless that method replaces all of `self` (docs/prepare.md).
+    /// mutating method unless that method replaces all of `self` (docs/prepare.md). A class's `var`
+    /// is assigned only when the module changed it (compared with the sent mirror, `sentName`), so
+    /// observation (`@Published`'s `objectWillChange`, `@Observable`'s tracking) fires for exactly
+    /// the properties the method changed.
     func writeBack(from decoded: String) -> [String] {
         switch self {
         case let .mirror(properties):
             properties.filter { !$0.isLet }.map { "self.\(SwiftIdentifier.escaped($0.name)) = \(decoded).\(SwiftIdentifier.escaped($0.name))" }
+        case let .object(properties):
+            properties.filter { !$0.isLet }.map { property in
+                let name = SwiftIdentifier.escaped(property.name)
+                return "if \(Self.mirrorName).changed(\(Self.sentName).\(name), \(decoded).\(name)) { self.\(name) = \(decoded).\(name) }"
+            }
         case .value: ["self = \(decoded)"]
         }
     }

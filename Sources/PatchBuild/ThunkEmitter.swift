@@ -101,6 +101,7 @@ enum ThunkEmitter {
         let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : function.isMutating ? "mutating " : ""
         let receiver = thunk.receiver
+        let writesBack = receiver?.writesBack(mutating: function.isMutating) ?? false
         var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }
         var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
         var resultFields = returnsValue ? ["let value: \(returnType)"] : []
@@ -109,8 +110,12 @@ enum ThunkEmitter {
             let keys = ["__self = \"self\""] + function.parameters.map { SwiftIdentifier.escaped($0.internalName) }
             fields.insert("let __self: \(receiver.fieldType)", at: 0)
             fields.append("enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
-            arguments.insert("__self: \(receiver.encodedSelf)", at: 0)
-            if function.isMutating {
+            if case .object = receiver {
+                arguments.insert("__self: \(ReceiverCoding.sentName)", at: 0)
+            } else {
+                arguments.insert("__self: \(receiver.encodedSelf)", at: 0)
+            }
+            if writesBack {
                 resultFields.append("let __self: \(receiver.fieldType)")
                 let resultKeys: [String] = (returnsValue ? ["value"] : []) + ["__self = \"self\""]
                 resultFields.append("enum CodingKeys: String, CodingKey { case \(resultKeys.joined(separator: ", ")) }")
@@ -125,16 +130,29 @@ enum ThunkEmitter {
         let replacementName = PreparedNames.functionReplacementPrefix + function.baseName.replacingOccurrences(of: "`", with: "")
         body.append(function.isProperty ? "\(staticKeyword)var \(replacementName): \(returnType) {"
             : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
-        if let mirror = receiver?.declaration(conformance: function.isMutating ? "Codable" : "Encodable") { body.append("    " + mirror) }
+        if let mirror = receiver?.declaration(conformance: writesBack ? "Codable" : "Encodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
-        body.append("    if Patch.shared.hasFunction(\(export)),")
-        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self) {")
-        if let receiver, function.isMutating {
-            body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
+        let call = "Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self)"
+        if let receiver, case .object = receiver {
+            // The mirror as sent is kept to find what the module changed; it is built only when the
+            // module has the export.
+            body.append("    if Patch.shared.hasFunction(\(export)) {")
+            body.append("        let \(ReceiverCoding.sentName) = \(receiver.encodedSelf)")
+            body.append("        if let __result = try? \(call) {")
+            body += receiver.writeBack(from: "__result.__self").map { "            " + $0 }
+            body.append(returnsValue ? "            return __result.value" : "            return")
+            body.append("        }")
+            body.append("    }")
+        } else {
+            body.append("    if Patch.shared.hasFunction(\(export)),")
+            body.append("       let __result = try? \(call) {")
+            if let receiver, writesBack {
+                body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
+            }
+            body.append(returnsValue ? "        return __result.value" : "        return")
+            body.append("    }")
         }
-        body.append(returnsValue ? "        return __result.value" : "        return")
-        body.append("    }")
         body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("}")
 
@@ -193,6 +211,12 @@ enum ThunkEmitter {
     static let tokenImports = ["import PatchRender"]
     /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
+    /// A function's imports; a class method's thunk adds Foundation for `JSONEncoder`, which compares
+    /// each property as sent and as returned.
+    static func functionImports(receiver: ReceiverCoding?) -> [String] {
+        if case .object? = receiver { return functionImports + ["import Foundation"] }
+        return functionImports
+    }
 
     /// A whole generated file for one target.
     static func file(targets: [String], imports: [String], thunks: [String]) -> String {

@@ -210,7 +210,7 @@ import Testing
                 func read() -> Int { 0 }
             }
             struct Handle {}
-            final class Store {
+            actor Store {
                 var count = 0
                 // @patchable
                 func read() -> Int { count }
@@ -245,7 +245,7 @@ import Testing
             ("Models.swift:14 Inferred.read()", "stored property `start` has no written type"),
             ("Models.swift:21 Conditional.read()", "stored properties under `#if`"),
             ("Models.swift:26 Opaque.read()", "the receiver's stored property `handle` (Sources/App/Models.swift:24): `Handle` is not Encodable"),
-            ("Models.swift:32 Store.read()", "instance methods of a class are not routed"),
+            ("Models.swift:32 Store.read()", "instance methods of an actor are not routed"),
             ("Models.swift:37 Plain.read()", "the receiver (`self`, Sources/App/Models.swift:34): `Plain` is not Encodable"),
             ("Models.swift:42 Secret.log()", "the function returns nothing"),
             ("Other.swift:3 Secret.read()", "the receiver's stored property `pin` is private to Sources/App/Models.swift:40"),

@@ -8,12 +8,20 @@ struct GuestCodecGenerator {
     /// Enums also decode from a view's inputs, where the host writes them as `{"case":"name",…}`
     /// (sdk-contract §5.4); modules without views do without that code.
     var readsViewInputs = false
+    /// Classes whose methods are exported: each travels as its mirror (`classMirror(of:)`).
+    var receiverClasses: Set<Int> = []
 
     /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.
     func emitCodec(for type: Int, into writer: inout GuestSourceWriter) {
-        guard case .success(let shape) = reader.codableShape(of: type) else { return }
+        guard case .success(let shape) = reader.codableShape(of: type, asReceiver: receiverClasses.contains(type)) else { return }
         let name = index.types[type].qualifiedName
         writer.line("extension \(name): _PatchJSONCodable {")
+        if shape.isClass {
+            // Its `init(_patchJSON:)` is in the class's body (`emitClassDecoder`).
+            emitFieldEncoder(shape, into: &writer)
+            writer.line("}")
+            return
+        }
         let rawValues = shape.cases.compactMap(\.stringRawValue)
         if shape.rawType == .string, !shape.cases.isEmpty, rawValues.count == shape.cases.count {
             // Byte comparison: `init(rawValue:)` compares Strings, which links Unicode normalization
@@ -44,7 +52,19 @@ struct GuestCodecGenerator {
         writer.line("}")
     }
 
+    /// The guest's copy of a receiver class is built from its mirror's JSON by a designated initializer
+    /// in the class's body (the `init(_patchJSON:)` `_PatchJSONCodable` requires of it).
+    func emitClassDecoder(for type: Int, into writer: inout GuestSourceWriter) {
+        guard receiverClasses.contains(type), case .success(let shape) = reader.codableShape(of: type, asReceiver: true) else { return }
+        emitFieldDecoder(name: index.types[type].qualifiedName, shape: shape, into: &writer)
+    }
+
     private func emitStructCodec(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
+        emitFieldDecoder(name: name, shape: shape, into: &writer)
+        emitFieldEncoder(shape, into: &writer)
+    }
+
+    private func emitFieldDecoder(name: String, shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    init(_patchJSON value: _PatchJSONValue) throws(_PatchDecodeError) {")
         writer.line("        guard value.isObject else { throw _PatchDecodeError(\"expected a JSON object for \(name)\") }")
         for field in shape.fields where !field.isConstant {
@@ -56,6 +76,9 @@ struct GuestCodecGenerator {
             }
         }
         writer.line("    }")
+    }
+
+    private func emitFieldEncoder(_ shape: GuestSignatureReader.CodableShape, into writer: inout GuestSourceWriter) {
         writer.line("    func _patchEncode(into writer: inout _PatchJSONWriter) {")
         writer.line("        writer.append(UInt8(ascii: \"{\"))")
         // JSONEncoder omits nil optionals, so whether a comma is due is known only at run time.
@@ -138,7 +161,8 @@ struct GuestCodecGenerator {
         writer.line("    _patchExport(input, length) { arguments, writer throws(_PatchDecodeError) in")
         var receiver = callee(plan)
         if plan.isInstanceMethod, let owner = plan.owner {
-            let binding = plan.isMutating ? "var" : "let"
+            // A class's copy changes through its reference.
+            let binding = plan.isMutating && index.types[owner].kind != .classType ? "var" : "let"
             writer.line("        \(binding) receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
             receiver = "receiver." + SwiftIdentifier.escaped(plan.name.baseName)
         }

@@ -122,8 +122,11 @@ struct GuestDependencyClosure {
                     for protocolIndex in index.resolveType(named: name, from: entry.path) { state.pending.append(.typeShell(protocolIndex)) }
                 }
             }
+            // A class travels as its mirror: the stored properties it leaves out are not part of the
+            // guest's copy (code that touches one is refused, `GuestSourceGenerator.staticProblem`).
+            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).classMirror(of: type).leftOut.map(\.name)) : []
             for (memberIndex, member) in entry.members.enumerated() {
-                let layout = member.kind == .storedProperty || member.kind == .enumCase
+                let layout = (member.kind == .storedProperty && leftOut.isDisjoint(with: member.names)) || member.kind == .enumCase
                 let required = entry.kind == .protocolType || !requirementNames.isDisjoint(with: member.names)
                 if (layout || required) && member.kind != .nestedType && !GuestDependencyClosure.isCodableImplementation(member.decl) {
                     state.pending.append(.member(type: type, member: memberIndex))

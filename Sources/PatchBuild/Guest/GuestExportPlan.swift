@@ -103,8 +103,8 @@ struct GuestSignatureReader {
         if let owner {
             let entry = index.types[owner]
             scope = entry.path
-            if entry.kind == .classType || entry.kind == .actorType || entry.kind == .protocolType {
-                return fail(.unsupportedLanguageFeature, "methods of a \(entry.kind.rawValue) are native-only: only struct and enum methods are patchable")
+            if entry.kind == .actorType || entry.kind == .protocolType || (entry.kind == .classType && initializer != nil) {
+                return fail(.unsupportedLanguageFeature, "\(initializer != nil ? "initializers" : "methods") of a\(entry.kind == .actorType ? "n" : "") \(entry.kind.rawValue) are native-only")
             }
             if !isStatic, entry.isGeneric {
                 return fail(.unsupportedLanguageFeature, "methods of generic type \(entry.qualifiedName) cannot be exported")
@@ -134,15 +134,17 @@ struct GuestSignatureReader {
             }
         }
         let isInstanceMethod = owner != nil && !isStatic
+        // Any method of a class may change the object: its new stored values always come back.
+        let isObject = isInstanceMethod && owner.map { index.types[$0].kind == .classType } == true
         let plan = GuestExportPlan(
             name: name, unit: unit, decl: decl, owner: owner, isInstanceMethod: isInstanceMethod,
-            isMutating: isInstanceMethod && modifiers.contains("mutating"), parameters: parameters, result: result, location: location)
+            isMutating: isInstanceMethod && (modifiers.contains("mutating") || isObject), parameters: parameters, result: result, location: location)
         // Every project type the glue encodes or decodes must itself be codable.
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
         var checked: Set<Int> = []
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
-            switch codableShape(of: type) {
+            switch codableShape(of: type, asReceiver: isObject && type == owner) {
             case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
             case .failure(let problem): return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: problem.reason, detail: problem.detail, location: problem.location ?? location))
             }
@@ -331,16 +333,26 @@ struct GuestSignatureReader {
         /// The raw type of a raw-value enum, encoded as its raw value.
         var rawType: GuestValueType?
         var isEnum = false
+        /// A class's mirror (`classMirror(of:)`): its codec's initializer sits in the class's body.
+        var isClass = false
 
         var referencedTypes: [Int] {
             fields.flatMap { $0.type.projectTypes() } + cases.flatMap { $0.payload.flatMap { $0.type.projectTypes() } } + (rawType?.projectTypes() ?? [])
         }
     }
 
-    func codableShape(of type: Int) -> Result<CodableShape, Problem> {
+    /// `asReceiver`: a class whose method is exported travels as its mirror (`classMirror(of:)`);
+    /// anywhere else a class is a reference, which the glue cannot carry.
+    func codableShape(of type: Int, asReceiver: Bool = false) -> Result<CodableShape, Problem> {
         let entry = index.types[type]
         let file = index.files[entry.file]
         let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: entry.decl))
+        if asReceiver, entry.kind == .classType, !entry.isGeneric {
+            var shape = CodableShape()
+            shape.isClass = true
+            shape.fields = classMirror(of: type).fields
+            return .success(shape)
+        }
         guard entry.kind == .structType || entry.kind == .enumType else {
             return .failure(Problem(reason: .unsupportedLanguageFeature, detail: "\(entry.qualifiedName) is a \(entry.kind.rawValue); only structs and enums travel by value through the JSON glue", location: location))
         }
@@ -412,6 +424,42 @@ struct GuestSignatureReader {
             }
         }
         return .success(shape)
+    }
+
+    /// A class's stored properties as its thunk's mirror sends them (`ReceiverCoding.object`), and
+    /// those it leaves out: the ones `StoredProperties.scan` leaves out (`weak`, closures, wrappers
+    /// other than `@Published`…) and those whose type the guest cannot hold (`URLSession`, another
+    /// class). Only the fields are part of the guest's copy of the class.
+    func classMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+        let entry = index.types[type]
+        let file = index.files[entry.file]
+        guard let members = entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members else { return ([], []) }
+        let stored = StoredProperties.scan(members, isClass: true, line: { file.line(of: $0) })
+        var leftOut = stored.leftOut
+        var fields: [CodableShape.Field] = []
+        var bindings: [String: PatternBindingSyntax] = [:]
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            for binding in variable.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { bindings[name] = binding }
+            }
+        }
+        for property in stored.properties {
+            guard let binding = bindings[property.name] else { continue }
+            let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+            switch written.map({ resolve($0, scope: entry.path) }) {
+            case .success(let resolved)? where resolved.projectTypes().contains(where: { [.classType, .actorType].contains(index.types[$0].kind) }):
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: a reference to another object cannot travel"))
+            case .success(let resolved)?:
+                fields.append(.init(name: property.name, key: property.name, type: resolved,
+                                    isConstant: property.isLet && binding.initializer != nil, hasDefault: !property.isLet && binding.initializer != nil))
+            case .failure(let problem)?:
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: \(problem.detail)"))
+            case nil:
+                continue
+            }
+        }
+        return (fields, leftOut)
     }
 
     /// The JSON key of each property a struct's nested `CodingKeys` enum lists (its String raw value

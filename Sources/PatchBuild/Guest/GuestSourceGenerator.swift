@@ -55,7 +55,7 @@ struct GuestSourceGenerator {
                 collectCodecTypes(plan, reader: reader, into: &codecTypes)
                 collectCodableTypes(in: closure, reader: reader, into: &codecTypes)
                 for type in codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
-                if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers) {
+                if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers, reader: reader) {
                     unpatchable.append(problem)
                 } else {
                     plans.append(plan)
@@ -85,14 +85,15 @@ struct GuestSourceGenerator {
         // whose internal declarations the glue uses.
         writer.line("@testable import \(GuestLibrary(lowersViews: !views.isEmpty).moduleName)")
         let included = (closures + viewClosures).reduce(into: Set<GuestUnit>()) { $0.formUnion($1) }
-        emitProjectCode(included, viewTypes: Set(views.map(\.type)), into: &writer)
         var codecTypes: Set<Int> = []
         for plan in plans { collectCodecTypes(plan, reader: reader, into: &codecTypes) }
         for closure in closures { collectCodableTypes(in: closure, reader: reader, into: &codecTypes) }
         for plan in views { codecTypes.formUnion(plan.codecTypes) }
         // With views, the DSL's Foundation stand-ins are compiled in and enums also read the
         // inputs' shape of them.
-        let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty)
+        let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
+                                         receiverClasses: Set(plans.compactMap { plan in plan.owner.flatMap { index.types[$0].kind == .classType && plan.isInstanceMethod ? $0 : nil } }))
+        emitProjectCode(included, viewTypes: Set(views.map(\.type)), codecs: codecs, into: &writer)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
             codecs.emitCodec(for: type, into: &writer)
         }
@@ -118,7 +119,9 @@ struct GuestSourceGenerator {
         if plan.isInstanceMethod, let owner = plan.owner { pending.append(owner) }
         while let type = pending.popLast() {
             guard types.insert(type).inserted else { continue }
-            if case .success(let shape) = reader.codableShape(of: type) { pending.append(contentsOf: shape.referencedTypes) }
+            if case .success(let shape) = reader.codableShape(of: type, asReceiver: plan.isInstanceMethod && type == plan.owner) {
+                pending.append(contentsOf: shape.referencedTypes)
+            }
         }
     }
 
@@ -139,7 +142,7 @@ struct GuestSourceGenerator {
     }
 
     /// Constructs in the needed code that the guest tier cannot run, found without compiling.
-    private func staticProblem(in closure: Set<GuestUnit>, for plan: GuestExportPlan, declaredMembers: Set<String>) -> GuestUnpatchable? {
+    private func staticProblem(in closure: Set<GuestUnit>, for plan: GuestExportPlan, declaredMembers: Set<String>, reader: GuestSignatureReader) -> GuestUnpatchable? {
         for unit in closure.sorted() {
             let (decl, file, owner) = declaration(of: unit)
             let sourceFile = index.files[file]
@@ -149,8 +152,13 @@ struct GuestSourceGenerator {
                     declarationID: plan.name.declarationID, reason: reason, detail: detail + via,
                     location: GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: node)))
             }
-            if case .typeShell(let type) = unit, index.types[type].kind == .classType || index.types[type].kind == .actorType {
+            // The receiver's class travels as a copy (`classMirror(of:)`); any other object does not.
+            if case .typeShell(let type) = unit, index.types[type].kind == .actorType || (index.types[type].kind == .classType && type != plan.owner) {
                 return problem(.unsupportedLanguageFeature, "uses \(index.types[type].kind.rawValue) \(index.types[type].qualifiedName); reference types are native-only in the guest tier", decl)
+            }
+            if case .member(let type, let member) = unit, type == plan.owner, index.types[type].kind == .classType,
+               let property = reader.classMirror(of: type).leftOut.first(where: { index.types[type].members[member].names.contains($0.name) }) {
+                return problem(.unsupportedLanguageFeature, "touches `\(property.name)` (\(sourceFile.relativePath):\(property.line)), a stored property of class \(index.types[type].qualifiedName) that the copy the module receives leaves out (\(property.reason))", decl)
             }
             let references: GuestReferences
             if case .typeShell = unit { references = GuestReferences() } else { references = GuestReferenceCollector.collect(decl) }
@@ -170,7 +178,9 @@ struct GuestSourceGenerator {
             }
             let frameworkMembers = references.memberNames.filter { GuestFrameworkNames.members.contains($0) && !declaredMembers.contains($0) }
             for token in decl.tokens(viewMode: .sourceAccurate) {
-                if frameworkTypes.contains(token.text), let module = GuestFrameworkNames.types[token.text] {
+                // `@Published` is blanked in the copy (`droppedAttributes`): a pure-storage wrapper.
+                let isDroppedAttribute = token.parent?.parent?.as(AttributeSyntax.self).map { GuestSourceWriter.droppedAttributes.contains($0.attributeName.trimmedText) } == true
+                if frameworkTypes.contains(token.text), !isDroppedAttribute, let module = GuestFrameworkNames.types[token.text] {
                     return problem(.osFrameworkAPI, "uses \(token.text) from \(module), which the guest does not have", token)
                 }
                 if frameworkMembers.contains(token.text), token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period {
@@ -208,7 +218,7 @@ struct GuestSourceGenerator {
 
     // MARK: - Project code
 
-    private func emitProjectCode(_ included: Set<GuestUnit>, viewTypes: Set<Int>, into writer: inout GuestSourceWriter) {
+    private func emitProjectCode(_ included: Set<GuestUnit>, viewTypes: Set<Int>, codecs: GuestCodecGenerator, into writer: inout GuestSourceWriter) {
         for unit in included.sorted() {
             guard case .global(let global) = unit else { continue }
             let entry = index.globals[global]
@@ -227,11 +237,12 @@ struct GuestSourceGenerator {
             return nil
         })
         for type in includedTypes.sorted() where index.types[type].path.count == 1 {
-            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, into: &writer)
+            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, into: &writer)
         }
     }
 
-    private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, into writer: inout GuestSourceWriter) {
+    private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, codecs: GuestCodecGenerator,
+                          into writer: inout GuestSourceWriter) {
         let entry = index.types[type]
         let file = index.files[entry.file]
         // A lowered view or modifier, and a view, modifier or toolbar content of the project its body
@@ -246,8 +257,10 @@ struct GuestSourceGenerator {
         for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == nil && member.kind != .nestedType {
             if included.contains(.member(type: type, member: memberIndex)) { writer.copy(member.decl, from: index.files[member.file]) }
         }
+        // A designated initializer cannot be declared in an extension of a class.
+        codecs.emitClassDecoder(for: type, into: &writer)
         for nested in includedTypes.sorted() where index.types[nested].path.count == entry.path.count + 1 && Array(index.types[nested].path.dropLast()) == entry.path {
-            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, into: &writer)
+            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, into: &writer)
         }
         writer.line("}")
         for (extensionIndex, extensionEntry) in entry.extensions.enumerated() {
@@ -321,7 +334,8 @@ struct GuestSourceWriter {
 
     /// Attributes the guest cannot honour (actor isolation, Objective-C, SwiftUI builders); they
     /// are blanked with spaces so the copied code keeps its line structure.
-    static let droppedAttributes: Set<String> = ["MainActor", "preconcurrency", "objc", "nonobjc", "Observable", "ViewBuilder", "IBAction", "IBOutlet"]
+    static let droppedAttributes: Set<String> = ["MainActor", "preconcurrency", "objc", "nonobjc", "Observable", "ViewBuilder", "IBAction", "IBOutlet",
+                                                 "Published", "ObservationIgnored"]
 
     mutating func line(_ content: String) {
         text += content + "\n"

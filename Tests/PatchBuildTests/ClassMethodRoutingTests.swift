@@ -1,0 +1,125 @@
+@testable import PatchBuild
+import PatchManifest
+import SwiftParser
+import Testing
+
+/// What `prepare` routes of class methods, how their thunks send and write back `self`, and why it
+/// skips the others (docs/prepare.md "Class methods").
+@Suite struct ClassMethodRoutingTests {
+    @Test func aClassMethodSendsTheMirrorAndWritesBackOnlyChangedVars() {
+        let source = """
+            struct Item: Codable { var cents: Int }
+            final class Session {}
+
+            final class Basket: ObservableObject {
+                @Published var items: [Item] = []
+                var discount = 0
+                let currency: String = "EUR"
+                weak var owner: Basket?
+                let session: Session = Session()
+
+                // @patchable
+                func add(_ item: Item) -> Int { items.append(item); return items.count }
+            }
+
+            """
+        let project = PreparedProject(source, routing: .marked)
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.userFile.contains("    dynamic func add(_ item: Item) -> Int {"))
+        #expect(project.routingFile?.contains("import Foundation\n") == true, "JSONEncoder compares the properties")
+        let hash = project.plan.baseline.declarations.first { $0.id == "App:Basket.add(_:Item)" }?.contentHash ?? "?"
+        // `owner` (weak) and `session` (not Codable) are left out; the `let` is sent, never written.
+        #expect(project.routingThunks == """
+            extension Basket {
+                // patch-function-sha256: \(hash)
+                @_dynamicReplacement(for: add(_:))
+                func __patch_add(_ item: Item) -> Int {
+                    struct __PatchSelf: Codable { let items: [Item]; let discount: Int; let currency: String; static func changed<T: Encodable>(_ sent: T, _ returned: T) -> Bool { let encoder = JSONEncoder(); encoder.outputFormatting = .sortedKeys; return (try? encoder.encode(sent)) != (try? encoder.encode(returned)) } }
+                    struct __PatchArguments: Encodable { let __self: __PatchSelf; let item: Item; enum CodingKeys: String, CodingKey { case __self = "self", item } }
+                    struct __PatchResult: Decodable { let value: Int; let __self: __PatchSelf; enum CodingKeys: String, CodingKey { case value, __self = "self" } }
+                    if Patch.shared.hasFunction("_pf_Basket_add___") {
+                        let __sent = __PatchSelf(items: self.items, discount: self.discount, currency: self.currency)
+                        if let __result = try? Patch.shared.callJSON("_pf_Basket_add___", __PatchArguments(__self: __sent, item: item), returning: __PatchResult.self) {
+                            if __PatchSelf.changed(__sent.items, __result.__self.items) { self.items = __result.__self.items }
+                            if __PatchSelf.changed(__sent.discount, __result.__self.discount) { self.discount = __result.__self.discount }
+                            return __result.value
+                        }
+                    }
+                    return add(item)
+                }
+            }
+
+            """)
+        assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    @Test func aClassRecordsTheStoredPropertiesItsMirrorLeavesOut() throws {
+        let source = """
+            @Observable
+            final class Store {
+                var names: [String] = []
+                @ObservationIgnored var cache: [String: Int] = [:]
+                @AppStorage("token") var token = ""
+                weak var parent: Store?
+                unowned let root: Store
+                lazy var formatter: Int = 1
+                var onChange: () -> Void = {}
+                var inferred = names.count
+            }
+
+            """
+        let scan = SourceScanner.scan(Parser.parse(source: source), source: Array(source.utf8))
+        let store = try #require(scan.types.first { $0.path == ["Store"] })
+        #expect(store.storedProperties.unsupportedReason == nil)
+        #expect(store.storedProperties.properties.map(\.name) == ["names", "cache"])
+        #expect(store.storedProperties.leftOut.map { "\($0.line) \($0.name)" } == ["5 token", "6 parent", "7 root", "8 formatter", "9 onChange", "10 inferred"])
+        #expect(store.storedProperties.leftOut.map(\.reason).allSatisfy { !$0.isEmpty })
+        #expect(store.storedProperties.leftOut[1].reason.contains("`weak`"))
+    }
+
+    @Test func classesWhoseCopyCouldRunOtherCodeAreSkippedWithTheReason() {
+        let source = """
+            class Base {
+                var count = 0
+                // @patchable
+                func bump() { count += 1 }
+            }
+            final class Derived: Base {
+                // @patchable
+                func twice() { bump(); bump() }
+            }
+            open class Open {
+                var count = 0
+                // @patchable
+                func bump() { count += 1 }
+            }
+            actor Counter {
+                var count = 0
+                // @patchable
+                func bump() { count += 1 }
+            }
+            final class Made {
+                var count: Int
+                // @patchable
+                init(count: Int) { self.count = count }
+            }
+            class Plain {
+                var count = 0
+                // @patchable
+                func bump() { count += 1 }
+            }
+
+            """
+        let project = PreparedProject(source, routing: .marked)
+        let skipped = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
+        #expect(skipped == [
+            "4 Base.bump(): the receiver's class `Base` (Sources/App/View.swift:1) has the subclass `Derived` (Sources/App/View.swift:6), whose overrides the module would not run; mark `Base` `final` or the method `// @native`",
+            "8 Derived.twice(): the receiver's class `Derived` (Sources/App/View.swift:6) inherits from `Base`, whose stored properties the mirror of `self` would not carry",
+            "13 Open.bump(): the receiver's class `Open` (Sources/App/View.swift:10) is `open`: a subclass in another module could override the methods the module runs as `Open` declares them",
+            "18 Counter.bump(): instance methods of an actor are not routed: its state is isolated to the actor, and a copy sent to the module could not be written back without crossing that isolation",
+            "23 Made.init(count:): initializers of a class are not routed: a replacement would have to repeat the class's rules for designated and convenience initializers, and its stored `let`s cannot be assigned twice",
+        ], "\(skipped)")
+        // A class nothing subclasses routes although it is not `final`.
+        #expect(project.plan.functions.map(\.key) == ["Plain.bump()"])
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+@testable import PatchBuild
+import Testing
+
+/// Methods of a plain final class and of an ObservableObject-shaped one, prepared, compiled against
+/// the SDK stand-in and run: the thunks send a mirror of the properties that can travel and write
+/// back only those the module changed, so observers see exactly the method's changes.
+@Suite(.serialized, .enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
+struct ClassMethodRuntimeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/RuntimeClasses")
+
+    @Test func classMethodsWriteBackOnlyWhatTheModuleChanged() throws {
+        let sources = try ["Store.swift", "main.swift"].map { name in
+            SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))))
+        }
+        let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
+                                 appTarget: "App", routing: .marked, existingFile: { _ in nil })
+        #expect(plan.skipped.isEmpty, "\(plan.skipped)")
+        #expect(plan.functions.map(\.export) == ["_pf_Basket_add___", "_pf_Basket_total__get", "_pf_Counter_increment__by"])
+        var files: [String: [UInt8]] = [:]
+        for source in sources { files[source.path] = source.bytes }
+        for update in plan.updates { files[update.path] = update.after }
+        let result = try SDKStandIn.compileAndRun(files)
+        #expect(result.status == 0)
+        // Native: every write is seen. Module: `add` writes `items` only (its `discount` came back
+        // unchanged), the getter writes `discount` only (its `items` are what `add` left), and the
+        // `let currency` keeps its value although the module sent another. The mirror leaves out the
+        // closure, the weak reference and the other class.
+        // calls.txt is what ClassMethodBuildCLITests runs the built module on.
+        let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
+        #expect(result.output == """
+            native: 2 750 ["tea", "cake"] -0 EUR | 2 counter | writes: items, published 2
+            module: 9 77 ["jam"] -5 EUR | 40 counter | writes: items, discount, published 40
+            calls:
+
+            """ + calls)
+    }
+}
