@@ -130,7 +130,7 @@ import Testing
         #expect(writer.text.contains("ForEach(items, id: { $0.id }) { Text($0.title) }"))
         #expect(writer.text.contains("ForEach(Array(names.enumerated()), id: { $0.offset }) { Text($0.element) }"))
         #expect(writer.text.contains("ForEach(people, id: { $0.address?.city }) { Text($0.name) }"))
-        #expect(writer.text.contains(#"Text(names.map(\.count).description)"#), "only `id:` arguments are rewritten")
+        #expect(writer.text.contains("Text(names.map({ $0.count }).description)"), "a key path standing for a function too (keyPathFunctions)")
         let bodyLines = body.decl.trimmedDescription.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(writer.lineCount == bodyLines + 2, "the body's own lines between the two #sourceLocation lines")
     }

@@ -36,6 +36,10 @@ final class GuestReferenceCollector: SyntaxVisitor {
         let name = node.baseName.text
         if let access = node.parent?.as(MemberAccessExprSyntax.self), access.declName.id == node.id {
             references.memberNames.insert(name)
+        } else if node.parent?.is(KeyPathPropertyComponentSyntax.self) == true {
+            // `\.isPremium`, `\Food.supplier?.name`: members, which the guest program reads through
+            // the closure it writes for the key path (`GuestSourceWriter.keyPathFunctions`).
+            references.memberNames.insert(name)
         } else if case .binaryOperator = node.baseName.tokenKind {
             references.operators.insert(name)
         } else if name != "self" && name != "Self" && name != "super" {

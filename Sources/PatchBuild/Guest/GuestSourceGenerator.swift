@@ -364,11 +364,10 @@ struct GuestSourceWriter {
             guard from >= 0, to <= bytes.count, from < to else { continue }
             for offset in from..<to where bytes[offset] != UInt8(ascii: "\n") { bytes[offset] = UInt8(ascii: " ") }
         }
-        if keepsViewBuilder {
-            // Last first, so the offsets of the earlier ones stay valid.
-            for (range, replacement) in GuestSourceWriter.keyPathIdentities(in: decl).reversed() {
-                bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
-            }
+        let keyPaths = (keepsViewBuilder ? GuestSourceWriter.keyPathIdentities(in: decl) : []) + GuestSourceWriter.keyPathFunctions(in: decl)
+        // Last first, so the offsets of the earlier ones stay valid.
+        for (range, replacement) in keyPaths.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
         }
         let body = String(decoding: bytes, as: UTF8.self)
         located(file.line(of: decl), file) { $0.line(body) }
@@ -382,19 +381,55 @@ struct GuestSourceWriter {
             var found: [(Range<Int>, String)] = []
             override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind {
                 guard let argument = node.parent?.as(LabeledExprSyntax.self), argument.label?.text == "id" else { return .visitChildren }
-                let path = node.components.map { component -> String in
-                    if let property = component.component.as(KeyPathPropertyComponentSyntax.self), property.declName.baseName.tokenKind == .keyword(.self) {
-                        return ""
-                    }
-                    return component.trimmedDescription
-                }.joined()
-                let range = node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset
-                found.append((range, "{ $0" + path + " }"))
+                found.append(GuestSourceWriter.closure(replacing: node))
                 return .skipChildren
             }
         }
         let finder = Finder(viewMode: .sourceAccurate)
         finder.walk(decl)
         return finder.found
+    }
+
+    /// The standard library's methods taking a one-argument function, by name and argument label
+    /// ("" unlabeled), where Swift accepts a key path for it (SE-0249): `items.map(\.name)`.
+    static let keyPathFunctionArguments: Set<String> = [
+        "map:", "compactMap:", "flatMap:", "filter:", "mapValues:", "compactMapValues:", "first:where", "last:where",
+        "firstIndex:where", "lastIndex:where", "contains:where", "allSatisfy:", "removeAll:where", "drop:while", "prefix:while",
+        "count:where",
+    ]
+
+    /// `items.map(\.name)`, `filter(\.isPremium)`, `first(where: \.isDefault)` as `{ $0.name }`…:
+    /// Embedded Swift has no key paths, and these methods take the function the key path stands
+    /// for. Other callees keep theirs (a key path they take as a `KeyPath`, `SortDescriptor(\.date)`,
+    /// `.environment(\.locale, …)`, stays one and the guest compiler names it).
+    static func keyPathFunctions(in decl: DeclSyntax) -> [(range: Range<Int>, replacement: String)] {
+        final class Finder: SyntaxVisitor {
+            var found: [(Range<Int>, String)] = []
+            override func visit(_ node: KeyPathExprSyntax) -> SyntaxVisitorContinueKind {
+                guard let argument = node.parent?.as(LabeledExprSyntax.self),
+                      let call = argument.parent?.as(LabeledExprListSyntax.self)?.parent?.as(FunctionCallExprSyntax.self),
+                      let callee = call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text,
+                      GuestSourceWriter.keyPathFunctionArguments.contains(callee + ":" + (argument.label?.text ?? ""))
+                else { return .visitChildren }
+                found.append(GuestSourceWriter.closure(replacing: node))
+                return .skipChildren
+            }
+        }
+        let finder = Finder(viewMode: .sourceAccurate)
+        finder.walk(decl)
+        return finder.found
+    }
+
+    /// The key path's bytes and the closure reading the same path (`\Item.owner?.name` → `{ $0.owner?.name }`,
+    /// `\.self` → `{ $0 }`); only those bytes change, so lines stay where they were.
+    static func closure(replacing keyPath: KeyPathExprSyntax) -> (Range<Int>, String) {
+        let path = keyPath.components.map { component -> String in
+            if let property = component.component.as(KeyPathPropertyComponentSyntax.self), property.declName.baseName.tokenKind == .keyword(.self) {
+                return ""
+            }
+            return component.trimmedDescription
+        }.joined()
+        let range = keyPath.positionAfterSkippingLeadingTrivia.utf8Offset..<keyPath.endPositionBeforeTrailingTrivia.utf8Offset
+        return (range, "{ $0" + path + " }")
     }
 }
