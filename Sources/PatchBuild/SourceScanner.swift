@@ -639,10 +639,11 @@ struct SourceScanner {
         if let ownership = function.modifiers.first(where: { [.keyword(.consuming), .keyword(.borrowing), .keyword(.nonmutating)].contains($0.name.tokenKind) }) {
             return "`\(ownership.name.text)` methods are not supported (the thunk reads and writes `self` as an ordinary or `mutating` method does)"
         }
-        // A mutating method's new `self` is a result even when it returns nothing.
+        // A Void function is routed: the module runs its effects (through host bridges) and answers
+        // `{}` (docs/prepare.md "Void functions"). One that never returns has no answer to wait for.
         let returnType = candidate.returnType ?? "Void"
-        if returnType == "Never" || (!candidate.isMutating && ["Void", "()"].contains(returnType)) {
-            return "the function returns nothing; only functions returning a value (or `mutating` methods, whose new `self` is their result) can be replaced by a module result"
+        if returnType == "Never" {
+            return "the function never returns (`Never`); a module call must return to its caller"
         }
         if returnType.hasPrefix("some ") || returnType.hasPrefix("any ") { return "opaque or existential results cannot be decoded from JSON" }
         for parameter in signature.parameterClause.parameters {

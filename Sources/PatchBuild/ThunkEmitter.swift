@@ -81,7 +81,8 @@ enum ThunkEmitter {
     ///
     /// An instance method sends `self` as the `"self"` key (`ReceiverCoding`); a `mutating` one reads
     /// `{"value": …, "self": …}` back (no `value` when it returns nothing) and writes the new `self`
-    /// before returning. Nothing of this runs unless the module has the export.
+    /// before returning. A Void function reads `{}` and returns: its effects are the module's, and when
+    /// the call fails the original runs instead. Nothing of this runs unless the module has the export.
     static func function(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
         if function.isInitializer, let receiver = thunk.receiver { return initializer(thunk, receiver: receiver) }
@@ -129,7 +130,9 @@ enum ThunkEmitter {
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         body.append("    if Patch.shared.hasFunction(\(export)),")
-        body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self) {")
+        // A Void non-mutating function's answer is `{}`: only that the call succeeded matters.
+        let resultBinding = returnsValue || function.isMutating ? "__result" : "_"
+        body.append("       let \(resultBinding) = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self) {")
         if let receiver, function.isMutating {
             body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
         }
