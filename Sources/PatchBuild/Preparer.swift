@@ -668,8 +668,6 @@ private struct Planner {
                 return (nil, "initializers of a class are not routed: a replacement would have to repeat the class's rules for designated and convenience initializers, and its stored `let`s cannot be assigned twice")
             }
             return objectReceiver(of: function, type: type, typeFile: typeFile, in: file, analysis: analysis)
-        case .structType where function.returnsNothing, .enumType where function.returnsNothing:
-            return (nil, FunctionCandidate.returnsNothingReason)
         case .enumType:
             // Sent as it is: its own conformance must encode it (and decode the new value of a mutating method).
             let references = directions.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }

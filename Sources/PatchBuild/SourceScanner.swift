@@ -156,14 +156,6 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
         isProperty ? PatchNames.propertyGetterExport(typePath: ownerPath, name: baseName)
             : PatchNames.functionExport(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
     }
-
-    /// A function, not `mutating`, whose result is `Void`: the module's call would have nothing to
-    /// return unless the function is a method of a class, whose object comes back (`ReceiverCoding.object`).
-    var returnsNothing: Bool {
-        !isMutating && !isInitializer && !isProperty && ["Void", "()"].contains(returnType ?? "Void")
-    }
-
-    static let returnsNothingReason = "the function returns nothing; only functions returning a value (or `mutating` methods and methods of classes, whose new `self` is their result) can be replaced by a module result"
 }
 
 /// A `typealias` and the Codable shape of the type it names.
@@ -653,12 +645,11 @@ struct SourceScanner {
         if let ownership = function.modifiers.first(where: { [.keyword(.consuming), .keyword(.borrowing), .keyword(.nonmutating)].contains($0.name.tokenKind) }) {
             return "`\(ownership.name.text)` methods are not supported (the thunk reads and writes `self` as an ordinary or `mutating` method does)"
         }
-        // A mutating method's new `self` is a result even when it returns nothing, and so is a class's
-        // object: whether an instance method's owner is a class is the planner's to say
-        // (`FunctionCandidate.returnsNothingReason`).
+        // A Void function is routed: the module runs its effects (through host bridges) and answers
+        // `{}` (docs/prepare.md "Void functions"). One that never returns has no answer to wait for.
         let returnType = candidate.returnType ?? "Void"
-        if returnType == "Never" || (candidate.returnsNothing && (candidate.ownerPath.isEmpty || candidate.isStatic)) {
-            return FunctionCandidate.returnsNothingReason
+        if returnType == "Never" {
+            return "the function never returns (`Never`); a module call must return to its caller"
         }
         if returnType.hasPrefix("some ") || returnType.hasPrefix("any ") { return "opaque or existential results cannot be decoded from JSON" }
         for parameter in signature.parameterClause.parameters {

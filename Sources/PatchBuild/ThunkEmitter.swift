@@ -81,7 +81,8 @@ enum ThunkEmitter {
     ///
     /// An instance method sends `self` as the `"self"` key (`ReceiverCoding`); a `mutating` one reads
     /// `{"value": …, "self": …}` back (no `value` when it returns nothing) and writes the new `self`
-    /// before returning. Nothing of this runs unless the module has the export.
+    /// before returning. A Void function reads `{}` and returns: its effects are the module's, and when
+    /// the call fails the original runs instead. Nothing of this runs unless the module has the export.
     static func function(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
         if function.isInitializer, let receiver = thunk.receiver { return initializer(thunk, receiver: receiver) }
@@ -146,7 +147,8 @@ enum ThunkEmitter {
             body.append("    }")
         } else {
             body.append("    if Patch.shared.hasFunction(\(export)),")
-            body.append("       let __result = try? \(call) {")
+            // A Void function that writes nothing back answers `{}`: only that the call succeeded matters.
+            body.append("       let \(returnsValue || writesBack ? "__result" : "_") = try? \(call) {")
             if let receiver, writesBack {
                 body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
             }

@@ -129,6 +129,9 @@ struct Run: AsyncParsableCommand {
         /// Mean wall time of one call (over --repeat calls).
         var callMeanUs: Double?
         var calls: Int?
+        /// The host bridges the call(s) used, in order (`patch_host.defaults_set_int(launches, 3)`): what
+        /// a function returning nothing did (absent when none).
+        var bridgeCalls: [String]?
         var memoryHighWaterBytes: Int
         var memoryHighWaterPages: Int
     }
@@ -143,14 +146,15 @@ struct Run: AsyncParsableCommand {
         if export == nil && input != nil { throw usage("--input needs an EXPORT to call") }
         guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
         let started = ContinuousClock.now
-        let (result, exports, highWater, activation, calling) = try RuntimeSession.withSession(artifact: artifact, options: options) {
+        let (result, exports, highWater, activation, calling, bridgeCalls) = try RuntimeSession.withSession(artifact: artifact, options: options) {
             session throws(RuntimeError) in
             let activated = ContinuousClock.now
             var result: CallResult?
             if let request {
                 for _ in 0..<repeatCount { result = try session.perform(request) }
             }
-            return (result, session.exportedFunctions, session.memoryHighWaterBytes, activated - started, ContinuousClock.now - activated)
+            return (result, session.exportedFunctions, session.memoryHighWaterBytes, activated - started, ContinuousClock.now - activated,
+                    session.bridgeState.calls.map(\.description))
         }
         let elapsed = ContinuousClock.now - started
         var summary = CallSummary(
@@ -165,6 +169,7 @@ struct Run: AsyncParsableCommand {
             summary.abi = result.outcome.abi.rawValue
             summary.signature = result.outcome.signature
             summary.fuelUsed = result.outcome.fuelUsed
+            if !bridgeCalls.isEmpty { summary.bridgeCalls = bridgeCalls }
             if let decoded = result.decoded {
                 summary.outputEncoding = decoded.encoding
                 summary.output = decoded.rendered

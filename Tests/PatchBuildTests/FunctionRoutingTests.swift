@@ -54,7 +54,7 @@ import Testing
         let source = """
             struct Cart {
                 // @patchable
-                static func log(_ line: String) {}
+                static func stop(_ line: String) -> Never { fatalError(line) }
                 // @patchable
                 static func map<T>(_ value: T) -> T { value }
                 // @patchable
@@ -69,7 +69,7 @@ import Testing
         #expect(project.userFile == source)
         let reasons = project.plan.skipped.map(\.reason)
         #expect(reasons.count == 5)
-        #expect(reasons[0].contains("returns nothing"))
+        #expect(reasons[0].contains("never returns"))
         #expect(reasons[1].contains("generic"))
         #expect(reasons[2].contains("async"))
         #expect(reasons[3].contains("function type"))

@@ -223,7 +223,7 @@ import Testing
             struct Secret {
                 private var pin: Int
                 // @patchable
-                func log() {}
+                func log() -> Never { fatalError() }
             }
             """
         let elsewhere = """
@@ -247,7 +247,7 @@ import Testing
             ("Models.swift:26 Opaque.read()", "the receiver's stored property `handle` (Sources/App/Models.swift:24): `Handle` is not Encodable"),
             ("Models.swift:32 Store.read()", "instance methods of an actor are not routed"),
             ("Models.swift:37 Plain.read()", "the receiver (`self`, Sources/App/Models.swift:34): `Plain` is not Encodable"),
-            ("Models.swift:42 Secret.log()", "the function returns nothing"),
+            ("Models.swift:42 Secret.log()", "the function never returns"),
             ("Other.swift:3 Secret.read()", "the receiver's stored property `pin` is private to Sources/App/Models.swift:40"),
             ("Other.swift:7 String.shout()", "an instance method of `String`, which target App does not declare"),
         ]

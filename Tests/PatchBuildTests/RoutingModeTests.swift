@@ -178,7 +178,7 @@ import Testing
             static func price(of cents: Int, quantity: Int) -> Int { cents * quantity }
             // @native
             static func tax(_ cents: Int) -> Int { cents / 5 }
-            static func log(_ line: String) {}
+            static func log(_ line: String) -> Never { fatalError(line) }
         }
 
         """
@@ -191,7 +191,7 @@ import Testing
         #expect(!project.routingThunks.contains("tax"))
         // Selected but not routable: reported (the JSON lists it), never rewritten.
         #expect(project.plan.skipped.map { "\($0.declaration) \($0.file):\($0.line)" } == ["Shop.log(_:) Sources/App/View.swift:7"])
-        #expect(project.plan.skipped.first?.reason.contains("returns nothing") == true)
+        #expect(project.plan.skipped.first?.reason.contains("never returns") == true)
     }
 
     /// `build` judges a change by what the shipped prepare routed: under `all`, an unmarked function's

@@ -21,12 +21,12 @@ import Testing
         return project
     }
 
-    /// 24 functions that return nothing and 3 instance methods of an enum that is not Codable (its
+    /// 24 functions that never return and 3 instance methods of an enum that is not Codable (its
     /// receiver cannot travel): `routing: all` reports 27 skips, which
     /// the human output counts by kind of reason, `--verbose` and `--json` list one by one.
     @Test func manySkipsAreCountedByReasonUnlessVerbose() throws {
         try withScratchDirectory { directory in
-            let functions = (0..<24).map { "static func log\($0)(_ line: String) {}" }
+            let functions = (0..<24).map { "static func log\($0)(_ line: String) -> Never { fatalError(line) }" }
                 + (0..<3).map { "func format\($0)(_ value: Int) -> String { \"\\(value)\" }" }
                 + ["static func price(_ cents: Int) -> Int { cents }", "// @native\n    static func hot(_ cents: Int) -> Int { cents }"]
             let project = try makeProject(in: directory, functions: functions, configExtra: #", "routing": "all""#)
@@ -40,7 +40,7 @@ import Testing
             #expect(human.status == 0, "\(human.stderr)")
             let lines = human.stdout.components(separatedBy: "\n")
             let header = try #require(lines.firstIndex { $0.hasPrefix("skipped 27 declaration(s), by reason") })
-            #expect(lines[header + 1].hasPrefix("  24  the function returns nothing"), "\(human.stdout)")
+            #expect(lines[header + 1].hasPrefix("  24  the function never returns"), "\(human.stdout)")
             #expect(lines[header + 1].hasSuffix("(e.g. Logic.log0(_:), Sources/Shop/Logic.swift:2)"), "\(human.stdout)")
             #expect(lines[header + 2].hasPrefix("   3  the receiver (`self`, Sources/Shop/Logic.swift:1): `Logic` is not Encodable"), "\(human.stdout)")
             #expect(!human.stdout.contains("hot"), "`// @native` is neither routed nor reported")
@@ -54,11 +54,11 @@ import Testing
     /// A few skips are listed one by one, as before `routing: all`; `marked` routes only the marked.
     @Test func fewSkipsAreListedAndMarkedRoutesOnlyMarked() throws {
         try withScratchDirectory { directory in
-            let functions = ["// @patchable\n    static func log(_ line: String) {}", "static func price(_ cents: Int) -> Int { cents }"]
+            let functions = ["// @patchable\n    static func log(_ line: String) -> Never { fatalError(line) }", "static func price(_ cents: Int) -> Int { cents }"]
             let project = try makeProject(in: directory, functions: functions, configExtra: #", "routing": "marked""#)
             let human = try CLI.run(["prepare", "--project", project.path])
             #expect(human.status == 0, "\(human.stderr)")
-            #expect(human.stdout.contains("skipped Logic.log(_:) (Sources/Shop/Logic.swift:3): the function returns nothing"), "\(human.stdout)")
+            #expect(human.stdout.contains("skipped Logic.log(_:) (Sources/Shop/Logic.swift:3): the function never returns"), "\(human.stdout)")
             #expect(human.stdout.contains("routed 0 view(s) and 0 function(s) in 1 file(s) (routing: marked)"), "\(human.stdout)")
         }
     }

@@ -90,7 +90,7 @@ struct GuestDependencyClosure {
     private func expand(_ unit: GuestUnit, into state: inout State) {
         switch unit {
         case .global(let global):
-            resolve(references(of: unit, index.globals[global].decl), scope: [], into: &state)
+            resolve(references(of: unit, index.globals[global].decl), scope: [], file: index.globals[global].file, into: &state)
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
@@ -136,7 +136,7 @@ struct GuestDependencyClosure {
         case .member(let type, let memberIndex):
             state.pending.append(.typeShell(type))
             let member = index.types[type].members[memberIndex]
-            resolve(references(of: unit, member.decl), scope: index.types[type].path, into: &state)
+            resolve(references(of: unit, member.decl), scope: index.types[type].path, file: member.file, into: &state)
         }
     }
 
@@ -144,7 +144,7 @@ struct GuestDependencyClosure {
         // Generic constraints and raw types in the header can name project types too.
         var references = GuestReferences()
         for name in entry.inheritedNames { references.typeNames.insert(name) }
-        resolve(references, scope: entry.path, into: &state)
+        resolve(references, scope: entry.path, file: entry.file, into: &state)
     }
 
     /// `init(from:)` and `encode(to:)` implement Codable, which the guest replaces with generated glue.
@@ -159,7 +159,9 @@ struct GuestDependencyClosure {
         return false
     }
 
-    private func resolve(_ references: GuestReferences, scope: [String], into state: inout State) {
+    /// `file`: where the code naming them is; another file's `private`/`fileprivate` globals are not
+    /// what it means (`GuestPrivateNames`), and pulling them in would bring their dependencies too.
+    private func resolve(_ references: GuestReferences, scope: [String], file: Int, into state: inout State) {
         for name in references.bareNames {
             // Members of the enclosing types (implicit self) first, then the project's top level.
             var prefix = scope
@@ -171,7 +173,7 @@ struct GuestDependencyClosure {
                 }
                 prefix.removeLast()
             }
-            for globalIndex in index.globals(named: name) {
+            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) {
                 state.pending.append(.global(globalIndex))
             }
             let types = index.resolveType(named: name, from: scope)
@@ -183,7 +185,7 @@ struct GuestDependencyClosure {
         }
         for name in references.typeNames {
             for type in index.resolveType(named: name, from: scope) { state.pending.append(.typeShell(type)) }
-            for globalIndex in index.globals(named: name) where index.globals[globalIndex].decl.is(TypeAliasDeclSyntax.self) {
+            for globalIndex in index.globals(named: name) where index.globals[globalIndex].decl.is(TypeAliasDeclSyntax.self) && visible(globalIndex, from: file) {
                 state.pending.append(.global(globalIndex))
             }
             if state.typeNames.insert(name).inserted { state.pending.append(contentsOf: state.pendingAliases.removeValue(forKey: name) ?? []) }
@@ -214,6 +216,10 @@ struct GuestDependencyClosure {
                 state.pending.append(.typeShell(type))
             }
         }
+    }
+
+    private func visible(_ global: Int, from file: Int) -> Bool {
+        index.globals[global].file == file || !GuestPrivateNames.isFilePrivate(index.globals[global])
     }
 
     /// The members of `type` (but nested types and Codable's implementation) with a name `matches` accepts.

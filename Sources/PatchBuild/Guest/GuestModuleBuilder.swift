@@ -318,7 +318,8 @@ public enum GuestModuleBuilder {
             let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
             guard parts.count == 5, parts[3].trimmingCharacters(in: .whitespaces) == "error", let lineNumber = Int(parts[1]) else { continue }
             let file = String(parts[0])
-            let message = parts[4].trimmingCharacters(in: .whitespaces)
+            // A renamed file-private global is the user's name again (`GuestPrivateNames`).
+            let message = GuestPrivateNames.restoringNames(in: parts[4].trimmingCharacters(in: .whitespaces))
             var culprits: [(export: Int, unit: GuestUnit?)] = []
             var views: [Int] = []
             if file == GuestProgram.fileName {

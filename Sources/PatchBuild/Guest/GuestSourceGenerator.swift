@@ -219,17 +219,19 @@ struct GuestSourceGenerator {
     // MARK: - Project code
 
     private func emitProjectCode(_ included: Set<GuestUnit>, viewTypes: Set<Int>, codecs: GuestCodecGenerator, into writer: inout GuestSourceWriter) {
+        let privateNames = GuestPrivateNames(index: index, included: included)
         for unit in included.sorted() {
             guard case .global(let global) = unit else { continue }
             let entry = index.globals[global]
             let file = index.files[entry.file]
+            let renames = privateNames.edits(in: entry.decl, file: entry.file)
             if let foreignExtension = entry.foreignExtension {
                 let whereClause = foreignExtension.genericWhereClause.map { " " + $0.trimmedText } ?? ""
                 writer.header("extension " + foreignExtension.extendedType.trimmedText + whereClause, at: foreignExtension, in: file)
-                writer.copy(entry.decl, from: file)
+                writer.copy(entry.decl, from: file, renames: renames)
                 writer.line("}")
             } else {
-                writer.copy(entry.decl, from: file)
+                writer.copy(entry.decl, from: file, renames: renames)
             }
         }
         let includedTypes = Set(included.compactMap { unit -> Int? in
@@ -237,13 +239,22 @@ struct GuestSourceGenerator {
             return nil
         })
         for type in includedTypes.sorted() where index.types[type].path.count == 1 {
-            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, into: &writer)
+            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, privateNames: privateNames, into: &writer)
         }
     }
 
     private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, codecs: GuestCodecGenerator,
+                          privateNames: GuestPrivateNames,
                           into writer: inout GuestSourceWriter) {
         let entry = index.types[type]
+        // The members of this type and the types around it, which a member's bare names mean first.
+        var memberNames: Set<String> = []
+        for depth in 1...entry.path.count {
+            if let enclosing = index.type(atPath: Array(entry.path.prefix(depth))) { memberNames.formUnion(index.types[enclosing].members.flatMap(\.names)) }
+        }
+        func copy(_ member: GuestMember) {
+            writer.copy(member.decl, from: index.files[member.file], renames: privateNames.edits(in: member.decl, file: member.file, memberNames: memberNames))
+        }
         let file = index.files[entry.file]
         // A lowered view or modifier, and a view, modifier or toolbar content of the project its body
         // uses, keeps `View`, `ViewModifier` or `ToolbarContent` in its own declaration: there the
@@ -255,12 +266,12 @@ struct GuestSourceGenerator {
             + closureBuilder.keptInheritance(entry.inheritedNames)
         writer.header(GuestSourceGenerator.header(of: entry.decl, keeping: kept), at: entry.decl, in: file)
         for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == nil && member.kind != .nestedType {
-            if included.contains(.member(type: type, member: memberIndex)) { writer.copy(member.decl, from: index.files[member.file]) }
+            if included.contains(.member(type: type, member: memberIndex)) { copy(member) }
         }
         // A designated initializer cannot be declared in an extension of a class.
         codecs.emitClassDecoder(for: type, into: &writer)
         for nested in includedTypes.sorted() where index.types[nested].path.count == entry.path.count + 1 && Array(index.types[nested].path.dropLast()) == entry.path {
-            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, into: &writer)
+            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, privateNames: privateNames, into: &writer)
         }
         writer.line("}")
         for (extensionIndex, extensionEntry) in entry.extensions.enumerated() {
@@ -273,7 +284,7 @@ struct GuestSourceGenerator {
             if !kept.isEmpty { header += ": " + kept.joined(separator: ", ") }
             if let whereClause = extensionEntry.decl.genericWhereClause { header += " " + whereClause.trimmedText }
             writer.header(header, at: extensionEntry.decl, in: index.files[extensionEntry.file])
-            for memberIndex in members { writer.copy(entry.members[memberIndex].decl, from: index.files[entry.members[memberIndex].file]) }
+            for memberIndex in members { copy(entry.members[memberIndex]) }
             writer.line("}")
         }
     }
@@ -352,8 +363,9 @@ struct GuestSourceWriter {
         located(file.line(of: decl), file) { $0.line(header + " {") }
     }
 
-    /// Copies a declaration as written (without its leading comments), blanking dropped attributes.
-    mutating func copy(_ decl: DeclSyntax, from file: GuestSourceFile) {
+    /// Copies a declaration as written (without its leading comments), blanking dropped attributes
+    /// and applying `renames` (utf8 ranges in the file: `GuestPrivateNames.edits`).
+    mutating func copy(_ decl: DeclSyntax, from file: GuestSourceFile, renames: [(range: Range<Int>, replacement: String)] = []) {
         let start = decl.positionAfterSkippingLeadingTrivia.utf8Offset
         var bytes = Array(decl.trimmedBytes)
         for attribute in decl.tokens(viewMode: .sourceAccurate).compactMap({ $0.parent?.as(AttributeSyntax.self) }) {
@@ -364,9 +376,10 @@ struct GuestSourceWriter {
             guard from >= 0, to <= bytes.count, from < to else { continue }
             for offset in from..<to where bytes[offset] != UInt8(ascii: "\n") { bytes[offset] = UInt8(ascii: " ") }
         }
-        let keyPaths = (keepsViewBuilder ? GuestSourceWriter.keyPathIdentities(in: decl) : []) + GuestSourceWriter.keyPathFunctions(in: decl)
-        // Last first, so the offsets of the earlier ones stay valid.
-        for (range, replacement) in keyPaths.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+        // Key paths and renamed identifiers never overlap (a key path's names are members). Last
+        // first, so the offsets of the earlier ones stay valid.
+        let replacements = (keepsViewBuilder ? GuestSourceWriter.keyPathIdentities(in: decl) : []) + GuestSourceWriter.keyPathFunctions(in: decl) + renames
+        for (range, replacement) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
         }
         let body = String(decoding: bytes, as: UTF8.self)
