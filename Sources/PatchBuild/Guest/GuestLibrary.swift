@@ -12,9 +12,9 @@ import PatchManifest
 ///   (the prelude's faster input reading), the library `PatchGuestDSL` a module lowering views
 ///   compiles against.
 ///
-/// Why: compiling the layer with every program was most of a build. A one-function module
-/// (Examples/PatchShop's `formatCents`) took 16.2 s of swiftc with Prelude and the Foundation layer
-/// and 2.7 s against the library; a one-view one 5.2 s with the DSL against 2.3 s. Embedded Swift
+/// Why: compiling the layer with every program was most of a build. A one-function module's swiftc
+/// (food-truck, docs/benchmarks.md) took 8.9 s of CPU with Prelude and the Foundation layer and 1.6 s
+/// against the library; a one-view one 5.2 s with the DSL against 2.3 s. Embedded Swift
 /// serializes the SIL of every function of a module, so the program still specializes the library's
 /// generics, and with `-lto=llvm-full` wasm-ld optimizes program and library as one unit and
 /// `--gc-sections` drops what no export reaches: the modules come out within 0.4 % of the one-module
