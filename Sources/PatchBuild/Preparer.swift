@@ -718,6 +718,11 @@ private struct Planner {
                 return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run; mark `\(owner)` `final` or the method `// @native`")
             }
         }
+        // Refused as for a struct rather than left out: `build`'s copy of the class cannot tell
+        // which file the thunk reads it from.
+        if let property = type.storedProperties.properties.first(where: { $0.isFileScoped && typeFile != file }) {
+            return (nil, "the receiver's stored property `\(property.name)` is private to \(typeFile):\(property.line), which the thunk must read; declare the method in that file")
+        }
         // Sent, and decoded back: the checks of a mutating method's receiver.
         let properties = type.storedProperties.properties.filter { property in
             let references = [false, true].flatMap { isResult in
@@ -727,7 +732,7 @@ private struct Planner {
                     return checked
                 }
             }
-            return codableIndex.unsupportedReason(references, scope: function.ownerPath) == nil && (!property.isFileScoped || typeFile == file)
+            return codableIndex.unsupportedReason(references, scope: function.ownerPath) == nil
         }
         return (.object(properties), nil)
     }

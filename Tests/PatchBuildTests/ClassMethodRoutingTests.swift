@@ -1,3 +1,4 @@
+import Foundation
 @testable import PatchBuild
 import PatchManifest
 import SwiftParser
@@ -51,6 +52,50 @@ import Testing
 
             """)
         assertParses(project.routingFile ?? "", "routing file")
+    }
+
+    /// What SwiftUI apps write: a `@MainActor` view model with `@Published` state and a service
+    /// object. Its thunks (members of the class's extension, so main-actor isolated as its methods
+    /// are) typecheck in Swift 6 mode against the stand-ins.
+    @Test(.enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
+    func aMainActorObservableObjectsThunksCompile() throws {
+        let source = """
+            import SwiftUI
+
+            final class Service { func fetch(_ query: String) -> [String] { [query] } }
+
+            @MainActor
+            final class SearchModel: ObservableObject {
+                @Published var query: String = ""
+                @Published private(set) var results: [String] = []
+                let service: Service = Service()
+                var onSelect: ((String) -> Void)?
+
+                // @patchable
+                func search() { results = service.fetch(query) }
+                // @patchable
+                func clear(keeping count: Int) -> Int { results = Array(results.prefix(count)); return results.count }
+                // @patchable
+                var summary: String { "\\(results.count) for \\(query)" }
+            }
+
+            """
+        let project = PreparedProject(source, routing: .marked)
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.plan.functions.map(\.key) == ["SearchModel.clear(keeping:)", "SearchModel.search()", "SearchModel.summary"])
+        var files: [String: String] = [:]
+        for (path, text) in project.files where path.hasPrefix("Sources/App/") { files[(path as NSString).lastPathComponent] = text }
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
+
+    @Test func aMethodInAnotherFileThanAPrivateStoredPropertyIsSkipped() {
+        let model = "final class Store {\n    private(set) var count = 0\n}\n"
+        let other = "extension Store {\n    // @patchable\n    func bump() { count += 1 }\n}\n"
+        let project = PreparedProject(targets: ["App": ["Store.swift": model, "Other.swift": other]])
+        #expect(project.plan.skipped.map { "\($0.file):\($0.line) \($0.declaration): \($0.reason)" } == [
+            "Sources/App/Other.swift:3 Store.bump(): the receiver's stored property `count` is private to Sources/App/Store.swift:2, which the thunk must read; declare the method in that file",
+        ])
     }
 
     @Test func aClassRecordsTheStoredPropertiesItsMirrorLeavesOut() throws {

@@ -25,7 +25,7 @@ struct ClassMethodRuntimeTests {
         // Native: every write is seen. Module: `add` writes `items` only (its `discount` came back
         // unchanged), the getter writes `discount` only (its `items` are what `add` left), and the
         // `let currency` keeps its value although the module sent another. The mirror leaves out the
-        // closure, the weak reference and the other class.
+        // closure, the weak reference, the other class and the struct that is not Codable.
         // calls.txt is what ClassMethodBuildCLITests runs the built module on.
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         #expect(result.output == """

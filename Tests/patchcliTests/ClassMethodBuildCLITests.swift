@@ -81,7 +81,7 @@ import Testing
             let add = try #require(changes.first { $0["id"] as? String == "Shop:Basket.add(_:Item)" })
             #expect(add["status"] as? String == "native_only")
             #expect(add["reason"] as? String == "unsupported_language_feature")
-            #expect((add["detail"] as? String)?.hasPrefix("touches `owner` (Sources/Shop/Store.swift:24), a stored property of class Basket that the copy the module receives leaves out (stored property `owner` is `weak`") == true, "\(add)")
+            #expect((add["detail"] as? String)?.hasPrefix("touches `owner` (Sources/Shop/Store.swift:25), a stored property of class Basket that the copy the module receives leaves out (stored property `owner` is `weak`") == true, "\(add)")
         }
     }
 }

@@ -451,6 +451,13 @@ struct GuestSignatureReader {
             case .success(let resolved)? where resolved.projectTypes().contains(where: { [.classType, .actorType].contains(index.types[$0].kind) }):
                 leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: a reference to another object cannot travel"))
             case .success(let resolved)?:
+                // The thunk's mirror has only Codable properties (prepare's `CodableIndex`): the guest's
+                // copy must decode exactly those keys.
+                if let type = resolved.projectTypes().first(where: { !declaresCodable($0) }) {
+                    leftOut.append(LeftOutProperty(name: property.name, line: property.line,
+                                                   reason: "stored property `\(property.name)`: `\(index.types[type].qualifiedName)` is not Codable"))
+                    continue
+                }
                 fields.append(.init(name: property.name, key: property.name, type: resolved,
                                     isConstant: property.isLet && binding.initializer != nil, hasDefault: !property.isLet && binding.initializer != nil))
             case .failure(let problem)?:
@@ -460,6 +467,23 @@ struct GuestSignatureReader {
             }
         }
         return (fields, leftOut)
+    }
+
+    /// The type states `Codable` (or both halves) in its declaration or an extension, directly or
+    /// through a protocol of the project that inherits it — what prepare's `CodableIndex` accepts of a
+    /// project type, so a class's mirror has the same fields on both sides.
+    private func declaresCodable(_ type: Int) -> Bool {
+        let entry = index.types[type]
+        var pending = entry.inheritedNames + entry.extensions.flatMap { $0.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedText } ?? [] }
+        var seen: Set<String> = []
+        while let name = pending.popLast() {
+            guard seen.insert(name).inserted else { continue }
+            if name == "Codable" || seen.isSuperset(of: ["Encodable", "Decodable"]) { return true }
+            for protocolIndex in index.resolveType(named: name, from: entry.path) where index.types[protocolIndex].kind == .protocolType {
+                pending += index.types[protocolIndex].inheritedNames
+            }
+        }
+        return false
     }
 
     /// The JSON key of each property a struct's nested `CodingKeys` enum lists (its String raw value

@@ -14,15 +14,17 @@ protocol ObservableObject: AnyObject {}
 struct Item: Codable { var name: String; var cents: Int }
 
 final class Logger {}
+struct Note { var text: String = "" }
 
 final class Basket {
     var items: [Item] { didSet { writes.append("items") } }
     var discount = 0 { didSet { writes.append("discount") } }
     let currency: String
-    // Left out of the mirror: a closure, a weak reference, another class.
+    // Left out of the mirror: a closure, a weak reference, another class, a struct that is not Codable.
     var onChange: (() -> Void)? = nil
     weak var owner: Basket?
     let logger: Logger = Logger()
+    var note: Note = Note()
 
     init(items: [Item], currency: String) {
         self.items = items
