@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Throwing functions, prepared, compiled against the SDK stand-in and run: the thunk rethrows what
-/// the module threw (`{"thrown": …}`) and still takes a mutating method's new `self`.
+/// the module threw (`{"thrown": …}`) and still takes a mutating method's new `self`; a throwing
+/// initializer runs the original, then throws what the module's threw.
 @Suite(.serialized, .enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
 struct ThrowingMemberRuntimeTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/RuntimeThrows")
@@ -15,7 +16,7 @@ struct ThrowingMemberRuntimeTests {
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
-        #expect(plan.functions.map(\.export) == ["_pf_Counter_advance__by", "_pf_Parser_length__of"])
+        #expect(plan.functions.map(\.export) == ["_pf_Counter_advance__by", "_pf_Limit_init__text", "_pf_Parser_length__of"])
         var files: [String: [UInt8]] = [:]
         for source in sources { files[source.path] = source.bytes }
         for update in plan.updates { files[update.path] = update.after }
@@ -28,8 +29,8 @@ struct ThrowingMemberRuntimeTests {
         // before the throw, as a native mutating method's writes are.
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         #expect(result.output == """
-            native: 3 | ParseError.empty | 3 count 3
-            module: other: ParseError thrown by the patch: {"tooLong":{"count":9}} | other: ParseError thrown by the patch: {"tooLong":{"count":9}} | other: ParseError thrown by the patch: {"empty":{}} count 5
+            native: 3 | ParseError.empty | 3 count 3 | 7
+            module: other: ParseError thrown by the patch: {"tooLong":{"count":9}} | other: ParseError thrown by the patch: {"tooLong":{"count":9}} | other: ParseError thrown by the patch: {"empty":{}} count 5 | other: ParseError thrown by the patch: {"tooLong":{"count":7}}
             calls:
 
             """ + calls)

@@ -30,10 +30,11 @@ import Testing
             try ViewBuildCLITests.edit(project, Self.parserFile, replacing: "        return text.count\n",
                                        with: "        if text.count > 2 { throw ParseError.tooLong(count: text.count) }\n        return text.count\n")
             try ViewBuildCLITests.edit(project, Self.parserFile, replacing: "        count += step\n", with: "        count += step * 10\n        if count > 20 { throw ParseError.empty }\n")
+            try ViewBuildCLITests.edit(project, Self.parserFile, replacing: "        maximum = value\n", with: "        maximum = value * 2\n")
             let build = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
-            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Counter.advance(by:Int)", "Shop:Parser.length(of:String)"])
+            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Counter.advance(by:Int)", "Shop:Limit.init(text:String)", "Shop:Parser.length(of:String)"])
             #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
@@ -50,6 +51,10 @@ import Testing
             let advance = try #require(Self.nativeCalls("_pf_Counter_advance__by").first)
             #expect(try run("_pf_Counter_advance__by", advance) == #"{"thrown":{"type":"ParseError","value":"{\"empty\":{}}"},"self":{"count":21}}"#)
             #expect(try run("_pf_Counter_advance__by", #"{"self":{"count":0},"step":1}"#) == #"{"value":10,"self":{"count":10}}"#)
+            // A throwing initializer: its new stored values, or what it threw.
+            let limit = try #require(Self.nativeCalls("_pf_Limit_init__text").first)
+            #expect(try run("_pf_Limit_init__text", limit) == #"{"value":{"maximum":14}}"#)
+            #expect(try run("_pf_Limit_init__text", #"{"text":"seven"}"#) == #"{"thrown":{"type":"ParseError","value":"{\"empty\":{}}"}}"#)
         }
     }
 }

@@ -22,3 +22,13 @@ struct Counter {
         return count
     }
 }
+
+struct Limit {
+    var maximum: Int
+
+    // @patchable
+    init(text: String) throws {
+        guard let value = Int(text) else { throw ParseError.empty }
+        maximum = value
+    }
+}

@@ -15,13 +15,15 @@ func exercise() -> String {
     let short = describe { "\(try Parser.length(of: "abc"))" }
     let empty = describe { "\(try Parser.length(of: ""))" }
     let advanced = describe { "\(try counter.advance(by: 2))" }
-    return "\(short) | \(empty) | \(advanced) count \(counter.count)"
+    let limit = describe { "\(try Limit(text: "7").maximum)" }
+    return "\(short) | \(empty) | \(advanced) count \(counter.count) | \(limit)"
 }
 
 print("native: " + exercise())
 Patch.shared.standInFunctionResults = [
     "_pf_Parser_length__of": #"{"thrown":{"type":"ParseError","value":"{\"tooLong\":{\"count\":9}}"}}"#,
     "_pf_Counter_advance__by": #"{"thrown":{"type":"ParseError","value":"{\"empty\":{}}"},"self":{"count":5}}"#,
+    "_pf_Limit_init__text": #"{"thrown":{"type":"ParseError","value":"{\"tooLong\":{\"count\":7}}"}}"#,
 ]
 print("module: " + exercise())
 print("calls:")
