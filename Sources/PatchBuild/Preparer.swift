@@ -656,7 +656,7 @@ private struct Planner {
     private func receiver(of function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
         let owner = function.ownerPath.joined(separator: ".")
         // `isResult` of the checks: false, `self` is encoded; true, it is decoded.
-        let directions = (function.isInitializer ? [] : [false]) + (function.isMutating || function.isInitializer ? [true] : [])
+        let directions = (function.isInitializer ? [] : [false]) + (function.isMutating || function.isInitializer || function.routesSetter ? [true] : [])
         guard let type = analysis.declaredTypes[owner], let typeFile = analysis.typeFiles[owner] else {
             return (nil, "an instance method of `\(owner)`, which target \(analysis.target.name) does not declare: the thunk sends `self` as a copy of the stored properties of the type's declaration, which prepare cannot see")
         }

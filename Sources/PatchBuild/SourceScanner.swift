@@ -129,6 +129,9 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     var isProperty = false
     /// An initializer of a struct or enum: the module returns the new stored values (docs/prepare.md "Initializers").
     var isInitializer = false
+    /// A computed property with a `set`: its replacement has a setter too, which an instance
+    /// property routes like a mutating method (docs/prepare.md "Setters").
+    var hasSetter = false
     var throwsEffect: Bool
     /// Marked `// @patchable`.
     var hasMarker: Bool
@@ -150,6 +153,10 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
         isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
             : PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
     }
+
+    /// An instance property's setter goes to the module (`PatchNames.propertySetterExport`); a
+    /// `static` one has no receiver for the module to change, and its replacement calls the original.
+    var routesSetter: Bool { hasSetter && !isStatic }
 
     /// The module export its thunk calls.
     var export: String {
@@ -449,14 +456,19 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || variable.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
-        let getterOnly: Bool
+        // `get` alone, or `get` and `set`: the setter is replaced too (`ThunkEmitter.function`).
+        let plainAccessors: Bool
         switch binding.accessorBlock?.accessors {
-        case .getter?: getterOnly = true
-        case let .accessors(list)?: getterOnly = list.allSatisfy { $0.accessorSpecifier.tokenKind == .keyword(.get) && $0.effectSpecifiers == nil && $0.modifier == nil }
-        case nil: getterOnly = false
+        case .getter?: plainAccessors = true
+        case let .accessors(list)?:
+            plainAccessors = list.contains { $0.accessorSpecifier.tokenKind == .keyword(.get) } && list.allSatisfy {
+                [.keyword(.get), .keyword(.set)].contains($0.accessorSpecifier.tokenKind) && $0.effectSpecifiers == nil && $0.modifier == nil
+            }
+            candidate.hasSetter = list.contains { $0.accessorSpecifier.tokenKind == .keyword(.set) }
+        case nil: plainAccessors = false
         }
-        if !getterOnly {
-            candidate.unsupportedReason = "only read-only computed properties are routed (its getter); this one has a setter, effects (`get async`/`get throws`) or observers"
+        if !plainAccessors {
+            candidate.unsupportedReason = "only computed properties with a plain `get` (and `set`) are routed; this one has effects (`get async`/`get throws`), a `mutating get`, a `nonmutating set` or observers"
         } else if let reason = Self.privateMemberReason(variable.modifiers, ownerPath: context.typePath) {
             candidate.unsupportedReason = reason
         } else if variable.bindings.count > 1 {
@@ -469,7 +481,8 @@ struct SourceScanner {
                 candidate.unsupportedReason = "`@\(inlined)` properties are inlined into their callers and cannot be `dynamic`"
             } else if variable.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
                 candidate.unsupportedReason = "attributes under `#if` are not supported"
-            } else if let reason = CodableShape.collect(type, isResult: true, into: &candidate.codableReferences) {
+            } else if let reason = CodableShape.collect(type, isResult: true, into: &candidate.codableReferences)
+                        ?? (candidate.routesSetter ? CodableShape.collect(type, isResult: false, into: &candidate.codableReferences) : nil) {
                 candidate.unsupportedReason = "the property's type: \(reason)"
             }
         } else {

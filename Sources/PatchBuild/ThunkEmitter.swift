@@ -133,8 +133,15 @@ enum ThunkEmitter {
             : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
         if let mirror = receiver?.declaration(conformance: writesBack ? "Codable" : "Encodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
-        body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
+        if function.throwsEffect {
+            body += thrownResult(value: returnsValue ? returnType : nil, receiver: writesBack ? receiver?.fieldType : nil).map { "    " + $0 }
+        } else {
+            body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
+        }
         let call = "Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self)"
+        // What the module threw is thrown here, as the original would have.
+        let answer = !function.throwsEffect ? [returnsValue ? "return __result.value" : "return"]
+            : returnsValue ? ["return try __result.value.get()"] : ["try __result.value.get()", "return"]
         if let receiver, case .object = receiver {
             // The mirror as sent is kept to find what the module changed; it is built only when the
             // module has the export.
@@ -142,21 +149,22 @@ enum ThunkEmitter {
             body.append("        let \(ReceiverCoding.sentName) = \(receiver.encodedSelf)")
             body.append("        if let __result = try? \(call) {")
             body += receiver.writeBack(from: "__result.__self").map { "            " + $0 }
-            body.append(returnsValue ? "            return __result.value" : "            return")
+            body += answer.map { "            " + $0 }
             body.append("        }")
             body.append("    }")
         } else {
             body.append("    if Patch.shared.hasFunction(\(export)),")
-            // A Void function that writes nothing back answers `{}`: only that the call succeeded matters.
-            body.append("       let \(returnsValue || writesBack ? "__result" : "_") = try? \(call) {")
+            // A Void function that writes nothing back and cannot throw answers `{}`: only that the call succeeded matters.
+            body.append("       let \(returnsValue || writesBack || function.throwsEffect ? "__result" : "_") = try? \(call) {")
             if let receiver, writesBack {
                 body += receiver.writeBack(from: "__result.__self").map { "        " + $0 }
             }
-            body.append(returnsValue ? "        return __result.value" : "        return")
+            body += answer.map { "        " + $0 }
             body.append("    }")
         }
         body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("}")
+        if function.isProperty, function.hasSetter { body = withSetter(body, thunk: thunk) }
 
         var lines: [String] = []
         if let extendedType = thunk.extendedType {
@@ -167,6 +175,35 @@ enum ThunkEmitter {
             lines = body
         }
         return wrap(lines, in: thunk.conditions)
+    }
+
+    /// A property's replacement (`function` wrote its getter's body as the whole body) with `get`
+    /// and `set`: an instance setter sends `{"self": …, "newValue": …}` and takes the module's new
+    /// `self`, `{"self": …}`, as a mutating method does; a `static` one, with no receiver for the
+    /// module to change, sets the original.
+    private static func withSetter(_ body: [String], thunk: FunctionThunk) -> [String] {
+        let function = thunk.candidate
+        guard let header = body.firstIndex(where: { $0.hasSuffix("var \(PreparedNames.functionReplacementPrefix)\(function.baseName.replacingOccurrences(of: "`", with: "")): \(function.returnType ?? "Void") {") }) else { return body }
+        var lines = Array(body[...header])
+        lines.append("    get {")
+        lines += body[(header + 1)..<(body.count - 1)].map { "    " + $0 }
+        lines.append("    }")
+        lines.append("    set {")
+        if function.routesSetter, let receiver = thunk.receiver {
+            let export = SwiftLiteral.string(PatchNames.propertySetterExport(typePath: function.ownerPath, name: function.baseName))
+            if let mirror = receiver.declaration(conformance: "Codable") { lines.append("        " + mirror) }
+            lines.append("        struct __PatchArguments: Encodable { let __self: \(receiver.fieldType); let newValue: \(function.returnType ?? "Void"); enum CodingKeys: String, CodingKey { case __self = \"self\", newValue } }")
+            lines.append("        struct __PatchResult: Decodable { let __self: \(receiver.fieldType); enum CodingKeys: String, CodingKey { case __self = \"self\" } }")
+            lines.append("        if Patch.shared.hasFunction(\(export)),")
+            lines.append("           let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(__self: \(receiver.encodedSelf), newValue: newValue), returning: __PatchResult.self) {")
+            lines += receiver.writeBack(from: "__result.__self").map { "            " + $0 }
+            lines.append("            return")
+            lines.append("        }")
+        }
+        lines.append("        \(function.baseName) = newValue")
+        lines.append("    }")
+        lines.append("}")
+        return lines
     }
 
     /// A `@_dynamicReplacement` of an initializer: runs the original (`self.init(…)` inside the
@@ -195,15 +232,50 @@ enum ThunkEmitter {
         body.append("init(\(parameterList))\(function.throwsEffect ? " throws" : "") {")
         if let mirror = receiver.declaration(conformance: "Decodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields) }")
-        body.append("    struct __PatchResult: Decodable { let value: \(receiver.fieldType) }")
+        if function.throwsEffect {
+            body += thrownResult(value: receiver.fieldType, receiver: nil).map { "    " + $0 }
+        } else {
+            body.append("    struct __PatchResult: Decodable { let value: \(receiver.fieldType) }")
+        }
         body.append("    \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("    if Patch.shared.hasFunction(\(export)),")
         body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments)), returning: __PatchResult.self) {")
-        body += receiver.writeBack(from: "__result.value").map { "        " + $0 }
+        if function.throwsEffect {
+            // The module's initializer threw: so does this one (after the original ran, as a
+            // throwing initializer may after delegating).
+            body.append("        let __value = try __result.value.get()")
+            body += receiver.writeBack(from: "__value").map { "        " + $0 }
+        } else {
+            body += receiver.writeBack(from: "__result.value").map { "        " + $0 }
+        }
         body.append("    }")
         body.append("}")
         let lines = ["extension \(thunk.extendedType ?? "")\(function.context.extensionWhereClause.map { " " + $0 } ?? "") {"] + body.map { "    " + $0 } + ["}"]
         return wrap(lines, in: thunk.conditions)
+    }
+
+    /// A throwing function's result: `{"value": …}` or `{"thrown": {"type": "E", "value": "<E's JSON>"}}`
+    /// (the guest's `writeThrownEnvelope`), decoded as a `Result` the thunk unwraps with `get()`, so
+    /// the module's throw reaches the caller. The thrown error is `__PatchThrown`, carrying the
+    /// error's type name and JSON: the caller's `catch E.case` does not match it (docs/prepare.md
+    /// "Throwing functions"). A mutating method's new `self` comes back either way.
+    static func thrownResult(value: String?, receiver: String?) -> [String] {
+        let keys = ["value", "thrown"] + (receiver == nil ? [] : ["__self = \"self\""])
+        var lines = [
+            "struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
+            "struct __PatchResult: Decodable {",
+            "    let value: Result<\(value ?? "Void"), __PatchThrown>",
+        ]
+        if let receiver { lines.append("    let __self: \(receiver)") }
+        lines.append("    enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
+        lines.append("    init(from decoder: any Decoder) throws {")
+        lines.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
+        if let receiver { lines.append("        __self = try container.decode(\(receiver).self, forKey: .__self)") }
+        let success = value.map { "try container.decode(\($0).self, forKey: .value)" } ?? "()"
+        lines.append("        value = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown).map { .failure($0) } ?? .success(\(success))")
+        lines.append("    }")
+        lines.append("}")
+        return lines
     }
 
     /// Imports routed views need: SwiftUI, `Patch` (PatchSDK) and `thunkBody` (PatchSwiftUI, which does

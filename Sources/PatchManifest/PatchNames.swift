@@ -139,6 +139,12 @@ public enum PatchNames {
         "_pf_" + (typePath + [name]).map(sanitizedComponent).joined(separator: "_") + "__get"
     }
 
+    /// The export replacing an instance computed property's setter: the getter's with `__set`
+    /// (`Cart.total` → `_pf_Cart_total__set`).
+    public static func propertySetterExport(typePath: [String], name: String) -> String {
+        "_pf_" + (typePath + [name]).map(sanitizedComponent).joined(separator: "_") + "__set"
+    }
+
     /// One sanitized name claimed by more than one declaration.
     public struct Collision: Sendable, Equatable, CustomStringConvertible {
         public var name: String

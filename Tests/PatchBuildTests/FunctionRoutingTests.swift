@@ -25,10 +25,18 @@ import Testing
                 @_dynamicReplacement(for: total(of:_:))
                 static func __patch_total(of cents: Int, _ quantity: Int) throws -> Int {
                     struct __PatchArguments: Encodable { let cents: Int; let quantity: Int }
-                    struct __PatchResult: Decodable { let value: Int }
+                    struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { "\\(type) thrown by the patch: \\(value)" } }
+                    struct __PatchResult: Decodable {
+                        let value: Result<Int, __PatchThrown>
+                        enum CodingKeys: String, CodingKey { case value, thrown }
+                        init(from decoder: any Decoder) throws {
+                            let container = try decoder.container(keyedBy: CodingKeys.self)
+                            value = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown).map { .failure($0) } ?? .success(try container.decode(Int.self, forKey: .value))
+                        }
+                    }
                     if Patch.shared.hasFunction("_pf_Pricing_total__of__"),
                        let __result = try? Patch.shared.callJSON("_pf_Pricing_total__of__", __PatchArguments(cents: cents, quantity: quantity), returning: __PatchResult.self) {
-                        return __result.value
+                        return try __result.value.get()
                     }
                     return try total(of: cents, quantity)
                 }

@@ -1177,4 +1177,30 @@ extension _PatchJSONWriter {
         receiver._patchEncode(into: &self)
         append(UInt8(ascii: "}"))
     }
+
+    /// What a throwing function threw: `{"thrown":{"type":"E","value":"<E's JSON, as a string>"}}`.
+    /// The native thunk rethrows it as an error carrying both (Swift cannot rebuild an arbitrary
+    /// error type from JSON; docs/prepare.md "Throwing functions").
+    mutating func writeThrownEnvelope<Thrown: _PatchJSONCodable>(_ type: StaticString, _ error: Thrown) {
+        writeThrown(type, error)
+        append(UInt8(ascii: "}"))
+    }
+
+    /// A mutating method that threw: the receiver as the throw left it goes back too, `{"thrown":…,"self":…}`.
+    mutating func writeThrownEnvelope<Thrown: _PatchJSONCodable, Receiver: _PatchJSONCodable>(_ type: StaticString, _ error: Thrown, receiver: Receiver) {
+        writeThrown(type, error)
+        append(",\"self\":")
+        receiver._patchEncode(into: &self)
+        append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeThrown<Thrown: _PatchJSONCodable>(_ type: StaticString, _ error: Thrown) {
+        var encoded = _PatchJSONWriter()
+        error._patchEncode(into: &encoded)
+        append("{\"thrown\":{\"type\":\"")
+        append(type)
+        append("\",\"value\":")
+        writeString(encoded.bytes.buffer)
+        append(UInt8(ascii: "}"))
+    }
 }

@@ -170,21 +170,31 @@ struct GuestCodecGenerator {
             writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
         }
         // A getter is read where a function is called.
-        let call = receiver + (plan.name.isGetter ? "" : "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")")
+        let arguments = plan.name.isSetter ? " = argument0" : plan.name.isGetter ? "" : "(" + callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" }) + ")"
+        let call = (plan.thrownError == nil ? "" : "try ") + receiver + arguments
+        var success: [String] = []
         if plan.isMutating {
             // The receiver after the call is a result: `{"value": …, "self": …}` (docs/prepare.md).
             if plan.result == nil {
-                writer.line("        \(call)")
-                writer.line("        writer.writeMutatingEnvelope(receiver: receiver)")
+                success = [call, "writer.writeMutatingEnvelope(receiver: receiver)"]
             } else {
-                writer.line("        let value = \(call)")
-                writer.line("        writer.writeMutatingEnvelope(value, receiver: receiver)")
+                success = ["let value = \(call)", "writer.writeMutatingEnvelope(value, receiver: receiver)"]
             }
         } else if plan.result == nil {
-            writer.line("        \(call)")
-            writer.line("        writer.writeVoidEnvelope()")
+            success = [call, "writer.writeVoidEnvelope()"]
         } else {
-            writer.line("        writer.writeValueEnvelope(\(call))")
+            success = ["writer.writeValueEnvelope(\(call))"]
+        }
+        if let thrown = plan.thrownError {
+            // What the function throws is a result too: `{"thrown": …}`, which the thunk rethrows.
+            let type = thrown.spelling(index)
+            writer.line("        do throws(\(type)) {")
+            for line in success { writer.line("            " + line) }
+            writer.line("        } catch {")
+            writer.line("            writer.writeThrownEnvelope(\(literal(type)), error\(plan.isMutating ? ", receiver: receiver" : ""))")
+            writer.line("        }")
+        } else {
+            for line in success { writer.line("        " + line) }
         }
         writer.line("    }")
         writer.line("}")

@@ -11,6 +11,9 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
     public var labels: [String]
     /// The getter of the computed property `baseName` (`PatchNames.propertyKey`), not a function.
     public var isGetter: Bool
+    /// The setter of the computed property `baseName`: built beside its getter when the property
+    /// has a `set` (`GuestSourceGenerator.generate`); its declaration id is the property's.
+    public var isSetter = false
 
     public init(typePath: [String], baseName: String, labels: [String], isGetter: Bool = false) {
         self.typePath = typePath
@@ -43,7 +46,7 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
 
     public var declarationID: String {
         let prefix = typePath.isEmpty ? "" : typePath.joined(separator: ".") + "."
-        return prefix + baseName + (isGetter ? "" : "(" + labels.map { $0 + ":" }.joined() + ")")
+        return prefix + baseName + (isGetter || isSetter ? "" : "(" + labels.map { $0 + ":" }.joined() + ")")
     }
 
     public var description: String { declarationID }
@@ -51,12 +54,21 @@ public struct GuestExportName: Sendable, Hashable, CustomStringConvertible {
     private var symbolSuffix: String {
         var suffix = typePath.map { $0 + "__" }.joined() + baseName
         for label in labels { suffix += label == "_" ? "_" : "_" + label }
-        return isGetter ? suffix + "_get" : suffix
+        return isSetter ? suffix + "_set" : isGetter ? suffix + "_get" : suffix
+    }
+
+    /// The setter of the property whose getter this names.
+    var setter: GuestExportName {
+        var name = self
+        name.isGetter = false
+        name.isSetter = true
+        return name
     }
 
     /// The packed-JSON export `(i32 ptr, i32 len) -> i64`: the name `prepare`'s thunk calls through
     /// `Patch.shared.callJSON` (`PatchNames.functionExport`).
     public var jsonSymbol: String {
+        if isSetter { return PatchNames.propertySetterExport(typePath: typePath, name: baseName) }
         if isGetter { return PatchNames.propertyGetterExport(typePath: typePath, name: baseName) }
         return PatchNames.functionExport(typePath: typePath, baseName: baseName, argumentLabels: labels.map { $0 == "_" ? nil : $0 })
     }

@@ -23,6 +23,9 @@ struct GuestExportPlan {
     let parameters: [Parameter]
     /// nil for a Void function.
     let result: GuestValueType?
+    /// A throwing function's error type (`GuestThrownError`): the glue catches it and returns
+    /// `{"thrown": …}`; nil when the function does not throw.
+    var thrownError: GuestValueType? = nil
     let location: GuestSourceLocation
 
     /// A scalar fast path exists when nothing needs JSON: no receiver, scalar parameters, a scalar
@@ -45,7 +48,7 @@ struct GuestExportPlan {
             let variable = decl.as(VariableDeclSyntax.self)
             let isStatic = variable?.modifiers.contains { $0.name.text == "static" || $0.name.text == "class" } == true
             let type = variable?.bindings.first?.typeAnnotation?.type.trimmedText ?? ""
-            return (isStatic ? "static " : "") + "var \(name.baseName): \(type) { get }"
+            return (isStatic ? "static " : "") + "var \(name.baseName): \(type) { \(name.isSetter ? "set" : "get") }"
         }
         var text = "func " + function.name.text
         if let generics = function.genericParameterClause { text += generics.trimmedText }
@@ -67,7 +70,7 @@ struct GuestSignatureReader {
     func plan(for name: GuestExportName) -> Result<GuestExportPlan, GuestUnpatchable> {
         guard let (decl, unit, owner, file) = find(name) else {
             let detail = name.typePath.isEmpty || index.lookupType(path: name.typePath) != nil
-                ? (name.isGetter ? "no computed property with this name in the sources" : "no function with this name and these argument labels in the sources")
+                ? (name.isGetter || name.isSetter ? "no computed property with this name in the sources" : "no function with this name and these argument labels in the sources")
                 : "no type \(name.typePath.joined(separator: ".")) in the sources"
             return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: .notFound, detail: detail, location: nil))
         }
@@ -91,8 +94,12 @@ struct GuestSignatureReader {
         if let async = effects?.asyncSpecifier {
             return fail(.asyncCode, "async functions cannot run in the embedded wasm32 guest (it has no _Concurrency)", at: async)
         }
+        var thrownError: GuestValueType?
         if let throwsClause = effects?.throwsClause {
-            return fail(.unsupportedSignature, "throwing functions are native-only: the JSON call convention has no error channel back to the caller", at: throwsClause)
+            switch thrownType(of: decl, throwsClause: throwsClause, scope: owner.map { index.types[$0].path } ?? []) {
+            case .success(let type): thrownError = type
+            case .failure(let problem): return fail(problem.reason, problem.detail, at: throwsClause)
+            }
         }
         if let generics = function?.genericParameterClause ?? initializer?.genericParameterClause {
             return fail(.unsupportedLanguageFeature, "generic functions cannot be exported (the glue needs concrete types)", at: generics)
@@ -136,11 +143,21 @@ struct GuestSignatureReader {
         let isInstanceMethod = owner != nil && !isStatic
         // Any method of a class may change the object: its new stored values always come back.
         let isObject = isInstanceMethod && owner.map { index.types[$0].kind == .classType } == true
+        if name.isSetter {
+            // The setter is a mutating method of one parameter, `newValue`, of the property's type.
+            guard isInstanceMethod, let type = result, Self.setAccessor(of: getter) != nil else {
+                return fail(.unsupportedSignature, "only the `set` of an instance computed property is exported (a static one has no receiver to change)")
+            }
+            parameters = [.init(label: "_", name: "newValue", type: type)]
+            result = nil
+        }
         let plan = GuestExportPlan(
             name: name, unit: unit, decl: decl, owner: owner, isInstanceMethod: isInstanceMethod,
-            isMutating: isInstanceMethod && (modifiers.contains("mutating") || isObject), parameters: parameters, result: result, location: location)
+            isMutating: isInstanceMethod && (modifiers.contains("mutating") || isObject || name.isSetter), parameters: parameters, result: result,
+            thrownError: thrownError, location: location)
         // Every project type the glue encodes or decodes must itself be codable.
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
+            + (thrownError?.projectTypes() ?? [])
         var checked: Set<Int> = []
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
@@ -152,9 +169,47 @@ struct GuestSignatureReader {
         return .success(plan)
     }
 
+    /// The type a throwing export's glue catches: the project struct or enum its `throw`s name
+    /// (`GuestThrownError`), which the guest compiles as its typed `throws(…)`.
+    private func thrownType(of decl: DeclSyntax, throwsClause: ThrowsClauseSyntax, scope: [String]) -> Result<GuestValueType, Problem> {
+        if throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
+            return .failure(Problem(reason: .unsupportedSignature, detail: "rethrowing functions take closures, which cannot travel as JSON"))
+        }
+        let written: TypeSyntax
+        if let type = throwsClause.type {
+            written = type
+        } else if let name = GuestThrownError.typeName(in: decl) {
+            written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
+        } else {
+            return .failure(Problem(reason: .unsupportedSignature, detail: "the guest needs one error type for a throwing function (Embedded Swift has no untyped `throws`), and the `throw` statements of this one do not name exactly one (`throw E.case`, `throw E(…)`): write `throws(E)`"))
+        }
+        switch resolve(written, scope: scope) {
+        case .success(.project(let type)):
+            return .success(.project(type))
+        case .success:
+            return .failure(Problem(reason: .unsupportedSignature, detail: "thrown type \(written.trimmedText) is not a struct or enum of the project"))
+        case .failure(let problem):
+            return .failure(Problem(reason: problem.reason, detail: "thrown type: \(problem.detail)", location: problem.location))
+        }
+    }
+
+    /// The setter a changed computed property ships beside its getter: the `set` of an instance
+    /// property (docs/prepare.md "Setters"); nil for anything else.
+    func setter(of name: GuestExportName) -> GuestExportName? {
+        guard name.isGetter, let (decl, _, owner, _) = find(name), owner != nil,
+              let property = decl.as(VariableDeclSyntax.self), Self.setAccessor(of: property.bindings.first) != nil,
+              !property.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) else { return nil }
+        return name.setter
+    }
+
+    private static func setAccessor(of binding: PatternBindingSyntax?) -> AccessorDeclSyntax? {
+        guard case let .accessors(accessors)? = binding?.accessorBlock?.accessors else { return nil }
+        return accessors.first { $0.accessorSpecifier.tokenKind == .keyword(.set) }
+    }
+
     private func find(_ name: GuestExportName) -> (DeclSyntax, GuestUnit, Int?, Int)? {
         func matches(_ decl: DeclSyntax) -> Bool {
-            if name.isGetter {
+            if name.isGetter || name.isSetter {
                 // One binding with accessors: the computed property.
                 guard let variable = decl.as(VariableDeclSyntax.self), variable.bindings.count == 1, let binding = variable.bindings.first else { return false }
                 return binding.accessorBlock != nil && binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name.baseName

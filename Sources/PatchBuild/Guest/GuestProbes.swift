@@ -31,6 +31,8 @@ enum GuestProbeCollector {
     static let marker = "@probe"
 
     static func probes(for plan: GuestExportPlan, in file: GuestSourceFile) throws(GuestBuildError) -> [GuestProbe] {
+        // A property's probes call its getter: its setter shares the declaration, not the input.
+        guard !plan.name.isSetter else { return [] }
         var probes: [GuestProbe] = []
         let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: plan.decl))
         // Comments directly above the declaration live in the leading trivia of its first token.

@@ -45,6 +45,8 @@ struct GuestSourceGenerator {
         let excludedIDs = Set(excluded.map(\.declarationID))
         // Members of the project's types: a Foundation member name they declare is the project's.
         let declaredMembers = names.isEmpty ? [] : Set(index.types.flatMap { $0.members.flatMap(\.names) })
+        // A changed property with a setter ships both accessors: the id names the property.
+        let names = names.flatMap { name in [name] + (reader.setter(of: name).map { [$0] } ?? []) }
         for name in names where !excludedIDs.contains(name.declarationID) {
             switch reader.plan(for: name) {
             case .failure(let problem):
@@ -115,7 +117,7 @@ struct GuestSourceGenerator {
     }
 
     private func collectCodecTypes(_ plan: GuestExportPlan, reader: GuestSignatureReader, into types: inout Set<Int>) {
-        var pending = plan.parameters.flatMap { $0.type.projectTypes() } + (plan.result?.projectTypes() ?? [])
+        var pending = plan.parameters.flatMap { $0.type.projectTypes() } + (plan.result?.projectTypes() ?? []) + (plan.thrownError?.projectTypes() ?? [])
         if plan.isInstanceMethod, let owner = plan.owner { pending.append(owner) }
         while let type = pending.popLast() {
             guard types.insert(type).inserted else { continue }
@@ -376,10 +378,11 @@ struct GuestSourceWriter {
             guard from >= 0, to <= bytes.count, from < to else { continue }
             for offset in from..<to where bytes[offset] != UInt8(ascii: "\n") { bytes[offset] = UInt8(ascii: " ") }
         }
-        // Key paths and renamed identifiers never overlap (a key path's names are members). Last
-        // first, so the offsets of the earlier ones stay valid.
-        let replacements = (keepsViewBuilder ? GuestSourceWriter.keyPathIdentities(in: decl) : []) + GuestSourceWriter.keyPathFunctions(in: decl) + renames
-        for (range, replacement) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+        var edits = (keepsViewBuilder ? GuestSourceWriter.keyPathIdentities(in: decl) : []) + GuestSourceWriter.keyPathFunctions(in: decl) + renames
+        if let typedThrows = GuestThrownError.typedThrowsEdit(in: decl) { edits.append(typedThrows) }
+        // Key paths, renamed identifiers and the `throws` clause never overlap (a key path's names are
+        // members). Last first, so the offsets of the earlier ones stay valid.
+        for (range, replacement) in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
         }
         let body = String(decoding: bytes, as: UTF8.self)
