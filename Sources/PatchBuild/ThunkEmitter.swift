@@ -122,6 +122,7 @@ enum ThunkEmitter {
                 resultFields.append("enum CodingKeys: String, CodingKey { case \(resultKeys.joined(separator: ", ")) }")
             }
         }
+        if !function.throwsEffect, !writesBack { resultFields += refusingGuestErrors(value: returnsValue ? returnType : nil) }
         let export = SwiftLiteral.string(thunk.exportName)
 
         var body: [String] = []
@@ -259,8 +260,26 @@ enum ThunkEmitter {
     /// the module's throw reaches the caller. The thrown error is `__PatchThrown`, carrying the
     /// error's type name and JSON: the caller's `catch E.case` does not match it (docs/prepare.md
     /// "Throwing functions"). A mutating method's new `self` comes back either way.
+    /// The guest answers `{"error": …}` when it cannot decode the arguments (Prelude `_patchExport`),
+    /// and the original must run then. A result that requires a key refuses that answer by itself;
+    /// one that requires none (an optional value, or nothing for a Void function) would decode it
+    /// as `nil` or as success, so it gets an initializer that refuses it: these are its extra members.
+    static func refusingGuestErrors(value: String?) -> [String] {
+        guard let value else {
+            return ["enum CodingKeys: String, CodingKey { case error }",
+                    "init(from decoder: any Decoder) throws { let container = try decoder.container(keyedBy: CodingKeys.self); "
+                        + "if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") } }"]
+        }
+        let type = value.filter { !$0.isWhitespace }
+        guard type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<") else { return [] }
+        // `decode` (not the synthesized `decodeIfPresent`) requires the key; `null` is still `nil`.
+        let optional = type.hasSuffix("!") ? "(\(type.dropLast()))?" : "(\(type))"
+        return ["enum CodingKeys: String, CodingKey { case value }",
+                "init(from decoder: any Decoder) throws { value = try decoder.container(keyedBy: CodingKeys.self).decode(\(optional).self, forKey: .value) }"]
+    }
+
     static func thrownResult(value: String?, receiver: String?) -> [String] {
-        let keys = ["value", "thrown"] + (receiver == nil ? [] : ["__self = \"self\""])
+        let keys = ["value", "thrown"] + (receiver == nil ? (value == nil ? ["error"] : []) : ["__self = \"self\""])
         var lines = [
             "struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
             "struct __PatchResult: Decodable {",
@@ -271,6 +290,10 @@ enum ThunkEmitter {
         lines.append("    init(from decoder: any Decoder) throws {")
         lines.append("        let container = try decoder.container(keyedBy: CodingKeys.self)")
         if let receiver { lines.append("        __self = try container.decode(\(receiver).self, forKey: .__self)") }
+        if value == nil, receiver == nil {
+            // Nothing else is required: `{"error": …}` (the guest could not decode the arguments) must not read as success.
+            lines.append("        if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") }")
+        }
         let success = value.map { "try container.decode(\($0).self, forKey: .value)" } ?? "()"
         lines.append("        value = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown).map { .failure($0) } ?? .success(\(success))")
         lines.append("    }")

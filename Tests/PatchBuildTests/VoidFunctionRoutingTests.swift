@@ -14,6 +14,13 @@ import Testing
             }
         }
 
+        enum Lookup {
+            // @patchable
+            static func nickname(for name: String) -> String? {
+                name == "Ada" ? "native Countess" : nil
+            }
+        }
+
         struct Greeter: Codable {
             var name: String
             // @patchable
@@ -24,12 +31,13 @@ import Testing
 
         """
 
-    /// The thunk of a Void function: an empty result struct (`{}` decodes into it), the call's success
-    /// alone decides, and the original runs when the module has no export or the call fails.
+    /// The thunk of a Void function: a result struct that `{}` decodes into and the guest's `{"error": …}`
+    /// (arguments it could not decode) does not, so the call's success alone decides, and the original
+    /// runs when the module has no export or the call fails.
     @Test func aVoidStaticFunctionsThunkCallsTheModuleAndReturns() throws {
         let project = PreparedProject(Self.console, routing: .marked)
         #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
-        #expect(project.plan.functions.map(\.export) == ["_pf_Console_log__line", "_pf_Greeter_announce__to"])
+        #expect(project.plan.functions.map(\.export) == ["_pf_Console_log__line", "_pf_Lookup_nickname__for", "_pf_Greeter_announce__to"])
         let thunks = project.routingThunks
         let hash = try #require(thunks.firstMatch(of: /patch-function-sha256: ([0-9a-f]+)/)?.1)
         #expect(thunks.contains("""
@@ -38,7 +46,7 @@ import Testing
                 @_dynamicReplacement(for: log(line:))
                 static func __patch_log(line: String) -> Void {
                     struct __PatchArguments: Encodable { let line: String }
-                    struct __PatchResult: Decodable {  }
+                    struct __PatchResult: Decodable { enum CodingKeys: String, CodingKey { case error }; init(from decoder: any Decoder) throws { let container = try decoder.container(keyedBy: CodingKeys.self); if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: "the module refused the arguments") } } }
                     if Patch.shared.hasFunction("_pf_Console_log__line"),
                        let _ = try? Patch.shared.callJSON("_pf_Console_log__line", __PatchArguments(line: line), returning: __PatchResult.self) {
                         return
@@ -60,8 +68,8 @@ import Testing
     }
 
     /// Prepared, compiled against the SDK stand-in and run: with the module's `{}` the native bodies do
-    /// not run (the module performed the effect); with an answer that is not JSON they do. (`null` would do as `{}`: the
-    /// empty result struct reads nothing.)
+    /// not run (the module performed the effect); with an answer that is not JSON, or the guest's
+    /// `{"error": …}`, they do. So does an optional result's: `{"error": …}` is no `nil` result.
     @Test(.enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
     func voidThunksRunTheModuleOrFallBackToTheOriginal() throws {
         let main = """
@@ -71,13 +79,17 @@ import Testing
                 print(label)
                 Console.log(line: "hello")
                 Greeter(name: "Ada").announce(to: "Bob")
+                print(Lookup.nickname(for: "Ada") ?? "nil")
             }
 
             exercise("no module:")
-            Patch.shared.standInFunctionResults = ["_pf_Console_log__line": "{}", "_pf_Greeter_announce__to": "{}"]
+            Patch.shared.standInFunctionResults = ["_pf_Console_log__line": "{}", "_pf_Greeter_announce__to": "{}", "_pf_Lookup_nickname__for": #"{"value":null}"#]
             exercise("module:")
-            Patch.shared.standInFunctionResults = ["_pf_Console_log__line": "{", "_pf_Greeter_announce__to": "not json"]
+            Patch.shared.standInFunctionResults = ["_pf_Console_log__line": "{", "_pf_Greeter_announce__to": "not json", "_pf_Lookup_nickname__for": "{"]
             exercise("answers that are not JSON:")
+            let refused = #"{"error":"expected a JSON object of arguments"}"#
+            Patch.shared.standInFunctionResults = ["_pf_Console_log__line": refused, "_pf_Greeter_announce__to": refused, "_pf_Lookup_nickname__for": refused]
+            exercise("the guest refused the arguments:")
             print("calls:")
             for call in Patch.shared.standInCalls { print(call) }
 
@@ -91,15 +103,27 @@ import Testing
             no module:
             native log: hello
             native: Ada greets Bob
+            native Countess
             module:
+            nil
             answers that are not JSON:
             native log: hello
             native: Ada greets Bob
+            native Countess
+            the guest refused the arguments:
+            native log: hello
+            native: Ada greets Bob
+            native Countess
             calls:
             _pf_Console_log__line {"line":"hello"}
             _pf_Greeter_announce__to {"guest":"Bob","self":{"name":"Ada"}}
+            _pf_Lookup_nickname__for {"name":"Ada"}
             _pf_Console_log__line {"line":"hello"}
             _pf_Greeter_announce__to {"guest":"Bob","self":{"name":"Ada"}}
+            _pf_Lookup_nickname__for {"name":"Ada"}
+            _pf_Console_log__line {"line":"hello"}
+            _pf_Greeter_announce__to {"guest":"Bob","self":{"name":"Ada"}}
+            _pf_Lookup_nickname__for {"name":"Ada"}
 
             """)
     }
