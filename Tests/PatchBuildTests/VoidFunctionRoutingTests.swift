@@ -37,7 +37,7 @@ import Testing
     @Test func aVoidStaticFunctionsThunkCallsTheModuleAndReturns() throws {
         let project = PreparedProject(Self.console, routing: .marked)
         #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
-        #expect(project.plan.functions.map(\.export) == ["_pf_Console_log__line", "_pf_Lookup_nickname__for", "_pf_Greeter_announce__to"])
+        #expect(project.plan.functions.map(\.export) == ["_pf_Console_log__line", "_pf_Greeter_announce__to", "_pf_Lookup_nickname__for"])
         let thunks = project.routingThunks
         let hash = try #require(thunks.firstMatch(of: /patch-function-sha256: ([0-9a-f]+)/)?.1)
         #expect(thunks.contains("""
