@@ -104,18 +104,6 @@ struct GuestCalendarMathTests {
     /// (Kathmandu) and a skipped day (Apia, 2011-12-30).
     static let zones = ["UTC", "America/Los_Angeles", "Europe/Berlin", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Apia"]
 
-    /// A reproducible generator (SplitMix64), so a failure names inputs that fail again.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-    }
-
     struct Built: Encodable { var parts: [Int]; var zone: String }
 
     @Test func aDateFromComponentsIsFoundationsInEachZone() throws {
@@ -146,7 +134,7 @@ struct GuestCalendarMathTests {
             ([1900, 1, 1, -1, -1, -1], "Asia/Kathmandu"),
         ]
         for (parts, zone) in edges { try expect(parts, zone) }
-        var random = Seeded(state: 18)
+        var random = SeededRandomSource(seed: 18)
         for _ in 0..<60 {
             let parts = [Int.random(in: 1901...2099, using: &random), Int.random(in: 1...12, using: &random), Int.random(in: 1...31, using: &random),
                          Int.random(in: 0...23, using: &random), Int.random(in: 0...59, using: &random), Int.random(in: 0...59, using: &random)]
@@ -164,7 +152,7 @@ struct GuestCalendarMathTests {
         let (guest, symbols) = try Self.session()
         struct Between: Encodable { var start: Date; var end: Date; var zone: String }
         struct Added: Encodable { var date: Date; var amounts: [Int]; var zone: String }
-        var random = Seeded(state: 2026)
+        var random = SeededRandomSource(seed: 2026)
         var pairs: [(Date, Date, String)] = [
             (Date(timeIntervalSince1970: 1_706_745_599), Date(timeIntervalSince1970: 1_711_848_600), "Europe/Berlin"),  // Jan 31 → across summer time
             (Date(timeIntervalSince1970: 1_711_848_600), Date(timeIntervalSince1970: 1_700_000_000.25), "America/Los_Angeles"),  // backwards
@@ -210,7 +198,7 @@ struct GuestCalendarMathTests {
 
     @Test func aDoubleFormatsAsFoundationsDefaultStyleInTheDevicesLocale() throws {
         struct Values: Encodable { var values: [Double] }
-        var random = Seeded(state: 7)
+        var random = SeededRandomSource(seed: 7)
         let values = [3.14159, 1.0 / 3, 1_234_567.891, 0.000001, 1e-10, -0.5, 72, 2.5, 0.125, 0.1234565, 123_456_789.123_456_789, 9.9999999]
             + (0..<20).map { _ in Double(Int.random(in: -10_000_000...10_000_000, using: &random)) / Double([1, 10, 1000, 1_000_000][Int.random(in: 0...3, using: &random)]) }
         for locale in ["en_US", "de_DE", "fr_FR"] {
