@@ -363,6 +363,12 @@ public enum ChangeDetector {
             DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .nativeOnly, reason: reason,
                               detail: detail, location: location)
         }
+        /// Why prepare left the declaration un-routed: found by its baseline id, else (a skip of a
+        /// whole file) by its line.
+        func preparesSkip(of declaration: Baseline.Declaration) -> PreparePlan.Skip? {
+            current.skipped.first { $0.declarationID == declaration.id }
+                ?? current.skipped.first { $0.file == declaration.file && $0.line == location.line }
+        }
         switch declaration.kind {
         case .storedLayout:
             return native(DeclarationChange.NativeReason.storedLayoutChanged,
@@ -389,7 +395,7 @@ public enum ChangeDetector {
                 return native(DeclarationChange.NativeReason.notRouted,
                               "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` cannot route a method returning `some View`); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
             }
-            if let skip = current.skipped.first(where: { $0.file == declaration.file && $0.line == location.line }) {
+            if let skip = preparesSkip(of: declaration) {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
             return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)
@@ -407,10 +413,7 @@ public enum ChangeDetector {
                }) {
                 return native(DeclarationChange.NativeReason.toolbarContentNotRoutable, skip.reason)
             }
-            // A property's skip is on its name's line, which attributes on lines of their own (`@ViewBuilder`)
-            // put after the declaration's first line: its key (`Type.name`, the id without the target) finds it.
-            let propertyKey = declaration.kind == .computedProperty ? declaration.id.split(separator: ":", maxSplits: 1).last.map(String.init) : nil
-            if let skip = current.skipped.first(where: { $0.file == declaration.file && ($0.line == location.line || $0.declaration == propertyKey) }) {
+            if let skip = preparesSkip(of: declaration) {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
             return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)

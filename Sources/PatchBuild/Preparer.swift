@@ -76,6 +76,10 @@ public struct PreparePlan: Sendable {
         public var line: Int
         public var declaration: String
         public var reason: String
+        /// The baseline id of the declaration skipped, for a function, method, initializer or
+        /// computed property: `build` finds the skip by it (the line differs when attributes sit
+        /// on lines of their own: the skip names the keyword's line, the baseline the first one).
+        public var declarationID: String? = nil
     }
 
     /// Changes to user files, generated files and nothing else (the `.patch/` state is the caller's).
@@ -929,7 +933,8 @@ private struct Planner {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
             }
             if let reason {
-                output.skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason))
+                output.skipped.append(.init(file: file.path, line: function.line, declaration: function.key, reason: reason,
+                                            declarationID: "\(targetName):\(function.localID)"))
                 unroute(function)
                 continue
             }

@@ -33,24 +33,31 @@ import Testing
                                       shippedExports: Set(before.plan.functions.map(\.export)))
     }
 
-    /// Under `routing: all`, a changed property prepare skipped says why, though its attribute sits on
-    /// the line above its name; a changed default value whose type has no written initializer says
-    /// what to write.
+    /// Under `routing: all`, a changed property or method prepare skipped says why, though its
+    /// attribute sits on the line above its name (the skip is found by the declaration's baseline id);
+    /// a changed default value whose type has no written initializer says what to write.
     @Test func unroutedPropertiesAndImplicitInitializersSayWhy() throws {
         let old = """
             struct Badge {
                 var count = 1
                 @available(iOS 17, *)
                 var label: some Equatable { "n" }
+
+                @MainActor
+                func refresh(times: Int) async -> Int { times }
             }
             """
         let new = old.replacingOccurrences(of: "\"n\"", with: "\"m\"").replacingOccurrences(of: "count = 1", with: "count = 2")
+            .replacingOccurrences(of: "{ times }", with: "{ times + 1 }")
         let before = PreparedProject(old, routing: .all)
         let changes = ChangeDetector.compare(baseline: before.plan.baseline, current: PreparedProject(new, routing: .all).plan,
                                              shippedExports: Set(before.plan.functions.map(\.export)))
         let label = try #require(changes.first { $0.id == "App:Badge.label" })
         #expect(label.reason == "not_routed")
         #expect(label.detail?.hasPrefix("prepare does not route it: the property's type") == true, "\(label.detail ?? "")")
+        let refresh = try #require(changes.first { $0.id.hasPrefix("App:Badge.refresh(") }, "\(changes.map(\.id))")
+        #expect(refresh.reason == "not_routed")
+        #expect(refresh.detail == "prepare does not route it: async functions are not supported (callJSON is synchronous)", "\(refresh.detail ?? "")")
         let initializer = try #require(changes.first { $0.id == "App:Badge.init" })
         #expect(initializer.reason == "not_routed")
         #expect(initializer.detail?.contains("the type's implicit initializers set it, and they have no declaration a thunk could route") == true, "\(initializer.detail ?? "")")
