@@ -64,13 +64,14 @@ struct ConnectionLimitTests {
     @Test func pastTheCapWithEveryConnectionBusyNewOnesAreClosedUntilTheRequestTimeoutFreesOne() async throws {
         // The request timeout must outlast the set-up under a loaded CI machine (the whole suite runs
         // in parallel): with 1.5 s the stalled connections were sometimes cut before the fourth came,
-        // which then found a free slot.
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .seconds(6), maxConnections: 3)) { port, _ in
+        // which then found a free slot; and with 0.5 s to read the partial requests the server had
+        // sometimes not read them yet, so they were idle and the fourth replaced one.
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60), requestTimeout: .seconds(12), maxConnections: 3)) { port, _ in
             let stalled = try (0..<3).map { _ in try RawConnection(port: port) }
             for connection in stalled { #expect(connection.write("POST /api/v1/modules/check HTTP/1.1\r\nHost: x")) }
-            try await Task.sleep(for: .milliseconds(500))  // the server has read the partial requests: all three are busy
+            try await Task.sleep(for: .seconds(2))  // the server has read the partial requests: all three are busy
             let refused = try RawConnection(port: port)
-            let (answer, closed) = await refused.drain(within: 3)
+            let (answer, closed) = await refused.drain(within: 5)
             #expect(closed, "no idle connection to replace")
             let text = String(decoding: answer, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "a JSON 503 before the close: \(text)")
