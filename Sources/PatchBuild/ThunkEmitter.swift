@@ -268,7 +268,7 @@ enum ThunkEmitter {
         guard let value else {
             return ["enum CodingKeys: String, CodingKey { case error }",
                     "init(from decoder: any Decoder) throws { let container = try decoder.container(keyedBy: CodingKeys.self); "
-                        + "if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") } }"]
+                        + refuseGuestError + " }"]
         }
         let type = value.filter { !$0.isWhitespace }
         guard type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<") else { return [] }
@@ -277,6 +277,9 @@ enum ThunkEmitter {
         return ["enum CodingKeys: String, CodingKey { case value }",
                 "init(from decoder: any Decoder) throws { value = try decoder.container(keyedBy: CodingKeys.self).decode(\(optional).self, forKey: .value) }"]
     }
+
+    /// Throws when a keyed `container` holds the guest's `error` key.
+    private static let refuseGuestError = "if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") }"
 
     static func thrownResult(value: String?, receiver: String?) -> [String] {
         let keys = ["value", "thrown"] + (receiver == nil ? (value == nil ? ["error"] : []) : ["__self = \"self\""])
@@ -292,7 +295,7 @@ enum ThunkEmitter {
         if let receiver { lines.append("        __self = try container.decode(\(receiver).self, forKey: .__self)") }
         if value == nil, receiver == nil {
             // Nothing else is required: `{"error": …}` (the guest could not decode the arguments) must not read as success.
-            lines.append("        if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") }")
+            lines.append("        " + refuseGuestError)
         }
         let success = value.map { "try container.decode(\($0).self, forKey: .value)" } ?? "()"
         lines.append("        value = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown).map { .failure($0) } ?? .success(\(success))")
