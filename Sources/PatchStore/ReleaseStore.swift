@@ -18,8 +18,14 @@ public struct ReleaseStore: Sendable {
 /// before and after they see the new root.
 public struct RoleSigners: Sendable {
     public var keys: [TUFRole: [SigningKey]]
+    /// The key directory the keys were looked for in, so a missing key's message names the folder
+    /// the user gave (or the project's) rather than only listing the ways to pass one.
+    public var searchedDirectory: String?
 
-    public init(_ keys: [TUFRole: [SigningKey]] = [:]) { self.keys = keys }
+    public init(_ keys: [TUFRole: [SigningKey]] = [:], searchedDirectory: String? = nil) {
+        self.keys = keys
+        self.searchedDirectory = searchedDirectory
+    }
 
     public func keys(for role: TUFRole) -> [SigningKey] { keys[role] ?? [] }
 }
@@ -236,7 +242,7 @@ extension ReleaseStore {
     /// rotation, in the previous root) are refused, and the threshold must be met.
     private func sign<T: TUFSigned>(_ metadata: T, with signers: RoleSigners, trustedBy root: RootMetadata, path: String, alsoTrustedBy previous: RootMetadata? = nil) throws(StoreError) -> SignedEnvelope {
         let keys = signers.keys(for: T.role)
-        guard !keys.isEmpty else { throw .missingSigner(role: T.role) }
+        guard !keys.isEmpty else { throw .missingSigner(role: T.role, searchedDirectory: signers.searchedDirectory) }
         let listed = Set((root.roles[T.role.rawValue]?.keyids ?? []) + (previous?.roles[T.role.rawValue]?.keyids ?? []))
         for key in keys where !listed.contains(key.keyid) { throw .keyNotInRoot(role: T.role, keyid: key.keyid) }
         let envelope: SignedEnvelope

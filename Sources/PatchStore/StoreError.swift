@@ -27,7 +27,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case rollbackBelowTrusted(path: String, role: TUFRole, trusted: Int, found: Int, record: String)
     case lockHeld(path: String)
     case concurrentCommit(path: String)
-    case missingSigner(role: TUFRole)
+    case missingSigner(role: TUFRole, searchedDirectory: String?)
     case keyNotInRoot(role: TUFRole, keyid: String)
     case emptyChannel(channel: String)
     case unknownFingerprint(channel: String, fingerprint: String, known: [String])
@@ -65,7 +65,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(path): another publisher holds the store lock; wait for it to finish and retry"
         case let .concurrentCommit(path):
             return "\(path): changed while this release was being prepared (another publisher committed first); retry"
-        case let .missingSigner(role): return "no \(role.rawValue) key was given; pass it with --key \(role.rawValue)=PATH, --key-dir or PATCHCLI_KEY_\(role.rawValue.uppercased())"
+        case let .missingSigner(role, directory):
+            let searched = directory.map { " and \($0) holds no \(role.rawValue).key" } ?? ""
+            return "no \(role.rawValue) key was given\(searched); pass it with --key \(role.rawValue)=PATH, --key-dir or PATCHCLI_KEY_\(role.rawValue.uppercased())"
         case let .keyNotInRoot(role, keyid):
             return "the \(role.rawValue) key \(keyid.prefix(16))… is not listed for \(role.rawValue) in the store's root; use the right key or rotate it in with `patchcli keys rotate`"
         case let .emptyChannel(channel): return "channel \(channel) has no releases"

@@ -156,7 +156,7 @@ struct Build: AsyncParsableCommand {
                 kind: "native_changes",
                 message: "\(build.nativeOnly.count) change(s) cannot be patched and need an app release:\n"
                     + build.nativeOnly.map { "  \($0.location): \($0.id) (\($0.reason ?? ""))" }.joined(separator: "\n"),
-                exitStatus: .nativeChangesPresent, hint: "ship them with the next app release and pass --allow-native-changes, or revert them",
+                exitStatus: .nativeChangesPresent, hint: Self.nativeChangesHint(build.nativeOnly),
                 result: report)
         }
         if let minCoverage, build.coverage < minCoverage {
@@ -164,6 +164,17 @@ struct Build: AsyncParsableCommand {
                                  exitStatus: .coverageBelowMinimum, hint: nil, result: report)
         }
         return report
+    }
+
+    /// A change the guest compiler rejected (`compile_error`, or `missing_dependency`: a name nothing
+    /// declares) is code to fix, not a change to ship with the app: the hint offers
+    /// --allow-native-changes only for the others.
+    static func nativeChangesHint(_ nativeOnly: [DeclarationChange]) -> String {
+        let rejected = nativeOnly.filter { [GuestUnpatchable.Reason.compileError.rawValue, GuestUnpatchable.Reason.missingDependency.rawValue].contains($0.reason) }
+        let shipLater = "ship them with the next app release and pass --allow-native-changes, or revert them"
+        guard !rejected.isEmpty else { return shipLater }
+        let fix = "fix what the guest compiler reported for \(rejected.map(\.id).joined(separator: ", ")) and run build again"
+        return rejected.count == nativeOnly.count ? fix : "\(fix); the other changes: \(shipLater)"
     }
 
     /// `--export`: the named declarations, no baseline.

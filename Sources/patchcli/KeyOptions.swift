@@ -31,7 +31,9 @@ struct KeyOptions: ParsableArguments {
             if projectKeys == nil { projectKeys = try ProjectKeyDirectory.find() }
             if let key = try projectKeys?.privateKey(role) { keys[role] = [key] }
         }
-        return RoleSigners(keys)
+        var searched = keyDir
+        if keyDir == nil, case let .directory(directory)? = projectKeys { searched = directory.path }
+        return RoleSigners(keys, searchedDirectory: searched)
     }
 
     /// The key directory this command signs from: `--key-dir`, else the project's (nil outside a

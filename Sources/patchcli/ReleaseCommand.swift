@@ -22,6 +22,11 @@ struct Release: AsyncParsableCommand {
 struct RolloutPercent: ExpressibleByArgument {
     let value: Int
 
+    /// Help shows the default as a user types it (`100%`), not the struct.
+    var defaultValueDescription: String { "\(value)%" }
+    /// The value name usage errors quote, so `--rollout 150%` is told the valid range.
+    static let valueName = "0-100%"
+
     static let everyone = RolloutPercent(value: 100)
 
     private init(value: Int) { self.value = value }

@@ -31,7 +31,7 @@ struct ReleaseInit: AsyncParsableCommand {
             let signers = try keyOptions.signers(for: TUFRole.allCases, stdin: &stdin)
             var roleKeys: [TUFRole: TUFKey] = [:]
             for role in TUFRole.allCases {
-                guard let key = signers.keys(for: role).first else { throw StoreError.missingSigner(role: role) }
+                guard let key = signers.keys(for: role).first else { throw StoreError.missingSigner(role: role, searchedDirectory: signers.searchedDirectory) }
                 roleKeys[role] = key.publicKey
             }
             let receipt = try storeOptions.releaseStore.initialize(roleKeys: roleKeys, signers: signers, options: publishFlags.options())

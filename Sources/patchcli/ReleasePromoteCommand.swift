@@ -10,7 +10,7 @@ struct ReleasePromote: AsyncParsableCommand {
     @Option(help: "The channel to take the release from.") var from: String
     @Option(help: "The channel to publish it on.") var to: String
     @Option(help: "Only this fingerprint's release (default: every fingerprint on --from).") var fingerprint: String?
-    @Option(help: "Rollout percentage on --to (default 100%).") var rollout: RolloutPercent?
+    @Option(help: ArgumentHelp("Rollout percentage on --to (default 100%).", valueName: RolloutPercent.valueName)) var rollout: RolloutPercent?
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
     @OptionGroup var outputOptions: OutputOptions

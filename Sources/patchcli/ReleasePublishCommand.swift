@@ -27,7 +27,7 @@ struct ReleasePublish: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The native build fingerprint the module is built for (devices send it as `fingerprint`); default: the one `patchcli build` recorded in manifest.json next to MODULE.") var fingerprint: String?
     @Option(help: "The channel (production, staging, development or any name).") var channel = "production"
-    @Option(help: "Percentage of devices offered the release, e.g. 25%.") var rollout = RolloutPercent.everyone
+    @Option(help: ArgumentHelp("Percentage of devices offered the release, e.g. 25%.", valueName: RolloutPercent.valueName)) var rollout = RolloutPercent.everyone
     @Flag(help: "Devices must apply the update (enforceMandatoryUpdates).") var mandatory = false
     @Option(help: "Release notes shown by the app.") var notes: String?
     @Option(help: "Offer the release only to devices in this cohort.") var cohort: String?

@@ -6,7 +6,7 @@ struct ReleaseRollout: AsyncParsableCommand {
         commandName: "rollout",
         abstract: "Change the rollout percentage of a channel's current release (also lifts a disable).")
 
-    @Argument(help: "The new percentage, e.g. 50%.") var percent: RolloutPercent
+    @Argument(help: ArgumentHelp("The new percentage, e.g. 50%.", valueName: RolloutPercent.valueName)) var percent: RolloutPercent
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The channel.") var channel = "production"
     @Option(help: "The fingerprint (needed when the channel serves several).") var fingerprint: String?

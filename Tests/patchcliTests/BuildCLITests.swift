@@ -163,6 +163,7 @@ import Testing
             #expect(gated.status == 35, "\(gated.stdout)")
             #expect(gated.error?["kind"] as? String == "native_changes")
             #expect((gated.error?["message"] as? String)?.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)") == true)
+            #expect(gated.error?["hint"] as? String == "ship them with the next app release and pass --allow-native-changes, or revert them")
             // CI gets the whole report in the failure envelope, in the success shape.
             #expect(gated.envelope?["ok"] as? Bool == false)
             let gatedReport = try #require(gated.result, "\(gated.stdout)")
@@ -200,6 +201,23 @@ import Testing
             #expect(belowMinimum.error?["exit_code"] as? Int == 36)
             #expect(belowMinimum.result?["coverage"] as? Double == 0)
             #expect((belowMinimum.result?["changes"] as? [[String: Any]])?.map { $0["reason"] as? String } == ["stored_layout_changed"])
+        }
+    }
+
+    /// Code the guest compiler rejects is a mistake to fix: the hint must not offer
+    /// --allow-native-changes, which would ship an app whose patch silently lacks the fix.
+    @Test func aChangeTheGuestCompilerRejectsIsToFixNotToShipNatively() throws {
+        try withScratchDirectory { directory in
+            let project = try Self.initializedExample(in: directory)
+            try Self.edit(project, Self.shippingFile, replacing: "case .domestic: return subtotal.cents >= 5_000",
+                          with: "case .domestic: return subtotal.cents >= freeShippingThresholdNobodyDeclares")
+            let result = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(result.status == 35, "\(result.stdout)")
+            let reasons = (result.result?["changes"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+            #expect(!reasons.isEmpty && reasons.allSatisfy { ["missing_dependency", "compile_error"].contains($0) }, "\(reasons)")
+            let hint = try #require(result.error?["hint"] as? String)
+            #expect(hint.hasPrefix("fix what the guest compiler reported for ShopCore:"), "\(hint)")
+            #expect(!hint.contains("--allow-native-changes"), "\(hint)")
         }
     }
 

@@ -133,8 +133,19 @@ import Testing
             #expect(missingKey.status == 43)
             #expect((missingKey.error?["message"] as? String)?.contains("PATCHCLI_KEY_TARGETS") == true)
 
+            // A key directory without the role's key: the message names the folder that was given.
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("empty-keys"), withIntermediateDirectories: true)
+            let notInKeyDir = try CLI.run(["release", "a.wasm", "--store", "store", "--key-dir", "empty-keys", "--fingerprint", "f", "--json"], in: directory)
+            #expect(notInKeyDir.status == 43)
+            #expect((notInKeyDir.error?["message"] as? String)?.contains("empty-keys holds no targets.key") == true, "\(notInKeyDir.stdout)")
+
             let badRollout = try CLI.run(["release", "a.wasm", "--store", "store", "--key-dir", "keys", "--fingerprint", "f", "--rollout", "150%", "--json"], in: directory)
             #expect(badRollout.status == 2)
+            #expect((badRollout.error?["message"] as? String)?.contains("0-100%") == true, "\(badRollout.stdout)")
+            // Help shows the default as a user types it.
+            let help = try CLI.run(["release", "publish", "--help"], in: directory)
+            #expect(help.stdout.contains("(default: 100%)"), "\(help.stdout)")
+            #expect(!help.stdout.contains("RolloutPercent"))
 
             // A tampered timestamp: verify names the file and exits 40.
             let timestamp = directory.appendingPathComponent("store/metadata/timestamp.json")
