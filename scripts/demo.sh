@@ -79,12 +79,26 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 # A device still on v1 (the first release's version), as the SDK sends it.
 v1_version=$("$patchcli" release list --store "$store" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["channels"][0]["history"][0]["version"])')
-request=$(printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"demo-device-0001","current_version":"%s","os_version":"17.5.0","app_version":"1.0.0","sdk_version":"1.2.0"}' "$fingerprint" "$v1_version")
-check() { curl -fsS -X POST -H 'Content-Type: application/json' -d "$request" "http://127.0.0.1:$port/api/v1/modules/check"; }
-for _ in $(seq 1 100); do check >/dev/null 2>&1 && break; sleep 0.1; done
-printf '$ curl -X POST http://127.0.0.1:%s/api/v1/modules/check -d %s\n' "$port" "$request"
-check | python3 -m json.tool
-event=$(printf '{"app_key":"patchshop","device_id":"demo-device-0001","event_type":"activation","module_version":"%s"}' "$v1_version")
+# The 50% rollout reaches the devices whose bucket, SHA-256("<module sha256>:<device id>") mod 100
+# (docs/release.md "Rollout buckets"), is below 50: one such device and one outside it, both on v1.
+read -r inside outside < <(python3 - "$(sha256_of)" <<'PY'
+import hashlib, sys
+def bucket(device): return int(hashlib.sha256(f"{sys.argv[1]}:{device}".encode()).hexdigest()[:8], 16) % 100
+devices = [f"demo-device-{n:04d}" for n in range(1, 100)]
+print(next(d for d in devices if bucket(d) < 50), next(d for d in devices if bucket(d) >= 50))
+PY
+)
+request_for() { printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"%s","current_version":"%s","os_version":"17.5.0","app_version":"1.0.0","sdk_version":"1.2.0"}' "$fingerprint" "$1" "$v1_version"; }
+check() { curl -fsS -X POST -H 'Content-Type: application/json' -d "$(request_for "$1")" "http://127.0.0.1:$port/api/v1/modules/check"; }
+for _ in $(seq 1 100); do check "$inside" >/dev/null 2>&1 && break; sleep 0.1; done
+for device in "$inside" "$outside"; do
+    printf '$ curl -X POST http://127.0.0.1:%s/api/v1/modules/check -d %s\n' "$port" "$(request_for "$device")"
+    check "$device" | python3 -m json.tool
+done
+# The demo fails unless exactly the device inside the rollout is offered v2.
+offered() { check "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["has_update"])'; }
+[ "$(offered "$inside")" = True ] && [ "$(offered "$outside")" = False ] || { echo "demo: the rollout did not split the two devices as their buckets say" >&2; exit 1; }
+event=$(printf '{"app_key":"patchshop","device_id":"%s","event_type":"activation","module_version":"%s"}' "$inside" "$v1_version")
 curl -fsS -X POST -H 'Content-Type: application/json' -d "$event" "http://127.0.0.1:$port/api/v1/events" >/dev/null
 kill $server 2>/dev/null || true
 wait $server 2>/dev/null || true
