@@ -74,6 +74,27 @@ public enum ReleaseAction: String, Codable, Sendable, CaseIterable {
 }
 
 /// One release of one build fingerprint on one channel.
+/// Where a release's module came from, read from git by `release` without being told: which commit a
+/// rollback returns to. Absent when the module was not in a git work tree (and in older records).
+public struct ReleaseSource: Codable, Hashable, Sendable {
+    public var commit: String
+    /// nil on a detached HEAD (a CI checkout of a tag or a commit).
+    public var branch: String?
+    /// Tracked files differed from `commit`: the module may hold code no commit has.
+    public var dirty: Bool
+
+    public init(commit: String, branch: String?, dirty: Bool) {
+        self.commit = commit
+        self.branch = branch
+        self.dirty = dirty
+    }
+
+    /// `3f1c2a9b0d4e (main)`, `… (detached)`, with `, dirty` when it was.
+    public var summary: String {
+        "\(commit.prefix(12)) (\(branch ?? "detached"))\(dirty ? ", dirty" : "")"
+    }
+}
+
 public struct ReleaseRecord: Codable, Hashable, Sendable {
     public var schema = 1
     public var channel: String
@@ -95,12 +116,14 @@ public struct ReleaseRecord: Codable, Hashable, Sendable {
     /// For promote and rollback: the record whose content this one re-publishes.
     public var sourceChannel: String?
     public var sourceReleaseCounter: Int?
+    /// The git commit the published module was built from; promote and rollback copy it with the content.
+    public var source: ReleaseSource?
 
     enum CodingKeys: String, CodingKey {
         case schema, channel, releaseCounter = "release_counter", version, fingerprint
         case rolloutPercent = "rollout_percent", mandatory, notes, cohort, disabled, module, diffs
         case createdAt = "created_at", action, sourceChannel = "source_channel"
-        case sourceReleaseCounter = "source_release_counter"
+        case sourceReleaseCounter = "source_release_counter", source
     }
 
     public init(

@@ -9,6 +9,8 @@ public struct ReleaseAdoption: Codable, Sendable, Equatable {
     public var fingerprint: String?
     public var releaseCounter: Int?
     public var rolloutPercent: Int?
+    /// The commit the release was built from, as its record says.
+    public var source: ReleaseSource? = nil
     public var downloads: Int
     public var activations: Int
     /// Distinct devices that ever activated this version.
@@ -104,6 +106,7 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
             adoption.fingerprint = record.fingerprint
             adoption.releaseCounter = record.releaseCounter
             adoption.rolloutPercent = record.rolloutPercent
+            adoption.source = record.source
             byVersion[record.version] = adoption
         }
         let releases = byVersion.values.sorted {

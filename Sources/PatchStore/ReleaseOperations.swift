@@ -10,14 +10,17 @@ public struct PublishRequest: Sendable {
     public var mandatory: Bool
     public var notes: String?
     public var cohort: String?
+    public var source: ReleaseSource?
 
-    public init(channel: String = "production", fingerprint: String, rolloutPercent: Int = 100, mandatory: Bool = false, notes: String? = nil, cohort: String? = nil) {
+    public init(channel: String = "production", fingerprint: String, rolloutPercent: Int = 100, mandatory: Bool = false, notes: String? = nil, cohort: String? = nil,
+                source: ReleaseSource? = nil) {
         self.channel = channel
         self.fingerprint = fingerprint
         self.rolloutPercent = rolloutPercent
         self.mandatory = mandatory
         self.notes = notes
         self.cohort = cohort
+        self.source = source
     }
 }
 
@@ -63,6 +66,7 @@ extension ReleaseStore {
                 record.mandatory = request.mandatory
                 record.notes = request.notes
                 record.cohort = request.cohort
+                record.source = request.source
             }
             records = [record]
             return change
@@ -95,6 +99,7 @@ extension ReleaseStore {
                     record.mandatory = source.mandatory
                     record.notes = source.notes
                     record.cohort = source.cohort
+                    record.source = source.source
                     record.sourceChannel = source.channel
                     record.sourceReleaseCounter = source.releaseCounter
                 }
@@ -152,6 +157,7 @@ extension ReleaseStore {
                 record.mandatory = target.mandatory
                 record.notes = target.notes
                 record.cohort = target.cohort
+                record.source = target.source
                 record.sourceChannel = channel
                 record.sourceReleaseCounter = target.releaseCounter
             }

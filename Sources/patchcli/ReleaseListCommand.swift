@@ -24,7 +24,7 @@ struct ReleaseList: AsyncParsableCommand {
                 listing.current.forEach(console.record)
                 console.line("history:")
                 for record in listing.history.reversed() {
-                    console.line("  #\(record.releaseCounter)  \(record.action.rawValue)  \(record.version)  \(record.fingerprint)  rollout \(record.rolloutPercent)%\(record.disabled ? "  DISABLED" : "")  \(record.createdAt)")
+                    console.line("  #\(record.releaseCounter)  \(record.action.rawValue)  \(record.version)  \(record.fingerprint)  rollout \(record.rolloutPercent)%\(record.disabled ? "  DISABLED" : "")  \(record.createdAt)\(record.source.map { "  from \($0.summary)" } ?? "")")
                 }
             }
             return Report(channels: channels)

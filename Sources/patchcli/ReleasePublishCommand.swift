@@ -46,7 +46,8 @@ struct ReleasePublish: AsyncParsableCommand {
             let fingerprint = try publishedFingerprint(manifest)
             var stdin = StandardInputKey()
             let signers = try keyOptions.signers(for: [.targets, .snapshot, .timestamp], stdin: &stdin)
-            let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort)
+            let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort,
+                                         source: ReleaseSource.of(path: module))
             let store = storeOptions.releaseStore
             let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
             let outcome = try store.publish(

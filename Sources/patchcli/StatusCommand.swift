@@ -37,7 +37,7 @@ struct Status: AsyncParsableCommand {
             for release in report.releases {
                 var placement = ""
                 if let channel = release.channel, let counter = release.releaseCounter {
-                    placement = "  \(channel) #\(counter) \(release.fingerprint ?? "") rollout \(release.rolloutPercent ?? 0)%"
+                    placement = "  \(channel) #\(counter) \(release.fingerprint ?? "") rollout \(release.rolloutPercent ?? 0)%\(release.source.map { " from \($0.summary)" } ?? "")"
                 }
                 console.line("\(release.version)\(placement)")
                 console.line("  running on \(release.devicesRunning) devices (\(release.adoptionPercent)%), activated by \(release.devicesActivated); \(release.downloads) downloads, \(release.activations) activations, \(release.errors) errors, \(release.fallbacks) fallbacks")

@@ -58,6 +58,7 @@ extension Console {
         if record.disabled { flags.append("DISABLED") }
         if let cohort = record.cohort { flags.append("cohort \(cohort)") }
         line("\(record.channel) #\(record.releaseCounter)  \(record.action.rawValue)  version \(record.version)  fingerprint \(record.fingerprint)  \(flags.joined(separator: ", "))")
+        if let source = record.source { line("  built from \(source.summary)") }
         line("  module \(record.module.path)  \(record.module.length) bytes raw, \(record.module.compressedLength) bytes brotli")
         for diff in record.diffs { line("  diff from \(diff.fromVersion)  \(diff.length) bytes") }
     }
