@@ -118,12 +118,16 @@ public struct ReleaseRecord: Codable, Hashable, Sendable {
     public var sourceReleaseCounter: Int?
     /// The git commit the published module was built from; promote and rollback copy it with the content.
     public var source: ReleaseSource?
+    /// The app the module is for (patch.json's `appKey`, which devices send as `app_key`): a server
+    /// offers it only to checks carrying that key, so one store can serve several apps. nil in
+    /// records written before patchcli recorded it, which any key may get.
+    public var appKey: String?
 
     enum CodingKeys: String, CodingKey {
         case schema, channel, releaseCounter = "release_counter", version, fingerprint
         case rolloutPercent = "rollout_percent", mandatory, notes, cohort, disabled, module, diffs
         case createdAt = "created_at", action, sourceChannel = "source_channel"
-        case sourceReleaseCounter = "source_release_counter", source
+        case sourceReleaseCounter = "source_release_counter", source, appKey = "app_key"
     }
 
     public init(

@@ -33,6 +33,9 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
     public var devices: Int
     /// `error` events without a module version: the update check itself failed.
     public var checkErrors: Int
+    /// Update checks refused because their `app_key` is not the one of the fingerprint's release,
+    /// by the key they sent (`(none)` for a check without one).
+    public var wrongAppKeyChecks: [String: Int] = [:]
     public var releases: [ReleaseAdoption]
     /// With a store: every artifact `serve` would offer but does not, because its file no longer
     /// matches the metadata (target path → why).
@@ -112,6 +115,10 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
         let releases = byVersion.values.sorted {
             ($0.channel ?? "", $0.releaseCounter ?? Int.max, $0.version) < ($1.channel ?? "", $1.releaseCounter ?? Int.max, $1.version)
         }
-        return AdoptionReport(events: events, devices: devices, checkErrors: checkErrors, releases: releases)
+        var wrongAppKeyChecks: [String: Int] = [:]
+        for row in try database.rows("SELECT COALESCE(app_key, '(none)'), COUNT(*) FROM wrong_app_key_checks GROUP BY 1") {
+            wrongAppKeyChecks[row[0] ?? "(none)"] = Int(row[1] ?? "0") ?? 0
+        }
+        return AdoptionReport(events: events, devices: devices, checkErrors: checkErrors, wrongAppKeyChecks: wrongAppKeyChecks, releases: releases)
     }
 }

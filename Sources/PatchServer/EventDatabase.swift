@@ -69,6 +69,14 @@ public final class EventDatabase: Sendable {
             );
             CREATE INDEX IF NOT EXISTS events_by_version ON events (module_version, event_type);
             CREATE INDEX IF NOT EXISTS events_by_device ON events (device_id, event_type);
+            CREATE TABLE IF NOT EXISTS wrong_app_key_checks (
+                id INTEGER PRIMARY KEY,
+                received_at TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                app_key TEXT,
+                fingerprint TEXT NOT NULL,
+                channel TEXT NOT NULL
+            );
             """)
         let version = try Self.integer(connection.handle, path: path, "PRAGMA user_version")
         if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
@@ -93,6 +101,26 @@ public final class EventDatabase: Sendable {
             ]
             for (index, text) in texts.enumerated() { Self.bind(statement, Int32(index + 1), text) }
             if let duration = event.durationMS { sqlite3_bind_int64(statement, 11, Int64(duration)) } else { sqlite3_bind_null(statement, 11) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
+    /// Appends an update check `serve` refused because its `app_key` is not the one the
+    /// fingerprint's release is for (a table of its own: such a device is not one of the app's).
+    /// A table added without a schema bump: an older patchcli reading the file ignores it.
+    public func recordWrongAppKey(_ check: UpdateCheckRequest, receivedAt: String) throws(EventDatabaseError) {
+        let path = self.path
+        try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
+            let statement = try Self.prepare(connection.handle, path: path, """
+                INSERT INTO wrong_app_key_checks (received_at, device_id, app_key, fingerprint, channel) VALUES (?, ?, ?, ?, ?)
+                """)
+            defer { sqlite3_finalize(statement) }
+            let texts: [String?] = [receivedAt, check.deviceID, check.appKey, check.fingerprint, check.channel]
+            for (index, text) in texts.enumerated() {
+                Self.bind(statement, Int32(index + 1), text)
+            }
             guard sqlite3_step(statement) == SQLITE_DONE else {
                 throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
             }

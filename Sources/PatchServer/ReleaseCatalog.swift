@@ -123,6 +123,8 @@ public struct ReleaseCatalog: Sendable {
     /// a store that went back in time never walks devices back with it.
     public func decide(_ request: UpdateCheckRequest) -> CheckDecision {
         guard let offer = offers[request.channel]?[request.fingerprint] else { return .upToDate }
+        // Another app's release (or a check without a key) gets nothing; the server counts it.
+        if let appKey = offer.current.appKey, request.appKey != appKey { return .wrongAppKey(expected: appKey) }
         let running = versions[request.currentVersion]
         // A version another channel gave says nothing about this channel's counters.
         let runningCounter = running.map { $0.channels.contains(request.channel) } ?? true
@@ -165,4 +167,6 @@ public enum CheckDecision: Sendable, Equatable {
     case upToDate
     /// The release to install and, when the store holds one from the device's current content, a diff.
     case update(ReleaseRecord, diff: DiffArtifact?)
+    /// The fingerprint's release is for another app key than the check's: no update.
+    case wrongAppKey(expected: String)
 }

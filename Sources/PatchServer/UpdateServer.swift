@@ -95,6 +95,9 @@ public struct UpdateServer: Sendable {
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
                 try check.validate()
                 let (decision, catalog) = try watcher.decide(check, now: configuration.clock())
+                if case .wrongAppKey = decision {
+                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(configuration.clock()))
+                }
                 return try Self.encoded(.ok, updateResponse(decision, in: catalog, request: request))
             }
         }

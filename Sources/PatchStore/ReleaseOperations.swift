@@ -11,9 +11,10 @@ public struct PublishRequest: Sendable {
     public var notes: String?
     public var cohort: String?
     public var source: ReleaseSource?
+    public var appKey: String?
 
     public init(channel: String = "production", fingerprint: String, rolloutPercent: Int = 100, mandatory: Bool = false, notes: String? = nil, cohort: String? = nil,
-                source: ReleaseSource? = nil) {
+                source: ReleaseSource? = nil, appKey: String? = nil) {
         self.channel = channel
         self.fingerprint = fingerprint
         self.rolloutPercent = rolloutPercent
@@ -21,6 +22,7 @@ public struct PublishRequest: Sendable {
         self.notes = notes
         self.cohort = cohort
         self.source = source
+        self.appKey = appKey
     }
 }
 
@@ -67,6 +69,7 @@ extension ReleaseStore {
                 record.notes = request.notes
                 record.cohort = request.cohort
                 record.source = request.source
+                record.appKey = request.appKey
             }
             records = [record]
             return change
@@ -100,6 +103,7 @@ extension ReleaseStore {
                     record.notes = source.notes
                     record.cohort = source.cohort
                     record.source = source.source
+                    record.appKey = source.appKey
                     record.sourceChannel = source.channel
                     record.sourceReleaseCounter = source.releaseCounter
                 }
@@ -158,6 +162,7 @@ extension ReleaseStore {
                 record.notes = target.notes
                 record.cohort = target.cohort
                 record.source = target.source
+                record.appKey = target.appKey
                 record.sourceChannel = channel
                 record.sourceReleaseCounter = target.releaseCounter
             }

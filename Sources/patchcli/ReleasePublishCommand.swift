@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchBuild
 import PatchManifest
 import PatchRuntime
 import PatchStore
@@ -31,6 +32,8 @@ struct ReleasePublish: AsyncParsableCommand {
     @Flag(help: "Devices must apply the update (enforceMandatoryUpdates).") var mandatory = false
     @Option(help: "Release notes shown by the app.") var notes: String?
     @Option(help: "Offer the release only to devices in this cohort.") var cohort: String?
+    @Option(name: .customLong("app-key"), help: "The app key devices of this app send; `serve` offers the release only to them (default: appKey of the patch.json above MODULE, else in the current folder).")
+    var appKey: String?
     @Option(help: "Smoke probes to run before publishing (manifest.json format; default: manifest.json next to MODULE).") var probes: String?
     @Flag(help: "Publish without verifying the module (only for a module you have verified yourself).") var skipVerify = false
     @OptionGroup(title: "Limits of the proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
@@ -47,7 +50,7 @@ struct ReleasePublish: AsyncParsableCommand {
             var stdin = StandardInputKey()
             let signers = try keyOptions.signers(for: [.targets, .snapshot, .timestamp], stdin: &stdin)
             let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort,
-                                         source: ReleaseSource.of(path: module))
+                                         source: ReleaseSource.of(path: module), appKey: try appKey ?? projectAppKey())
             let store = storeOptions.releaseStore
             let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
             let outcome = try store.publish(
@@ -63,6 +66,22 @@ struct ReleasePublish: AsyncParsableCommand {
             console.files(outcome.receipt)
             return outcome
         }
+    }
+
+    /// The `appKey` of the project MODULE was built in (the nearest patch.json above it, as
+    /// `<project>/.patch/build/module.wasm` sits), else of the current folder's; nil outside a project.
+    private func projectAppKey() throws -> String? {
+        var folder = URL(fileURLWithPath: module).standardizedFileURL.deletingLastPathComponent()
+        while true {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(ProjectConfig.fileName).path) {
+                return try ProjectSources.loadConfig(root: folder.path).appKey
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        guard FileManager.default.fileExists(atPath: ProjectConfig.fileName) else { return nil }
+        return try ProjectSources.loadConfig(root: ".").appKey
     }
 
     /// --fingerprint, or the one `patchcli build` recorded: a module is never published for a

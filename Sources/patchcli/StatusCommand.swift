@@ -31,6 +31,10 @@ struct Status: AsyncParsableCommand {
                 report.markNotOffered(try ReleaseCatalog(store: releaseStore, state: releaseStore.loadState(now: nil)).unservable, records: records)
             }
             console.line("\(report.events) events from \(report.devices) devices; \(report.checkErrors) failed update checks")
+            if !report.wrongAppKeyChecks.isEmpty {
+                let keys = report.wrongAppKeyChecks.sorted { $0.key < $1.key }.map { "\($0.key.withControlCharactersEscaped): \($0.value)" }
+                console.line("\(report.wrongAppKeyChecks.values.reduce(0, +)) update checks refused for a wrong app key (\(keys.joined(separator: ", ")))")
+            }
             for (path, reason) in (report.unservable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 console.line("warning: serve does not offer \(path): \(reason)")
             }
