@@ -88,7 +88,7 @@ enum BehaviourDigest {
                 }
             }
             for modifier in variable.modifiers {
-                if isInert(modifier, isAsync: false) { inert.append(names + ":" + collapsed(modifier)) } else { layout.append(modifier) }
+                if isInert(modifier, isAsync: false) { inert.append(names + ":" + collapsed(modifier: modifier)) } else { layout.append(modifier) }
             }
             initialization.append(variable.bindingSpecifier)
             for binding in variable.bindings {
@@ -169,7 +169,7 @@ enum BehaviourDigest {
         }
         for modifier in modifiers where isInert(modifier, isAsync: isAsync) {
             omitted.append(Syntax(modifier))
-            inert.append(collapsed(modifier))
+            inert.append(collapsed(modifier: modifier))
         }
         // Most declarations have nothing inert: their behaviour hash is their hash.
         return Baseline.Behaviour(hash: omitted.isEmpty ? hash : ContentHash.of(node, omitting: omitted), inert: inert, signature: signature)
@@ -207,6 +207,13 @@ enum BehaviourDigest {
     /// The source text with each run of whitespace as one space (an attribute may span lines).
     private static func collapsed(_ node: some SyntaxProtocol) -> String {
         node.trimmedText.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// A modifier as `collapsed`, with `fileprivate` read as `private` as `ContentHash` reads it: a
+    /// routed `private` member is `fileprivate` in the prepared file (`PrivateMemberWidening`).
+    private static func collapsed(modifier: DeclModifierSyntax) -> String {
+        let text = collapsed(modifier)
+        return modifier.name.tokenKind == .keyword(.fileprivate) ? String(text.dropFirst(PrivateMemberWidening.insertion.count)) : text
     }
 
     /// The type a literal default gives a property without a written type, spelled as `spaced`

@@ -6,7 +6,8 @@ import PatchManifest
 /// texts only, so reformatting or editing comments never changes a hash and any code change does.
 enum ContentHash {
     /// Hashes `node`'s tokens, leaving out the tokens `prepare` itself adds or renames so that a
-    /// prepared file and its original hash the same (`dynamic`, `__patch_native_body` read as `body`).
+    /// prepared file and its original hash the same (`dynamic`, `__patch_native_body` read as `body`,
+    /// the `fileprivate` modifier as `private`).
     static func of(_ node: some SyntaxProtocol) -> String {
         // Token bytes are gathered from the raw tree (`rawText`: the parser's buffer, no String per
         // token, no syntax node made per token) and hashed in one call; per-token Strings, hasher
@@ -72,7 +73,10 @@ enum ContentHash {
         guard let token = raw.tokenView, token.presence == .present else { return }
         let text = token.rawText
         if inModifier && token.rawKind == .keyword && text == "dynamic" { return }
-        if text == nativeBody {
+        if inModifier && token.rawKind == .keyword && text == "fileprivate" {
+            // Read as `private`: `prepare` widens routed `private` members (`PrivateMemberWidening`).
+            bytes += "private".utf8
+        } else if text == nativeBody {
             bytes += "body".utf8
         } else if let base = text.baseAddress {
             bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: text.count))

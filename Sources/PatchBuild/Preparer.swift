@@ -120,7 +120,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 8
+    public static let formatVersion = 9
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -202,11 +202,14 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
     public var mainActorOwners: [String] = []
     /// Functions (`PatchNames.functionKey`) that received `dynamic`.
     public var dynamicFunctions: [String] = []
+    /// `private` members (`FunctionCandidate.key`) widened to `fileprivate` (`PrivateMemberWidening`).
+    public var widenedMembers: [String] = []
 
-    public init(viewBuilderOwners: [String] = [], mainActorOwners: [String] = [], dynamicFunctions: [String] = []) {
+    public init(viewBuilderOwners: [String] = [], mainActorOwners: [String] = [], dynamicFunctions: [String] = [], widenedMembers: [String] = []) {
         self.viewBuilderOwners = viewBuilderOwners
         self.mainActorOwners = mainActorOwners
         self.dynamicFunctions = dynamicFunctions
+        self.widenedMembers = widenedMembers
     }
 
     /// Absent lists read as empty, so state files written before a list existed stay readable.
@@ -215,21 +218,24 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
         viewBuilderOwners = try container.decodeIfPresent([String].self, forKey: .viewBuilderOwners) ?? []
         mainActorOwners = try container.decodeIfPresent([String].self, forKey: .mainActorOwners) ?? []
         dynamicFunctions = try container.decodeIfPresent([String].self, forKey: .dynamicFunctions) ?? []
+        widenedMembers = try container.decodeIfPresent([String].self, forKey: .widenedMembers) ?? []
     }
 
     public func merged(with other: PreparedInsertions) -> PreparedInsertions {
         PreparedInsertions(viewBuilderOwners: Array(Set(viewBuilderOwners + other.viewBuilderOwners)).sorted(),
                            mainActorOwners: Array(Set(mainActorOwners + other.mainActorOwners)).sorted(),
-                           dynamicFunctions: Array(Set(dynamicFunctions + other.dynamicFunctions)).sorted())
+                           dynamicFunctions: Array(Set(dynamicFunctions + other.dynamicFunctions)).sorted(),
+                           widenedMembers: Array(Set(widenedMembers + other.widenedMembers)).sorted())
     }
 
-    public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty }
+    public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty && widenedMembers.isEmpty }
 
     /// The Codable form as a tree (how `PrepareState` writes it).
     var jsonValue: JSONValue {
         .object([CodingKeys.viewBuilderOwners.stringValue: .array(viewBuilderOwners.map(JSONValue.string)),
                  CodingKeys.mainActorOwners.stringValue: .array(mainActorOwners.map(JSONValue.string)),
-                 CodingKeys.dynamicFunctions.stringValue: .array(dynamicFunctions.map(JSONValue.string))])
+                 CodingKeys.dynamicFunctions.stringValue: .array(dynamicFunctions.map(JSONValue.string)),
+                 CodingKeys.widenedMembers.stringValue: .array(widenedMembers.map(JSONValue.string))])
     }
 }
 
@@ -446,6 +452,9 @@ private struct TargetAnalysis {
     var modifierTypes: Set<String> = []
     /// The declared types that are `ToolbarContent`: their `body` is reported, never routed.
     var toolbarContentTypes: Set<String> = []
+    /// Where each member of a type is declared (`file:line`), by `FunctionCandidate.key`: a `private`
+    /// member whose key is declared twice is not widened (`Planner.wideningReason`).
+    var memberLocations: [String: [String]] = [:]
 
     /// Whether `prepare` routes this body: a `var body` of a view, a `func body(content:)` of a modifier.
     func routes(_ body: BodyCandidate) -> Bool {
@@ -560,8 +569,16 @@ private struct Planner {
                 conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
             }
         }
+        // Only keys of `private` members are ever looked up.
+        let privateKeys = Set(files.flatMap { $0.scan.functions.filter { $0.privateKeyword != nil || $0.fileprivateKeyword != nil }.map(\.key) })
+        var memberLocations: [String: [String]] = [:]
+        for file in files {
+            for function in file.scan.functions where !function.ownerPath.isEmpty && privateKeys.contains(function.key) {
+                memberLocations[function.key, default: []].append("\(file.path):\(function.line)")
+            }
+        }
         return TargetAnalysis(target: target, files: files, declaredTypes: declaredTypes, typeFiles: typeFiles,
-                              conformances: conformances.filter { declaredTypes[$0.key] != nil })
+                              conformances: conformances.filter { declaredTypes[$0.key] != nil }, memberLocations: memberLocations)
     }
 
     /// Finds each target's views: its types that conform to `View` directly, through protocols that
@@ -652,6 +669,15 @@ private struct Planner {
             }
         }
         return codableIndex.unsupportedReason(function)
+    }
+
+    /// Why a `private` member cannot be widened to `fileprivate` (`PrivateMemberWidening`): a subclass
+    /// in its file declares its name, or the type has another member of the same name and labels.
+    private func wideningReason(_ function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> String? {
+        if let reason = function.wideningReason { return reason }
+        let others = (analysis.memberLocations[function.key] ?? []).filter { $0 != "\(file):\(function.line)" }
+        guard let other = others.first else { return nil }
+        return "`\(function.key)` is declared again at \(other): widening this `private` member to `fileprivate` (how prepare routes it) would let code of \(file) that calls that one by scope see this one too; rename one of them"
     }
 
     /// How an instance method's thunk sends `self` (a mirror of a struct's stored properties, an enum
@@ -915,8 +941,13 @@ private struct Planner {
         // A function an earlier run routed and this one does not (marked `// @native`, excluded, or
         // `routing` changed) loses the `dynamic` that run inserted: it is inlinable again.
         let insertedDynamic = Set(previousInsertions[file.path]?.dynamicFunctions ?? [])
+        // Likewise a `private` member an earlier run widened is `private` again.
+        let widened = Set(previousInsertions[file.path]?.widenedMembers ?? [])
         func unroute(_ function: FunctionCandidate) {
             if let range = function.dynamicRange, insertedDynamic.contains(function.key) { edits.append(SourceEdit(range: range, replacement: "")) }
+            if let keyword = function.fileprivateKeyword, widened.contains(function.key) {
+                edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
+            }
         }
         for function in file.scan.functions {
             guard routing.selects(function, inFile: file.path) else {
@@ -928,6 +959,9 @@ private struct Planner {
             var receiver: ReceiverCoding?
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {
                 (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis)
+            }
+            if reason == nil, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {
+                reason = wideningReason(function, in: file.path, analysis: analysis)
             }
             if reason == nil, collidingFunctionExports.contains(export) {
                 reason = "its export name \"\(export)\" is also claimed by another function; rename one of them"
@@ -941,6 +975,10 @@ private struct Planner {
             if !function.isDynamic {
                 edits.append(.insert("dynamic ", at: function.dynamicInsertion))
                 output.insertions.dynamicFunctions.append(function.key)
+            }
+            if let keyword = function.privateKeyword {
+                edits.append(.insert(PrivateMemberWidening.insertion, at: keyword))
+                output.insertions.widenedMembers.append(function.key)
             }
             let owner = function.ownerPath.joined(separator: ".")
             let declaredType = analysis.declaredTypes[owner]

@@ -44,9 +44,28 @@ extension FileScan {
                 function.isDynamic = true
             }
             function.dynamicInsertion = insertionPoint
+            Self.rebaseAccessKeywords(of: &function, through: edits)
             return function
         }
         return scan
+    }
+
+    /// A `private` widened to `fileprivate` (`file` inserted before it), or a `fileprivate` that prepare
+    /// had widened narrowed back (its `file` removed), moves the keyword to the other field.
+    private static func rebaseAccessKeywords(of function: inout FunctionCandidate, through edits: [SourceEdit]) {
+        let privateKeyword = function.privateKeyword
+        let fileprivateKeyword = function.fileprivateKeyword
+        function.privateKeyword = privateKeyword.map { mapStart($0, through: edits) }
+        function.fileprivateKeyword = fileprivateKeyword.map { mapStart($0, through: edits) }
+        if let keyword = privateKeyword, edits.contains(where: { $0.range == keyword..<keyword && $0.replacement == PrivateMemberWidening.insertion }) {
+            function.fileprivateKeyword = mapStart(keyword, through: edits) - PrivateMemberWidening.insertion.utf8.count
+            function.privateKeyword = nil
+        }
+        if let keyword = fileprivateKeyword,
+           edits.contains(where: { $0.range == PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword) && $0.replacement.isEmpty }) {
+            function.privateKeyword = mapStart(keyword, through: edits)
+            function.fileprivateKeyword = nil
+        }
     }
 
     /// Where the token starting at `offset` lands: after every edit that ends at or before it

@@ -148,6 +148,14 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     var codableReferences: [CodableReference] = []
     /// Marked `// @native`: never routed (`RoutingSelection`).
     var hasNativeMarker = false
+    /// A member's own `private` keyword (not `private(set)`): where `prepare` inserts `file` to route
+    /// it (`PrivateMemberWidening`).
+    var privateKeyword: Int? = nil
+    /// A member's own `fileprivate` keyword: where `--revert` takes out a `file` that `prepare` inserted.
+    var fileprivateKeyword: Int? = nil
+    /// Why widening this `private` member to `fileprivate` would change its file's program, as far as
+    /// the file shows (`PrivateMemberWidening.overrideConflicts`).
+    var wideningReason: String? = nil
 
     var key: String {
         isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
@@ -224,6 +232,7 @@ struct SourceScanner {
         var scanner = SourceScanner(lines: LineTable(source))
         scanner.visit(statements: file.statements, context: DeclarationContext())
         scanner.result.imports = file.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.trimmedText }
+        PrivateMemberWidening.overrideConflicts(in: &scanner.result)
         return scanner.result
     }
 
@@ -401,10 +410,9 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || initializer.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: initializer.initKeyword), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
+        Self.recordAccessKeywords(initializer.modifiers, of: &candidate)
         if initializer.optionalMark != nil {
             candidate.unsupportedReason = "failable initializers (`init?`) are not routed: the module's result has no way to say nil"
-        } else if let reason = Self.privateMemberReason(initializer.modifiers, ownerPath: context.typePath) {
-            candidate.unsupportedReason = reason
         } else if signature.parameterClause.parameters.isEmpty {
             candidate.unsupportedReason = "an initializer without parameters: its replacement needs argument labels of its own (`init(__patch_…)`) and has none to take them from"
         } else if initializer.genericParameterClause != nil || initializer.genericWhereClause != nil {
@@ -456,6 +464,7 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || variable.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
+        Self.recordAccessKeywords(variable.modifiers, of: &candidate)
         // `get` alone, or `get` and `set`: the setter is replaced too (`ThunkEmitter.function`).
         let plainAccessors: Bool
         switch binding.accessorBlock?.accessors {
@@ -469,8 +478,6 @@ struct SourceScanner {
         }
         if !plainAccessors {
             candidate.unsupportedReason = "only computed properties with a plain `get` (and `set`) are routed; this one has effects (`get async`/`get throws`), a `mutating get`, a `nonmutating set` or observers"
-        } else if let reason = Self.privateMemberReason(variable.modifiers, ownerPath: context.typePath) {
-            candidate.unsupportedReason = reason
         } else if variable.bindings.count > 1 {
             candidate.unsupportedReason = "the property shares its declaration with other variables"
         } else if let type = binding.typeAnnotation?.type {
@@ -558,6 +565,7 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
+        Self.recordAccessKeywords(function.modifiers, of: &candidate)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
@@ -618,18 +626,17 @@ struct SourceScanner {
         result.bodies.append(candidate)
     }
 
-    /// Swift finds no `private` member for `@_dynamicReplacement(for:)` outside its own scope, even
-    /// from an extension in the same file ("replaced function could not be found"); `fileprivate`
-    /// members and `private` free functions it finds. One rule for methods, properties and initializers.
-    private static func privateMemberReason(_ modifiers: DeclModifierListSyntax, ownerPath: [String]) -> String? {
-        guard !ownerPath.isEmpty, modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) }) else { return nil }
-        return "`private` members cannot be replaced: Swift finds no `private` member for a replacement, which sits in an extension; make it `fileprivate` to route it"
+    /// A member's own `private` or `fileprivate` keyword: `prepare` routes a `private` member by
+    /// widening it to `fileprivate` (`PrivateMemberWidening`); free functions need no widening.
+    private static func recordAccessKeywords(_ modifiers: DeclModifierListSyntax, of candidate: inout FunctionCandidate) {
+        guard !candidate.ownerPath.isEmpty else { return }
+        candidate.privateKeyword = PrivateMemberWidening.privateKeyword(modifiers)
+        candidate.fileprivateKeyword = PrivateMemberWidening.fileprivateKeyword(modifiers)
     }
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
         // Whether an instance method's receiver can travel is the planner's to say: it knows the type.
-        if let reason = privateMemberReason(function.modifiers, ownerPath: candidate.ownerPath) { return reason }
         switch function.name.tokenKind {
         case .binaryOperator, .prefixOperator, .postfixOperator:
             return "operators cannot be replaced through a named thunk; move the logic into a named static function and call it from the operator"

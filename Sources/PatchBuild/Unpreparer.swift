@@ -4,8 +4,8 @@ import SwiftSyntax
 
 /// Takes `prepare`'s edits back out of a file the user changed after it was prepared (when it was not
 /// changed, `--revert` restores the saved original bytes instead): renames `__patch_native_body`
-/// back to `body`, removes the `@ViewBuilder`, `@MainActor` and `dynamic` that `prepare` inserted (recorded in
-/// `PreparedInsertions`) and the generated section. Everything else stays as the user left it.
+/// back to `body`, removes the `@ViewBuilder`, `@MainActor` and `dynamic` that `prepare` inserted and
+/// the `file` of a `private` member it widened (recorded in `PreparedInsertions`), and the generated section. Everything else stays as the user left it.
 public enum Unpreparer {
     public static func unprepare(_ bytes: [UInt8], insertions: PreparedInsertions) -> [UInt8] {
         let (userBytes, _) = GeneratedSection.split(bytes)
@@ -22,8 +22,13 @@ public enum Unpreparer {
                 edits.append(SourceEdit(range: range, replacement: ""))
             }
         }
-        for function in scan.functions where insertions.dynamicFunctions.contains(function.key) {
-            if let range = function.dynamicRange { edits.append(SourceEdit(range: range, replacement: "")) }
+        for function in scan.functions {
+            if insertions.dynamicFunctions.contains(function.key), let range = function.dynamicRange {
+                edits.append(SourceEdit(range: range, replacement: ""))
+            }
+            if insertions.widenedMembers.contains(function.key), let keyword = function.fileprivateKeyword {
+                edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
+            }
         }
         return SourceEdit.apply(edits, to: userBytes)
     }

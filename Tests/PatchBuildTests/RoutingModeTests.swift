@@ -248,7 +248,7 @@ import Testing
 @Suite(.enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
 struct RoutingModeCompileTests {
     /// Access levels as real apps write them (ACHNBrowserUI's `private static func supportsLanguage`):
-    /// a `private` member cannot be replaced and is skipped; the rest are routed and compile.
+    /// a `private` member is widened to `fileprivate` (PrivateMemberWidening); all are routed and compile.
     @Test func accessLevelsRoutedUnderAllCompile() throws {
         let source = """
             import Foundation
@@ -274,10 +274,10 @@ struct RoutingModeCompileTests {
         let project = PreparedProject(source, routing: .all)
         #expect(project.plan.functions.map(\.key).sorted() == [
             "LocalizedItemService.fallback(_:)", "LocalizedItemService.isSupported(_:)", "LocalizedItemService.normalized(_:)",
-            "Table.row(_:)", "clamp(_:)", "useAll()",
+            "LocalizedItemService.prefix(_:)", "LocalizedItemService.supportsLanguage(_:)", "Table.row(_:)", "clamp(_:)", "useAll()",
         ])
-        #expect(project.plan.skipped.map(\.declaration) == ["LocalizedItemService.supportsLanguage(_:)", "LocalizedItemService.prefix(_:)"])
-        #expect(project.plan.skipped.allSatisfy { $0.reason.contains("make it `fileprivate`") })
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.userFile.contains("fileprivate static dynamic func supportsLanguage(_ code: String)"))
         let routing = try #require(project.routingFile)
         let diagnostics = try SDKStandIn.typecheck(["View.swift": project.userFile, "Thunks.swift": routing],
                                                    modules: ["PatchSDK"])

@@ -95,7 +95,7 @@ struct GuestSourceGenerator {
         // inputs' shape of them.
         let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
                                          receiverClasses: Set(plans.compactMap { plan in plan.owner.flatMap { index.types[$0].kind == .classType && plan.isInstanceMethod ? $0 : nil } }))
-        emitProjectCode(included, viewTypes: Set(views.map(\.type)), codecs: codecs, into: &writer)
+        emitProjectCode(included, viewTypes: Set(views.map(\.type)), exported: Set(plans.map(\.unit)), codecs: codecs, into: &writer)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
             codecs.emitCodec(for: type, into: &writer)
         }
@@ -220,7 +220,8 @@ struct GuestSourceGenerator {
 
     // MARK: - Project code
 
-    private func emitProjectCode(_ included: Set<GuestUnit>, viewTypes: Set<Int>, codecs: GuestCodecGenerator, into writer: inout GuestSourceWriter) {
+    /// `exported`: the units the glue calls (a `private` member among them is widened to `fileprivate`).
+    private func emitProjectCode(_ included: Set<GuestUnit>, viewTypes: Set<Int>, exported: Set<GuestUnit>, codecs: GuestCodecGenerator, into writer: inout GuestSourceWriter) {
         let privateNames = GuestPrivateNames(index: index, included: included)
         for unit in included.sorted() {
             guard case .global(let global) = unit else { continue }
@@ -241,11 +242,11 @@ struct GuestSourceGenerator {
             return nil
         })
         for type in includedTypes.sorted() where index.types[type].path.count == 1 {
-            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, privateNames: privateNames, into: &writer)
+            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, exported: exported, codecs: codecs, privateNames: privateNames, into: &writer)
         }
     }
 
-    private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, codecs: GuestCodecGenerator,
+    private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, exported: Set<GuestUnit>, codecs: GuestCodecGenerator,
                           privateNames: GuestPrivateNames,
                           into writer: inout GuestSourceWriter) {
         let entry = index.types[type]
@@ -254,8 +255,16 @@ struct GuestSourceGenerator {
         for depth in 1...entry.path.count {
             if let enclosing = index.type(atPath: Array(entry.path.prefix(depth))) { memberNames.formUnion(index.types[enclosing].members.flatMap(\.names)) }
         }
-        func copy(_ member: GuestMember) {
-            writer.copy(member.decl, from: index.files[member.file], renames: privateNames.edits(in: member.decl, file: member.file, memberNames: memberNames))
+        func copy(_ memberIndex: Int) {
+            let member = entry.members[memberIndex]
+            var edits = privateNames.edits(in: member.decl, file: member.file, memberNames: memberNames)
+            // The glue calls an exported member from outside its type, where a `private` one is out of
+            // reach: widened as `prepare` widens it in the app (`PrivateMemberWidening`).
+            if exported.contains(.member(type: type, member: memberIndex)),
+               let keyword = member.decl.asProtocol(WithModifiersSyntax.self).flatMap({ PrivateMemberWidening.privateKeyword($0.modifiers) }) {
+                edits.append((keyword..<keyword, PrivateMemberWidening.insertion))
+            }
+            writer.copy(member.decl, from: index.files[member.file], renames: edits)
         }
         let file = index.files[entry.file]
         // A lowered view or modifier, and a view, modifier or toolbar content of the project its body
@@ -268,12 +277,12 @@ struct GuestSourceGenerator {
             + closureBuilder.keptInheritance(entry.inheritedNames)
         writer.header(GuestSourceGenerator.header(of: entry.decl, keeping: kept), at: entry.decl, in: file)
         for (memberIndex, member) in entry.members.enumerated() where member.extensionIndex == nil && member.kind != .nestedType {
-            if included.contains(.member(type: type, member: memberIndex)) { copy(member) }
+            if included.contains(.member(type: type, member: memberIndex)) { copy(memberIndex) }
         }
         // A designated initializer cannot be declared in an extension of a class.
         codecs.emitClassDecoder(for: type, into: &writer)
         for nested in includedTypes.sorted() where index.types[nested].path.count == entry.path.count + 1 && Array(index.types[nested].path.dropLast()) == entry.path {
-            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, codecs: codecs, privateNames: privateNames, into: &writer)
+            emitType(nested, included: included, includedTypes: includedTypes, viewTypes: viewTypes, exported: exported, codecs: codecs, privateNames: privateNames, into: &writer)
         }
         writer.line("}")
         for (extensionIndex, extensionEntry) in entry.extensions.enumerated() {
@@ -286,7 +295,7 @@ struct GuestSourceGenerator {
             if !kept.isEmpty { header += ": " + kept.joined(separator: ", ") }
             if let whereClause = extensionEntry.decl.genericWhereClause { header += " " + whereClause.trimmedText }
             writer.header(header, at: extensionEntry.decl, in: index.files[extensionEntry.file])
-            for memberIndex in members { copy(entry.members[memberIndex]) }
+            for memberIndex in members { copy(memberIndex) }
             writer.line("}")
         }
     }
