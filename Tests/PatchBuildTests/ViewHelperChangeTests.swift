@@ -29,6 +29,10 @@ import Testing
             func emphasized() -> some View { self.bold() }
         }
 
+        struct ShowMenu {
+            func perform() async throws -> some IntentResult & ShowsSnippetView { .result(view: Menu()) }
+        }
+
         """
 
     /// The changes of `edited` against `shipped`'s baseline, with the helpers judged as `detect` does.
@@ -45,7 +49,8 @@ import Testing
         let shipped = PreparedProject(Self.view)
         var source = Self.view
         for (old, new) in [(#"Text("Menu")"#, #"Text("Today")"#), ("        Text(name)", "        Text(name).italic()"),
-                           (#"Text("old")"#, #"Text("new")"#), (#"Text("chip")"#, #"Text("chips")"#), ("self.bold()", "self.italic()")] {
+                           (#"Text("old")"#, #"Text("new")"#), (#"Text("chip")"#, #"Text("chips")"#), ("self.bold()", "self.italic()"),
+                           ("view: Menu()", "view: Menu().padding()")] {
             source = source.replacingOccurrences(of: old, with: new)
         }
         // The helpers are read from the prepared file (as `build` reads them), whose body prepare renamed.
@@ -63,7 +68,9 @@ import Testing
             #expect(byID[id]?.detail?.contains("`Menu.body` does not use it") == true, "\(byID[id].map { "\($0)" } ?? id)")
         }
         let foreign = try #require(byID["App:Text.emphasized()"])
-        #expect(foreign.status == .nativeOnly && foreign.detail?.contains("routes no `body` of `Text`") == true, "\(foreign)")
+        #expect(foreign.status == .nativeOnly && foreign.detail?.contains("`Text` has no `body` the shipped binary routes") == true, "\(foreign)")
+        // An intent's result type ends in `View` but is no view: prepare's reason stays.
+        #expect(byID["App:ShowMenu.perform()"]?.detail?.hasPrefix("prepare does not route it") == true, "\(byID["App:ShowMenu.perform()"].map { "\($0)" } ?? "")")
     }
 
     /// A helper whose body changed too, and does not lower, shares its outcome once the guest says so.

@@ -42,12 +42,12 @@ enum ViewHelperShipping {
             let bodyFile = shippedBody.flatMap { body in current.baseline.declarations.first { $0.id == body.id }?.file }
             let files = [change.location.file] + (bodyFile.map { [$0] } ?? [])
             let members = TypeMembers.collect(path: member.typePath, in: Set(files).compactMap { syntax(of: $0, in: member.target) })
-            guard members.contains(where: { $0.name == member.name && ViewTokenAnalysis.isViewMember($0.decl) }) else { continue }
+            guard members.contains(where: { $0.name == member.name && isViewHelper($0.decl) }) else { continue }
             func keep(_ detail: String) {
                 changes[index].detail = "no thunk routes a view helper by itself (its type is opaque); " + detail
             }
             guard let shippedBody, let typeName = shippedViewNames.typeName(of: view) else {
-                keep("it ships inside its view's body patch, and the shipped binary routes no `body` of `\(owner)`: its callers run the shipped code, so this needs an app release (or move the helper into the view whose routed body uses it)")
+                keep("no body patch carries it: `\(owner)` has no `body` the shipped binary routes, so its callers run the shipped code and this needs an app release (a helper of the view whose routed body uses it ships with that body)")
                 continue
             }
             // Prepared sources name the native body `PreparedNames.nativeBody`.
@@ -67,6 +67,24 @@ enum ViewHelperShipping {
             bodies[change.id] = shippedBody.id
         }
         return bodies
+    }
+
+    /// Typed `some View` or marked `@ViewBuilder`: what a view's body calls to build part of its tree.
+    /// (Not any type ending in `View`: an `AppIntent`'s `some IntentResult & ShowsSnippetView` is no view.)
+    static func isViewHelper(_ decl: DeclSyntax) -> Bool {
+        func isViewBuilder(_ attributes: AttributeListSyntax) -> Bool {
+            attributes.contains { ["ViewBuilder", "SwiftUI.ViewBuilder"].contains($0.as(AttributeSyntax.self)?.attributeName.trimmedText ?? "") }
+        }
+        func isOpaqueView(_ type: TypeSyntax?) -> Bool {
+            ["someView", "someSwiftUI.View"].contains(type?.textWithoutWhitespace ?? "")
+        }
+        if let variable = decl.as(VariableDeclSyntax.self) {
+            return isViewBuilder(variable.attributes) || variable.bindings.contains { isOpaqueView($0.typeAnnotation?.type) }
+        }
+        if let function = decl.as(FunctionDeclSyntax.self) {
+            return isViewBuilder(function.attributes) || isOpaqueView(function.signature.returnClause?.type)
+        }
+        return false
     }
 
     /// A member's baseline id taken apart: `App:Outer.Row.badge(count:Int)` → target `App`, type

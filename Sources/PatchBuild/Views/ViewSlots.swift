@@ -261,11 +261,11 @@ extension ViewTokenAnalysis {
         }
         guard let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
         if name.first?.isUppercase == true { return !Self.codeTypes.contains(name) }
-        return name == "content" || entry.members.contains { $0.names == [name] && Self.isViewMember($0.decl) }
+        return name == "content" || entry.members.contains { $0.names == [name] && isViewMember($0.decl) }
     }
 
     /// `body`, `body(content:)`, and helpers typed `some View` or marked `@ViewBuilder`.
-    static func isViewMember(_ decl: some SyntaxProtocol) -> Bool {
+    func isViewMember(_ decl: some SyntaxProtocol) -> Bool {
         if let variable = decl.as(VariableDeclSyntax.self) {
             if variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedText == "ViewBuilder" }) { return true }
             return variable.bindings.contains { $0.pattern.trimmedText == "body" || ($0.typeAnnotation?.type.trimmedText.hasSuffix("View") ?? false) }
@@ -310,7 +310,7 @@ extension ViewTokenAnalysis {
                 current = parent
                 continue
             }
-            return Self.isViewMember(parent)
+            return isViewMember(parent)
         }
         return false
     }

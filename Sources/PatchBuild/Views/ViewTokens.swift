@@ -305,7 +305,7 @@ struct ViewTokenAnalysis {
             var hostMembers: [(member: GuestMember, read: HostReadProblem)] = []
             for problem in problems where !isInViewStatement(problem.node, in: entry) {
                 guard let member = entry.members.first(where: { $0.file == problem.file && range(of: $0.decl).contains(problem.node.positionAfterSkippingLeadingTrivia.utf8Offset) }),
-                      member.kind == .other, member.names.count == 1, !Self.isViewMember(member.decl),
+                      member.kind == .other, member.names.count == 1, !isViewMember(member.decl),
                       !hostMembers.contains(where: { $0.member.decl.id == member.decl.id }),
                       // A helper writing the guest's state cannot run natively (the host would overwrite the write).
                       writes(Array(member.decl.tokens(viewMode: .sourceAccurate)), state: state) == nil
