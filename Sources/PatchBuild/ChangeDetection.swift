@@ -78,7 +78,11 @@ public struct ChangeSet: Sendable {
     public var changes: [DeclarationChange]
     public var candidates: [PatchCandidate]
     /// Changed view bodies the shipped binary routes: lowered into the module when they can be.
+    /// Includes the unchanged bodies that carry a changed helper (`helperBodies`).
     public var viewCandidates: [GuestViewRequest] = []
+    /// The body each changed view helper ships with, helper id → body id (`ViewHelperShipping`):
+    /// the helper shares the body's outcome.
+    public var helperBodies: [String: String] = [:]
     /// The source roots of every target and package that still exist (relative to the project root),
     /// the candidates' targets first: what the guest pipeline indexes.
     public var sourceRoots: [String]
@@ -100,13 +104,19 @@ public struct ChangeSet: Sendable {
                                   uniquingKeysWith: { first, _ in first })
         var changes = self.changes
         for (key, item) in byKey {
-            guard let id = idsByKey[key], let index = changes.firstIndex(where: { $0.id == id }) else { continue }
-            changes[index].status = .nativeOnly
-            changes[index].reason = item.reason.rawValue
-            changes[index].detail = item.detail
-            // The guest pipeline indexes the project root: its locations are the report's. Where the
-            // guest compiler found the problem is reported beside the changed declaration.
-            if let problem = item.location, problem != changes[index].location { changes[index].problemLocation = problem }
+            guard let id = idsByKey[key] else { continue }
+            // A body that does not lower keeps the helpers it carries native too, with its reason.
+            let helpers = Set(helperBodies.filter { $0.value == id }.keys)
+            for index in changes.indices where changes[index].id == id || helpers.contains(changes[index].id) {
+                let isHelper = changes[index].id != id
+                changes[index].status = .nativeOnly
+                changes[index].reason = item.reason.rawValue
+                changes[index].detail = isHelper ? "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + (item.detail ?? "")
+                    : item.detail
+                // The guest pipeline indexes the project root: its locations are the report's. Where the
+                // guest compiler found the problem is reported beside the changed declaration.
+                if let problem = item.location, problem != changes[index].location { changes[index].problemLocation = problem }
+            }
         }
         return changes
     }
@@ -161,11 +171,12 @@ public enum ChangeDetector {
         let current = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                     existingFile: { _ in nil })
         var changes = compare(baseline: baseline, current: current, shippedExports: shippedExports(targets))
+        let helperBodies = ViewHelperShipping.apply(to: &changes, baseline: baseline, current: current, targets: targets)
         changes.sort { $0.id < $1.id }
         let candidates = changes.filter { $0.status == .patched }.compactMap { change in
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
         }
-        let viewCandidates = viewCandidates(in: changes, baseline: baseline)
+        let viewCandidates = viewCandidates(in: changes, baseline: baseline, helperBodies: helperBodies)
         let viewTargets = Set(viewCandidates.compactMap { PatchNames.ViewIdentity(baselineID: $0.declarationID)?.target })
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
             .union(viewTargets)
@@ -176,19 +187,21 @@ public enum ChangeDetector {
             for sourceRoot in target.sourceRoots where !missing.contains(sourceRoot) && !roots.contains(sourceRoot) { roots.append(sourceRoot) }
         }
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
-                         candidates: candidates, viewCandidates: viewCandidates, sourceRoots: roots, missingSourceRoots: missingRoots,
-                         addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+                         candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
+                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
     }
 
-    /// The changed view bodies to lower, named as the shipped binary's thunks name them (from the
-    /// baseline alone: `PatchNames.viewTypeNames` of its views).
-    static func viewCandidates(in changes: [DeclarationChange], baseline: Baseline) -> [GuestViewRequest] {
+    /// The changed view bodies to lower, and those carrying a changed helper (`helperBodies`' values),
+    /// named as the shipped binary's thunks name them (from the baseline alone:
+    /// `PatchNames.viewTypeNames` of its views).
+    static func viewCandidates(in changes: [DeclarationChange], baseline: Baseline, helperBodies: [String: String] = [:]) -> [GuestViewRequest] {
         let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
-        return changes.compactMap { change in
-            guard change.status == .patched, change.kind == .viewBody, let view = PatchNames.ViewIdentity(baselineID: change.id),
-                  let typeName = shippedViewNames.typeName(of: view) else { return nil }
-            let shipped = baseline.declarations.first { $0.id == change.id }
-            return GuestViewRequest(declarationID: change.id, typeName: typeName, path: view.path, shippedTokens: shipped?.tokens ?? [])
+        let changedBodies = changes.filter { $0.status == .patched && $0.kind == .viewBody }.map(\.id)
+        let carriers = Set(helperBodies.values).subtracting(changes.map(\.id)).sorted()
+        return (changedBodies + carriers).compactMap { id in
+            guard let view = PatchNames.ViewIdentity(baselineID: id), let typeName = shippedViewNames.typeName(of: view) else { return nil }
+            let shipped = baseline.declarations.first { $0.id == id }
+            return GuestViewRequest(declarationID: id, typeName: typeName, path: view.path, shippedTokens: shipped?.tokens ?? [])
         }
     }
 
@@ -272,7 +285,22 @@ public enum ChangeDetector {
                 id: declaration.id, kind: declaration.kind, change: .removed, status: .informational, reason: nil,
                 detail: "removed from the sources; the shipped binary keeps it", location: GuestSourceLocation(file: declaration.file, line: 0)))
         }
-        return changes
+        return changes.map { change in
+            guard change.status != .informational, isPreviewCode(change.id, previewTypes: current.previewTypes) else { return change }
+            var preview = change
+            preview.status = .informational
+            preview.reason = nil
+            preview.detail = "preview code (a `PreviewProvider`): only Xcode's canvas runs it, never a device, so there is nothing to ship"
+            return preview
+        }
+    }
+
+    /// Whether a baseline id is a `PreviewProvider` type's (its stored layout) or a member of one,
+    /// or of a type nested in one.
+    static func isPreviewCode(_ id: String, previewTypes: Set<String>) -> Bool {
+        guard !previewTypes.isEmpty, let member = ViewHelperShipping.MemberName(baselineID: id) else { return false }
+        let path = member.typePath + [member.name]
+        return path.indices.contains { previewTypes.contains(member.target + ":" + path[...$0].joined(separator: ".")) }
     }
 
     /// What a change of a declaration's tokens amounts to, by its `Baseline.Behaviour` (docs/prepare.md

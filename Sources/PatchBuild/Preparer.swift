@@ -114,6 +114,9 @@ public struct PreparePlan: Sendable {
     public var generatedFileTargets: [String: [String]]
     /// Folders the Xcode project gives a target that patch.json does not record (they were prepared).
     public var addedSourceRoots: [ProjectSources.AddedSourceRoot]
+    /// The `PreviewProvider` types, `Target:Type.path`: `build` reports changes of their code as
+    /// informational, as it never runs on devices.
+    public var previewTypes: Set<String> = []
 }
 
 /// Scans of files by the SHA-256 of their bytes, kept in `.patch/cache/scans.bin` so a re-run
@@ -300,6 +303,20 @@ public enum Preparer {
     /// `toolbar_content_not_routable` (docs/cli.md, docs/prepare.md "Bodies that are not routed").
     static let toolbarContentReason = "a `ToolbarContent` body cannot be routed: the SDK's `thunkBody` returns a view (`PatchedBodyHost`, sdk-contract §5.1), which is not `ToolbarContent`; patch the views inside its items (their own `body`) instead"
 
+    /// The protocols whose `body` the system reads once, when the app or extension starts, and
+    /// never again: no thunk can swap it for a patch (docs/prepare.md "Bodies that are not routed").
+    static let launchBodyProtocols = ["App", "Scene", "Widget", "WidgetBundle"]
+
+    /// Why the `body` of a type conforming to `protocolName` (one of `launchBodyProtocols`) is not routed.
+    static func launchBodyReason(of protocolName: String) -> String {
+        switch protocolName {
+        case "Widget", "WidgetBundle":
+            return "a widget's `body` (`some \(protocolName == "Widget" ? "WidgetConfiguration" : "Widget")`) is not a view: WidgetKit reads it once, when the extension starts, to register the widgets and their configurations, and never asks again, so no patch can replace it; ship it in an app release (the views the widget draws are patched through their own `body`)"
+        default:
+            return "a Scene body (`some Scene`) is not a view: SwiftUI evaluates it once, when the app launches, to set up its windows and scenes, and never asks again, so no patch can replace it; ship it in an app release (the views inside its scenes are patched through their own `body`)"
+        }
+    }
+
     /// - Parameters:
     ///   - routing: which functions to route (patch.json's `routing`, `routingExclude`, `patchableFunctions`).
     ///   - existingFile: the current bytes of a generated file's path, nil when absent.
@@ -378,7 +395,8 @@ public enum Preparer {
             parseCPUSeconds: planner.parseIntervals.reduce(Duration.zero) { $0 + ($1.upperBound - $1.lowerBound) }.inSeconds,
             insertions: planner.insertions, preparedHashes: planner.preparedHashes, cache: planner.nextCache,
             generatedFileTargets: generatedFileTargets,
-            addedSourceRoots: targets.flatMap { target in target.addedSourceRoots.map { ProjectSources.AddedSourceRoot(target: target.name, root: $0) } })
+            addedSourceRoots: targets.flatMap { target in target.addedSourceRoots.map { ProjectSources.AddedSourceRoot(target: target.name, root: $0) } },
+            previewTypes: Set(analyses.flatMap { analysis in analysis.previewTypes.map { "\(analysis.target.name):\($0)" } }))
     }
 
     /// True when a file was written by `prepare` (never scanned as a user source).
@@ -455,6 +473,11 @@ private struct TargetAnalysis {
     /// Where each member of a type is declared (`file:line`), by `FunctionCandidate.key`: a `private`
     /// member whose key is declared twice is not widened (`Planner.wideningReason`).
     var memberLocations: [String: [String]] = [:]
+    /// The declared types whose `body` the system reads once at launch (`App`, `Scene`, `Widget`,
+    /// `WidgetBundle`), with the reason no thunk routes it (`Preparer.launchBodyReason`).
+    var launchBodyReasons: [String: String] = [:]
+    /// The declared types that are `PreviewProvider`s: their code runs in Xcode's canvas only.
+    var previewTypes: Set<String> = []
 
     /// Whether `prepare` routes this body: a `var body` of a view, a `func body(content:)` of a modifier.
     func routes(_ body: BodyCandidate) -> Bool {
@@ -600,6 +623,14 @@ private struct Planner {
             analyses[index].toolbarContentTypes = Set(analyses[index].conformances.filter { _, inherited in
                 inherited.contains { conformance.isToolbarContent($0, in: target) }
             }.keys)
+            for (type, inherited) in analyses[index].conformances where !viewTypes.contains(type) {
+                if let launched = inherited.lazy.compactMap({ conformance.conformance(of: $0, among: Preparer.launchBodyProtocols, in: target) }).first {
+                    analyses[index].launchBodyReasons[type] = Preparer.launchBodyReason(of: launched)
+                }
+                if inherited.contains(where: { conformance.conformance(of: $0, among: ["PreviewProvider"], in: target) != nil }) {
+                    analyses[index].previewTypes.insert(type)
+                }
+            }
             let ownBodies = Set(analyses[index].files.flatMap { $0.scan.bodies.filter { $0.modifierContent == nil }.map { $0.ownerPath.joined(separator: ".") } })
             for file in analyses[index].files {
                 for declaration in file.scan.declarations where declaration.kind == .storedLayout
@@ -890,6 +921,10 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 if body.modifierContent == nil, analysis.toolbarContentTypes.contains(owner) {
                     output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: Preparer.toolbarContentReason))
+                } else if body.modifierContent == nil, let reason = analysis.launchBodyReasons[owner] {
+                    // The baseline records such a `body` as a computed property: `build` finds the skip by its id.
+                    output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason,
+                                                declarationID: "\(targetName):\(owner).body"))
                 }
                 continue
             }

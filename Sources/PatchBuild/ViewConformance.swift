@@ -60,6 +60,16 @@ struct ViewConformance {
             || conforms(written, to: "CustomizableToolbarContent", in: target, visited: &visited)
     }
 
+    /// The first of `protocols` (SwiftUI or WidgetKit names: `App`, `PreviewProvider`…) that a type
+    /// of `target` listing `written` among its conformances conforms to, directly or through the
+    /// project's protocols and typealiases; nil for none.
+    func conformance(of written: String, among protocols: [String], in target: String) -> String? {
+        protocols.first { name in
+            var visited = Set<String>()
+            return conforms(written, to: name, in: target, visited: &visited)
+        }
+    }
+
     /// The protocol, among those `written` stands for, whose extension gives a conforming type its
     /// `body`, and where that `body` is: a type without a body of its own gets this one.
     func extensionBody(through written: String, in target: String) -> (protocolName: String, file: String, line: Int)? {
