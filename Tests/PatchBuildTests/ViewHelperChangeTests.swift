@@ -73,6 +73,26 @@ import Testing
         #expect(byID["App:ShowMenu.perform()"]?.detail?.hasPrefix("prepare does not route it") == true, "\(byID["App:ShowMenu.perform()"].map { "\($0)" } ?? "")")
     }
 
+    /// A `ViewModifier`'s `body(content:)` carries its helpers as a view's body does.
+    @Test func aModifiersHelperShipsWithItsBody() {
+        let source = """
+            import SwiftUI
+
+            struct Flagged: ViewModifier {
+                func body(content: Content) -> some View {
+                    content.overlay(alignment: .topTrailing) { flag }
+                }
+
+                private var flag: some View { Text("!") }
+            }
+
+            """
+        let shipped = PreparedProject(source)
+        let (changes, bodies) = Self.changes(shipped, PreparedProject(source.replacingOccurrences(of: #"Text("!")"#, with: #"Text("New")"#)))
+        #expect(bodies == ["App:Flagged.flag": "App:Flagged.body"])
+        #expect(changes.first?.status == .patched && changes.first?.detail?.contains("(`view_body__Flagged`)") == true, "\(changes)")
+    }
+
     /// A helper whose body changed too, and does not lower, shares its outcome once the guest says so.
     @Test func aHelperSharesItsBodysGuestOutcome() {
         let location = GuestSourceLocation(file: "Sources/App/View.swift", line: 8)
