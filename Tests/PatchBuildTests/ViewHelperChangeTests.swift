@@ -69,8 +69,43 @@ import Testing
         }
         let foreign = try #require(byID["App:Text.emphasized()"])
         #expect(foreign.status == .nativeOnly && foreign.detail?.contains("`Text` has no `body` the shipped binary routes") == true, "\(foreign)")
+        #expect(foreign.detail?.hasPrefix("no thunk routes a view helper by itself (a view cannot travel as JSON)") == true)
         // An intent's result type ends in `View` but is no view: prepare's reason stays.
         #expect(byID["App:ShowMenu.perform()"]?.detail?.hasPrefix("prepare does not route it") == true, "\(byID["App:ShowMenu.perform()"].map { "\($0)" } ?? "")")
+    }
+
+    /// The body reaches a helper of a third file through a helper of a second one.
+    @Test func aHelperReachedThroughAnotherFileShips() {
+        func project(_ subtitle: String) -> PreparedProject {
+            PreparedProject(targets: ["App": [
+                "Menu.swift": "import SwiftUI\nstruct Menu: View {\n    var body: some View { title }\n}\n",
+                "Menu+Title.swift": "import SwiftUI\nextension Menu {\n    var title: some View { VStack { Text(\"Menu\"); subtitle } }\n}\n",
+                "Menu+Subtitle.swift": "import SwiftUI\nextension Menu {\n    var subtitle: some View { Text(\"\(subtitle)\") }\n}\n",
+            ]])
+        }
+        let (changes, bodies) = Self.changes(project("Today"), project("Tonight"))
+        #expect(changes.map(\.id) == ["App:Menu.subtitle"])
+        #expect(bodies == ["App:Menu.subtitle": "App:Menu.body"], "\(changes)")
+    }
+
+    /// A `ViewModifier`'s `body(content:)` carries its helpers as a view's body does.
+    @Test func aModifiersHelperShipsWithItsBody() {
+        let source = """
+            import SwiftUI
+
+            struct Flagged: ViewModifier {
+                func body(content: Content) -> some View {
+                    content.overlay(alignment: .topTrailing) { flag }
+                }
+
+                private var flag: some View { Text("!") }
+            }
+
+            """
+        let shipped = PreparedProject(source)
+        let (changes, bodies) = Self.changes(shipped, PreparedProject(source.replacingOccurrences(of: #"Text("!")"#, with: #"Text("New")"#)))
+        #expect(bodies == ["App:Flagged.flag": "App:Flagged.body"])
+        #expect(changes.first?.status == .patched && changes.first?.detail?.contains("(`view_body__Flagged`)") == true, "\(changes)")
     }
 
     /// A helper whose body changed too, and does not lower, shares its outcome once the guest says so.

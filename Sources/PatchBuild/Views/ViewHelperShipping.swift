@@ -14,12 +14,11 @@ enum ViewHelperShipping {
     /// ships with (helper id → body id): `build` lowers those bodies even when they did not change.
     ///
     /// - Parameters:
-    ///   - current: the plan of the sources now (where each body is declared).
+    ///   - current: the plan of the sources now (which files declare members of a type).
     ///   - targets: the sources now, read to find the helpers and what each body uses.
     static func apply(to changes: inout [DeclarationChange], baseline: Baseline, current: PreparePlan,
                       targets: [PrepareTarget]) -> [String: String] {
         let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
-        let bodyStatus = Dictionary(changes.filter { $0.kind == .viewBody }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var parsed: [String: SourceFileSyntax] = [:]
         func syntax(of file: String, in target: String) -> SourceFileSyntax? {
             if let known = parsed[file] { return known }
@@ -39,12 +38,13 @@ enum ViewHelperShipping {
             let view = PatchNames.ViewIdentity(target: member.target, path: member.typePath)
             let owner = member.typePath.joined(separator: ".")
             let shippedBody = baseline.declarations.first { $0.kind == .viewBody && PatchNames.ViewIdentity(baselineID: $0.id) == view }
-            let bodyFile = shippedBody.flatMap { body in current.baseline.declarations.first { $0.id == body.id }?.file }
-            let files = [change.location.file] + (bodyFile.map { [$0] } ?? [])
-            let members = TypeMembers.collect(path: member.typePath, in: Set(files).compactMap { syntax(of: $0, in: member.target) })
+            // Every file declaring a member of the type: the body may reach the helper through others.
+            let memberPrefix = "\(member.target):\(owner)."
+            let files = Set(current.baseline.declarations.filter { $0.id.hasPrefix(memberPrefix) }.map(\.file)).sorted()
+            let members = TypeMembers.collect(path: member.typePath, in: files.compactMap { syntax(of: $0, in: member.target) })
             guard members.contains(where: { $0.name == member.name && isViewHelper($0.decl) }) else { continue }
             func keep(_ detail: String) {
-                changes[index].detail = "no thunk routes a view helper by itself (its type is opaque); " + detail
+                changes[index].detail = "no thunk routes a view helper by itself (a view cannot travel as JSON); " + detail
             }
             guard let shippedBody, let typeName = shippedViewNames.typeName(of: view) else {
                 keep("no body patch carries it: `\(owner)` has no `body` the shipped binary routes, so its callers run the shipped code and this needs an app release (a helper of the view whose routed body uses it ships with that body)")
@@ -56,11 +56,8 @@ enum ViewHelperShipping {
                 keep("`\(owner).body` does not use it, so the body's patch does not carry it: its callers elsewhere run the shipped code (move it into the view whose routed body uses it)")
                 continue
             }
-            if let body = bodyStatus[shippedBody.id], body.status == .nativeOnly {
-                changes[index].reason = body.reason
-                changes[index].detail = "it ships inside `\(owner).body`, which stays native: " + (body.detail ?? "")
-                continue
-            }
+            // Whether the body lowers (changed itself or not) is the guest build's to say:
+            // `ChangeSet.applying(unpatchable:)` gives the helper the body's reason when it does not.
             changes[index].status = .patched
             changes[index].reason = nil
             changes[index].detail = "ships inside its view's body patch (`\(PatchNames.viewBodyExport(typeName: typeName))`): the module lowers `\(owner).body` again with this helper's new code"
