@@ -91,9 +91,13 @@ struct PrivateMemberRoutingTests {
         let target = PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: [SourceFile(path: "Sources/App/View.swift", bytes: Array(marked.utf8))])
         let plan = Preparer.plan(targets: [target], appTarget: "App", routing: .all, previousInsertions: ["Sources/App/View.swift": insertions],
                                  existingFile: { _ in nil })
-        let after = String(decoding: try #require(plan.updates.first { $0.path == "Sources/App/View.swift" }?.after), as: UTF8.self)
+        let bytes = try #require(plan.updates.first { $0.path == "Sources/App/View.swift" }?.after)
+        let after = String(decoding: bytes, as: UTF8.self)
         #expect(after.contains("    // @native\n    private var doubled: Int { value * 2 }"))
         #expect(after.contains("fileprivate   dynamic func scaled"))
+        // The cached scan follows the narrowing back as a fresh parse sees it.
+        let user = GeneratedSection.split(bytes).user
+        #expect(plan.cache.scans[SHA256Hasher.hex(of: bytes)] == SourceScanner.scan(Parser.parse(source: String(decoding: user, as: UTF8.self)), source: user))
     }
 
     @Test func aSubclassInTheFileDeclaringTheNameRefusesIt() throws {
