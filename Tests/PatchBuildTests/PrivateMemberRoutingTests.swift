@@ -121,6 +121,18 @@ struct PrivateMemberRoutingTests {
         #expect(project.userFile.contains("    fileprivate static dynamic func step() -> Int { 3 }"))
     }
 
+    /// Code of the file calling `Card().summary()` outside `Card` runs the protocol's extension; with
+    /// `summary` widened it would run `Card`'s.
+    @Test func aMemberNamedLikeAProtocolExtensionMemberIsRefused() throws {
+        let project = PreparedProject(targets: ["App": [
+            "Describing.swift": "protocol Describing {}\nextension Describing {\n    func summary() -> String { \"any\" }\n}\n",
+            "Card.swift": "struct Card: Describing {\n    private func summary() -> String { \"card\" }\n}\nfunc show() -> String { Card().summary() }\n",
+        ]])
+        let skip = try #require(project.plan.skipped.first { $0.file == "Sources/App/Card.swift" && $0.line == 2 })
+        #expect(skip.reason == "`Card` conforms to `Describing`, whose extension declares `Describing.summary()` at Sources/App/Describing.swift:3: widening this `private` member to `fileprivate` (how prepare routes it) would make code of Sources/App/Card.swift that calls that one on a `Card` call this one instead; rename one of them")
+        #expect(project.files["Sources/App/Card.swift"]?.contains("    private func summary()") == true)
+    }
+
     @Test func aMemberDeclaredAgainWithTheSameNameAndLabelsIsRefused() throws {
         let project = PreparedProject(targets: ["App": [
             "Model.swift": "struct Model {\n    func tag(_ x: Double) -> String { \"d\" }\n}\n",
