@@ -470,8 +470,8 @@ private struct TargetAnalysis {
     var modifierTypes: Set<String> = []
     /// The declared types that are `ToolbarContent`: their `body` is reported, never routed.
     var toolbarContentTypes: Set<String> = []
-    /// Where each member of a type is declared (`file:line`), by `FunctionCandidate.key`: a `private`
-    /// member whose key is declared twice is not widened (`Planner.wideningReason`).
+    /// Where each member of a type or protocol extension is declared (`file:line`), by
+    /// `FunctionCandidate.key`: what `Planner.wideningReason` looks a `private` member's name up in.
     var memberLocations: [String: [String]] = [:]
     /// The declared types whose `body` the system reads once at launch (`App`, `Scene`, `Widget`,
     /// `WidgetBundle`), with the reason no thunk routes it (`Preparer.launchBodyReason`).
@@ -592,11 +592,9 @@ private struct Planner {
                 conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
             }
         }
-        // Only keys of `private` members are ever looked up.
-        let privateKeys = Set(files.flatMap { $0.scan.functions.filter { $0.privateKeyword != nil || $0.fileprivateKeyword != nil }.map(\.key) })
         var memberLocations: [String: [String]] = [:]
         for file in files {
-            for function in file.scan.functions where !function.ownerPath.isEmpty && privateKeys.contains(function.key) {
+            for function in file.scan.functions where !function.ownerPath.isEmpty {
                 memberLocations[function.key, default: []].append("\(file.path):\(function.line)")
             }
         }
@@ -703,12 +701,26 @@ private struct Planner {
     }
 
     /// Why a `private` member cannot be widened to `fileprivate` (`PrivateMemberWidening`): a subclass
-    /// in its file declares its name, or the type has another member of the same name and labels.
+    /// in its file declares its name, the type has another member of the same name and labels, or a
+    /// protocol it conforms to has one in an extension of the target.
     private func wideningReason(_ function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> String? {
         if let reason = function.wideningReason { return reason }
         let others = (analysis.memberLocations[function.key] ?? []).filter { $0 != "\(file):\(function.line)" }
-        guard let other = others.first else { return nil }
-        return "`\(function.key)` is declared again at \(other): widening this `private` member to `fileprivate` (how prepare routes it) would let code of \(file) that calls that one by scope see this one too; rename one of them"
+        if let other = others.first {
+            return "`\(function.key)` is declared again at \(other): widening this `private` member to `fileprivate` (how prepare routes it) would let code of \(file) that calls that one by scope see this one too; rename one of them"
+        }
+        let owner = function.ownerPath.joined(separator: ".")
+        for conformance in analysis.conformances[owner] ?? [] {
+            // A superclass's member of the same name would need `override` already: only protocols.
+            let path = conformance.split(separator: ".").map(String.init)
+            guard codableIndex.isProtocol(path) else { continue }
+            let key = function.isProperty ? PatchNames.propertyKey(typePath: path, name: function.baseName)
+                : PatchNames.functionKey(typePath: path, baseName: function.baseName, argumentLabels: function.parameters.map(\.label))
+            if let location = analysis.memberLocations[key]?.first {
+                return "`\(owner)` conforms to `\(conformance)`, whose extension declares `\(key)` at \(location): widening this `private` member to `fileprivate` (how prepare routes it) would make code of \(file) that calls that one on a `\(owner)` call this one instead; rename one of them"
+            }
+        }
+        return nil
     }
 
     /// How an instance method's thunk sends `self` (a mirror of a struct's stored properties, an enum

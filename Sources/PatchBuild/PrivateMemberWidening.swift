@@ -13,7 +13,10 @@ import SwiftSyntax
 ///   (and need `override`) instead of declaring its own (`overrideConflicts`);
 /// - the type has another member of the same name and argument labels (in another file, or another
 ///   `#if` clause): code of this file outside the type's scope that resolved the call to that one
-///   by scope would now also see this one (`Planner.wideningReason`).
+///   by scope would now also see this one (`Planner.wideningReason`);
+/// - a protocol the type conforms to (in the target) has a member of the same name and labels in an
+///   extension of the target: code of this file outside the type calling it on the type would now
+///   call this one (a protocol of another module is not seen).
 /// A `private` member that matches a protocol requirement is already an error ("must be declared
 /// fileprivate because it matches a requirement"), so widening never makes a new witness. Two
 /// `private` members of one type with the same signature are already a redeclaration error.

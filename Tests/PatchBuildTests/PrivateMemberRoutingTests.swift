@@ -91,9 +91,13 @@ struct PrivateMemberRoutingTests {
         let target = PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: [SourceFile(path: "Sources/App/View.swift", bytes: Array(marked.utf8))])
         let plan = Preparer.plan(targets: [target], appTarget: "App", routing: .all, previousInsertions: ["Sources/App/View.swift": insertions],
                                  existingFile: { _ in nil })
-        let after = String(decoding: try #require(plan.updates.first { $0.path == "Sources/App/View.swift" }?.after), as: UTF8.self)
+        let bytes = try #require(plan.updates.first { $0.path == "Sources/App/View.swift" }?.after)
+        let after = String(decoding: bytes, as: UTF8.self)
         #expect(after.contains("    // @native\n    private var doubled: Int { value * 2 }"))
         #expect(after.contains("fileprivate   dynamic func scaled"))
+        // The cached scan follows the narrowing back as a fresh parse sees it.
+        let user = GeneratedSection.split(bytes).user
+        #expect(plan.cache.scans[SHA256Hasher.hex(of: bytes)] == SourceScanner.scan(Parser.parse(source: String(decoding: user, as: UTF8.self)), source: user))
     }
 
     @Test func aSubclassInTheFileDeclaringTheNameRefusesIt() throws {
@@ -115,6 +119,18 @@ struct PrivateMemberRoutingTests {
         // The subclass's own `step` and the base's other private method are widened.
         #expect(project.userFile.contains("    fileprivate static dynamic func other()"))
         #expect(project.userFile.contains("    fileprivate static dynamic func step() -> Int { 3 }"))
+    }
+
+    /// Code of the file calling `Card().summary()` outside `Card` runs the protocol's extension; with
+    /// `summary` widened it would run `Card`'s.
+    @Test func aMemberNamedLikeAProtocolExtensionMemberIsRefused() throws {
+        let project = PreparedProject(targets: ["App": [
+            "Describing.swift": "protocol Describing {}\nextension Describing {\n    func summary() -> String { \"any\" }\n}\n",
+            "Card.swift": "struct Card: Describing {\n    private func summary() -> String { \"card\" }\n}\nfunc show() -> String { Card().summary() }\n",
+        ]])
+        let skip = try #require(project.plan.skipped.first { $0.file == "Sources/App/Card.swift" && $0.line == 2 })
+        #expect(skip.reason == "`Card` conforms to `Describing`, whose extension declares `Describing.summary()` at Sources/App/Describing.swift:3: widening this `private` member to `fileprivate` (how prepare routes it) would make code of Sources/App/Card.swift that calls that one on a `Card` call this one instead; rename one of them")
+        #expect(project.files["Sources/App/Card.swift"]?.contains("    private func summary()") == true)
     }
 
     @Test func aMemberDeclaredAgainWithTheSameNameAndLabelsIsRefused() throws {

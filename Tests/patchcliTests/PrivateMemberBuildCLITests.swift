@@ -27,6 +27,47 @@ import Testing
         }
         """
 
+    static let tally = """
+        public final class Tally {
+            var count = 0
+
+            public init() {}
+
+            public func record(_ step: Int) -> Int { bump(by: step) }
+
+            private func bump(by step: Int) -> Int {
+                count += step
+                return count
+            }
+        }
+        """
+
+    /// A class's private method: the guest's copy of the class widens it too, so its glue can call it.
+    @Test func anEditedPrivateMethodOfAClassShipsWithTheObjectsNewState() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Shop")
+            let sources = project.appendingPathComponent("Sources/ShopCore")
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            try Self.manifest.write(to: project.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+            let file = sources.appendingPathComponent("Tally.swift")
+            try Self.tally.write(to: file, atomically: true, encoding: .utf8)
+            let initResult = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path])
+            try #require(initResult.status == 0, "\(initResult.stdout)\(initResult.stderr)")
+            let prepared = try String(contentsOf: file, encoding: .utf8)
+            #expect(prepared.contains("    fileprivate dynamic func bump(by step: Int) -> Int {"), "\(prepared)")
+            try prepared.replacingOccurrences(of: "count += step\n", with: "count += step * 3\n").write(to: file, atomically: true, encoding: .utf8)
+
+            let build = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
+            #expect(changes.map { $0["status"] as? String } == ["patched"], "\(changes)")
+            let module = project.appendingPathComponent(".patch/build/module.wasm").path
+            let run = try CLI.run(["run", module, "_pf_Tally_bump__by", "--input", #"{"step":2,"self":{"count":1}}"#, "--decode", "text", "--json"])
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.result?["output"] as? String == #"{"value":7,"self":{"count":7}}"#, "\(run.stdout)")
+        }
+    }
+
     @Test func anEditedPrivateMethodShipsAndRuns() throws {
         try withScratchDirectory { directory in
             let project = directory.appendingPathComponent("Shop")
