@@ -194,6 +194,7 @@ public enum GuestModuleBuilder {
         var commands = GuestCommands(toolchain: request.toolchain, workDirectory: work.path)
 
         var excluded = tokenised.unpatchable
+        var dropped: Set<GuestUnit> = []
         var program = generator.generate(exports: names, views: request.views, excluded: excluded)
         var attempt = 0
         while true {
@@ -206,12 +207,19 @@ public enum GuestModuleBuilder {
             let compile = try run(request.toolchain.swiftc, commands.swiftc, in: work.path, step: "swiftc (guest)")
             if compile.status == 0 { break }
             attempt += 1
-            let attributed = attribute(compile.standardError + compile.standardOutput, program: program, generator: generator)
+            let output = compile.standardError + compile.standardOutput
+            let uncompilable = uncompilableForeignExtensions(output, program: program, generator: generator).subtracting(dropped)
+            if !uncompilable.isEmpty, attempt < maximumAttempts {
+                dropped.formUnion(uncompilable)
+                program = generator.generate(exports: names, views: request.views, excluded: excluded, dropped: dropped)
+                continue
+            }
+            let attributed = attribute(output, program: program, generator: generator)
             guard !attributed.isEmpty, attempt < maximumAttempts else {
                 throw .compileFailed(step: "swiftc (guest)", output: compile.standardError + compile.standardOutput)
             }
             excluded.append(contentsOf: attributed)
-            program = generator.generate(exports: names, views: request.views, excluded: excluded)
+            program = generator.generate(exports: names, views: request.views, excluded: excluded, dropped: dropped)
         }
         try runStep(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
 
@@ -302,6 +310,25 @@ public enum GuestModuleBuilder {
         } catch {
             throw .compileFailed(step: step, output: "could not start \(tool): \(error)")
         }
+    }
+
+    /// The project's extensions of types the project does not declare (`extension EnvironmentValues
+    /// { var currentDate … }`) that compiler errors fall in. The closure reaches them by member name
+    /// alone (a `currentDate` of the project's own type names them too), so such an error says the
+    /// guest lacks the extended type or what the member uses, not that an export is wrong: the
+    /// extension is dropped, and an export that really needs it fails the next attempt on its own line.
+    static func uncompilableForeignExtensions(_ output: String, program: GuestProgram, generator: GuestSourceGenerator) -> Set<GuestUnit> {
+        let units = GuestUnitLocator(program.closures + program.viewClosures, generator: generator)
+        var found: Set<GuestUnit> = []
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
+            guard parts.count == 5, parts[3].trimmingCharacters(in: .whitespaces) == "error", let lineNumber = Int(parts[1]),
+                  String(parts[0]) != GuestProgram.fileName,
+                  let unit = units.smallest(containing: lineNumber, in: String(parts[0])),
+                  case .global(let global) = unit, generator.index.globals[global].foreignExtension != nil else { continue }
+            found.insert(unit)
+        }
+        return found
     }
 
     /// Maps compiler errors onto the exports and views whose code they are in. Errors in project code

@@ -36,8 +36,10 @@ struct GuestSourceGenerator {
 
     /// Plans the requested exports, drops the ones that cannot be patched (with the reason), and
     /// generates the guest file for the rest. `excluded` removes exports an earlier compile
-    /// attempt attributed errors to.
-    func generate(exports names: [GuestExportName], views viewRequests: [GuestViewRequest] = [], excluded: [GuestUnpatchable] = []) -> GuestProgram {
+    /// attempt attributed errors to; `dropped` removes units it found the guest cannot compile
+    /// (`GuestModuleBuilder.uncompilableForeignExtensions`) from every closure.
+    func generate(exports names: [GuestExportName], views viewRequests: [GuestViewRequest] = [], excluded: [GuestUnpatchable] = [],
+                  dropped: Set<GuestUnit> = []) -> GuestProgram {
         let reader = GuestSignatureReader(index: index)
         var unpatchable = excluded
         var plans: [GuestExportPlan] = []
@@ -57,6 +59,7 @@ struct GuestSourceGenerator {
                 collectCodecTypes(plan, reader: reader, into: &codecTypes)
                 collectCodableTypes(in: closure, reader: reader, into: &codecTypes)
                 for type in codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
+                closure.subtract(dropped)
                 if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers, reader: reader) {
                     unpatchable.append(problem)
                 } else {
@@ -76,6 +79,7 @@ struct GuestSourceGenerator {
                 views.append(plan)
                 var closure = lowering.closure(of: plan, closureBuilder: closureBuilder)
                 for type in plan.codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
+                closure.subtract(dropped)
                 viewClosures.append(closure)
             }
         }
@@ -213,7 +217,11 @@ struct GuestSourceGenerator {
     func span(of unit: GuestUnit) -> (file: String, lines: ClosedRange<Int>) {
         let (decl, file, _) = declaration(of: unit)
         let sourceFile = index.files[file]
-        let start = sourceFile.line(of: decl)
+        // A member of a foreign extension is emitted inside a copy of the extension's header.
+        var start = sourceFile.line(of: decl)
+        if case .global(let global) = unit, let foreignExtension = index.globals[global].foreignExtension {
+            start = sourceFile.line(of: foreignExtension)
+        }
         let end = decl.endLocation(converter: sourceFile.converter).line
         return (sourceFile.relativePath, start...max(start, end))
     }
