@@ -509,6 +509,10 @@ private struct Planner {
     private var collidingFunctionExports: Set<String> = []
     /// What every target declares, to check that function thunks' types are Codable.
     private var codableIndex = CodableIndex()
+    /// The `public` enums of every target and their files: a value mirror can copy one declared in a
+    /// target the function's imports (its cases are public; a struct's memberwise initializer is not).
+    private var publicEnums: [String: DeclaredType] = [:]
+    private var publicEnumFiles: [String: String] = [:]
 
     /// The source roots of every target: a file's routing code goes to the innermost one holding it.
     let sourceRoots: Set<String>
@@ -630,6 +634,10 @@ private struct Planner {
     mutating func indexCodableTypes(_ analyses: [TargetAnalysis]) {
         for analysis in analyses {
             for file in analysis.files { codableIndex.add(file.scan) }
+            for (key, type) in analysis.declaredTypes where type.kind == .enumType && type.isPublic && publicEnums[key] == nil {
+                publicEnums[key] = type
+                publicEnumFiles[key] = analysis.typeFiles[key]
+            }
         }
     }
 
@@ -960,7 +968,8 @@ private struct Planner {
             let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
-            var planner = ValueMirrorPlanner(index: codableIndex, types: analysis.declaredTypes, typeFiles: analysis.typeFiles, file: file.path)
+            var planner = ValueMirrorPlanner(index: codableIndex, types: analysis.declaredTypes.merging(publicEnums) { own, _ in own },
+                                             typeFiles: analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }, file: file.path)
             var values = ValueCodings()
             if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {

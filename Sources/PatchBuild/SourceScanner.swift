@@ -40,6 +40,8 @@ struct DeclaredType: Sendable, Codable, Equatable {
     /// A class's `final` and `open`: whether a subclass's override could replace what its methods call.
     var isFinal = false
     var isOpen = false
+    /// `public` or `open`: another target can name its members (a value mirror of an enum of another target).
+    var isPublic = false
 
     enum Kind: String, Sendable, Codable {
         case structType = "struct", classType = "class", enumType = "enum", actorType = "actor"
@@ -325,7 +327,8 @@ struct SourceScanner {
                 ? StoredProperties.scan(members.members, isClass: kind == .classType, line: { line(of: $0) }) : StoredProperties(),
             enumCases: kind == .enumType ? EnumCases.scan(members.members, line: { line(of: $0) }) : EnumCases(),
             isFinal: decl.modifiers.contains { $0.name.tokenKind == .keyword(.final) },
-            isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) }))
+            isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) },
+            isPublic: decl.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedProperties: [VariableDeclSyntax] = []
         var cases: [EnumCaseDeclSyntax] = []

@@ -88,8 +88,8 @@ struct ValueCodings: Sendable, Equatable {
 /// target's non-Codable structs and enums, recursively, or why one cannot be made, with its file:line.
 struct ValueMirrorPlanner {
     let index: CodableIndex
-    /// The target's declared types and their files: a mirror builds a type with its memberwise
-    /// initializer, which another module cannot call.
+    /// The target's declared types and their files, and the `public` enums of other targets: a
+    /// mirror builds a struct with its memberwise initializer, which another module cannot call.
     let types: [String: DeclaredType]
     let typeFiles: [String: String]
     /// The file the function is declared in.

@@ -87,6 +87,26 @@ import Testing
         #expect(project.files["Sources/App/Secret.swift"]?.contains("self.code = __v.code") == true)
     }
 
+    /// Food Truck's `Timeframe` lives in FoodTruckKit: a `public` enum of another target has a mirror
+    /// (its cases are public); a struct does not (its memberwise initializer is internal).
+    @Test func aPublicEnumOfAnotherTargetTravelsThroughItsMirror() {
+        let kit = "public enum Timeframe: String { case today, week }\npublic struct Donut { public var name: String }\n"
+        let app = """
+            import Kit
+            // @patchable
+            func label(for timeframe: Timeframe) -> String { "" }
+            // @patchable
+            func first() -> Donut? { nil }
+
+            """
+        let project = PreparedProject(targets: ["Kit": ["Kit.swift": kit], "App": ["App.swift": app]], appTarget: "App", routing: .marked)
+        #expect(project.plan.functions.map(\.key) == ["label(for:)"])
+        #expect(project.plan.skipped.map(\.declaration) == ["first()"])
+        #expect(project.plan.skipped.first?.reason == "the result type `Donut?`: `Donut` is not Decodable; declare `Donut: Codable` (in the type or an extension) or patch a function that takes and returns Codable values")
+        let routing = project.files[Preparer.routingFilePath(sourceRoot: "Sources/App")] ?? ""
+        #expect(routing.contains("enum __PatchValue_Timeframe: String, Encodable { case today; case week; init(_ __v: Timeframe) {"), "\(routing)")
+    }
+
     @Test func valuesNoMirrorCanCarryAreSkippedWithTheirReason() {
         let source = """
             struct Built {

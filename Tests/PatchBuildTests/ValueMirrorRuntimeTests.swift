@@ -25,12 +25,13 @@ struct ValueMirrorRuntimeTests {
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         // Natively, then with the module's results: each value built back from the guest's JSON (a
         // struct's `let version = 1` keeps its own value); the calls show what the thunks sent
-        // (calls.txt, which ValueMirrorBuildCLITests runs the built module on).
+        // (calls.txt, which ValueMirrorBuildCLITests runs the built module on). Then random routes and
+        // shapes: sent as their synthesized Codable would write them, and built back from that JSON.
         #expect(result.output == """
             native: native month | away | week | loop (11,2) week ["home"] v1 | 2 loop (1,2)(5,6) week ["home"] v1 | rect(2.0, height: 4.0)
             module: module label | present | month | moved (7,8) - ["work"] v1 | 9 patched  today [] v1 | circle(radius: 3.5)
             calls:
 
-            """ + calls)
+            """ + calls + "property: 200 routes and 200 shapes round-trip\n")
     }
 }
