@@ -969,7 +969,8 @@ private struct Planner {
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
             var planner = ValueMirrorPlanner(index: codableIndex, types: analysis.declaredTypes.merging(publicEnums) { own, _ in own },
-                                             typeFiles: analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }, file: file.path)
+                                             typeFiles: analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }, file: file.path,
+                                             conditions: (analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.context.conditions ?? []) + function.context.conditions)
             var values = ValueCodings()
             if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {

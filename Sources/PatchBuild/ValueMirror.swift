@@ -94,6 +94,9 @@ struct ValueMirrorPlanner {
     let typeFiles: [String: String]
     /// The file the function is declared in.
     let file: String
+    /// The `#if` conditions the thunk is generated under: a mirrored type declared under `#if` must be
+    /// under no other (a macOS-only enum's macOS-only method).
+    let conditions: Set<String>
 
     /// The directions each mirror is planned for (`false`: encoded, `true`: decoded, as `CodableReference.isResult`).
     private var directions: [String: Set<Bool>] = [:]
@@ -102,11 +105,12 @@ struct ValueMirrorPlanner {
     private var visiting: Set<String> = []
     private var readsFileScoped = false
 
-    init(index: CodableIndex, types: [String: DeclaredType], typeFiles: [String: String], file: String) {
+    init(index: CodableIndex, types: [String: DeclaredType], typeFiles: [String: String], file: String, conditions: [String]) {
         self.index = index
         self.types = types
         self.typeFiles = typeFiles
         self.file = file
+        self.conditions = Set(conditions)
     }
 
     struct Refusal: Error, Equatable {
@@ -229,7 +233,9 @@ struct ValueMirrorPlanner {
         func refuse(_ reason: String) -> Result<String, Refusal> { .failure(Refusal(reason: "\(place) is not Codable and \(reason)")) }
         if visiting.contains(key) { return refuse("contains itself, which a mirror cannot copy; declare `\(key): Codable`") }
         if declared.isGeneric { return refuse("is generic: one mirror cannot copy every specialization") }
-        if !declared.context.conditions.isEmpty { return refuse("is declared under `#if`, which the generated code cannot repeat for every configuration") }
+        if let condition = declared.context.conditions.first(where: { !conditions.contains($0) }) {
+            return refuse("is declared under `#if \(condition)`, which the function is not")
+        }
         if declared.isFileScoped {
             guard typeFiles[key] == file else { return refuse("is private to its file, where the thunk would have to be; declare the function there") }
             readsFileScoped = true
@@ -306,7 +312,7 @@ struct ValueMirrorPlanner {
             if all.contains(true) { body.append("var \(ValueCoding.valueMember): \(key) { switch self { \(decodes.joined(separator: "; ")) } }") }
             declarations[key] = "enum \(name): \(rawType.map { $0 + ", " } ?? "")\(conformance) { " + body.joined(separator: "; ") + " }"
         case .classType, .actorType:
-            return refuse("is a \(declared.kind.rawValue): only structs and enums travel as values")
+            return refuse("is \(declared.kind == .actorType ? "an" : "a") \(declared.kind.rawValue): only structs and enums travel as values")
         }
         directions[key] = all
         if !order.contains(key) { order.append(key) }

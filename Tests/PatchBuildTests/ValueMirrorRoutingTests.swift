@@ -107,6 +107,28 @@ import Testing
         #expect(routing.contains("enum __PatchValue_Timeframe: String, Encodable { case today; case week; init(_ __v: Timeframe) {"), "\(routing)")
     }
 
+    /// Enchanted's `CompletionsPromptMode` is declared under `#if os(macOS)`, and so is its `next`.
+    @Test func aTypeUnderIfTravelsInFunctionsUnderTheSameCondition() {
+        let source = """
+            #if os(macOS)
+            enum Mode {
+                case fast, slow
+
+                // @patchable
+                func next() -> Mode { self == .fast ? .slow : .fast }
+            }
+            #endif
+
+            // @patchable
+            func describe(_ mode: Mode) -> String { "" }
+
+            """
+        let project = PreparedProject(source, routing: .marked)
+        #expect(project.plan.functions.map(\.key) == ["Mode.next()"])
+        #expect(project.plan.skipped.first?.reason == "parameter type `Mode`: `Mode` (Sources/App/View.swift:2) is not Codable and is declared under `#if (os(macOS))`, which the function is not")
+        #expect(project.routingThunks.hasPrefix("#if (os(macOS))\nextension Mode {"), "\(project.routingThunks)")
+    }
+
     @Test func valuesNoMirrorCanCarryAreSkippedWithTheirReason() {
         let source = """
             struct Built {
