@@ -6,11 +6,14 @@ func describe(_ route: Route) -> String {
 }
 
 func exercise() -> String {
+    var planner = Planner(current: .today, note: "")
+    planner.period = .week
+    let period = planner.period
     let route = Route(name: "loop", stops: [Point(x: 1, y: 2)], timeframe: .week, byName: ["home": Point(x: 0, y: 0)])
     var trip = Trip(route: route, legs: 1)
     let legs = trip.extend(to: Point(x: 5, y: 6))
     let shape = grown(.rect(1, height: 2)).map { "\($0)" } ?? "nil"
-    return "\(label(for: .month)) | \(status(after: 5)) | \(Timeframe.today.next()) | \(describe(shifted(route, by: 10))) | \(legs) \(describe(trip.route)) | \(shape)"
+    return "\(label(for: .month)) | \(status(after: 5)) | \(Timeframe.today.next()) | \(describe(shifted(route, by: 10))) | \(legs) \(describe(trip.route)) | \(shape) | \(period) \(planner.note)"
 }
 
 print("native: " + exercise())
@@ -24,6 +27,8 @@ Patch.shared.standInFunctionResults = [
     "_pf_shifted____by": #"{"value":{"name":"moved","stops":[{"x":7,"y":8}],"byName":{"work":{"x":3,"y":4}},"version":1}}"#,
     "_pf_Trip_extend__to": #"{"value":9,"self":{"route":{"name":"patched","stops":[],"timeframe":{"today":{}},"byName":{},"version":1},"legs":4}}"#,
     "_pf_grown___": #"{"value":{"circle":{"radius":3.5}}}"#,
+    "_pf_Planner_period__set": #"{"self":{"current":{"month":{}},"note":"module set"}}"#,
+    "_pf_Planner_period__get": #"{"value":{"today":{}}}"#,
 ]
 print("module: " + exercise())
 print("calls:")
