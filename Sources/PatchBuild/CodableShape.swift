@@ -113,6 +113,17 @@ struct CodableIndex {
 
     func isDeclared(_ path: [String]) -> Bool { declared.contains(path.joined(separator: ".")) }
 
+    /// The full path of the project type `path` names in `scope`, looked up as `reason(for:)` does
+    /// (innermost enclosing type outwards); nil for an alias or a type the targets do not declare.
+    func declaredKey(_ path: [String], scope: [String]) -> String? {
+        for length in stride(from: scope.count, through: 0, by: -1) {
+            let candidate = (scope.prefix(length) + path).joined(separator: ".")
+            if aliases[candidate] != nil { return nil }
+            if declared.contains(candidate) { return candidate }
+        }
+        return nil
+    }
+
     /// Generic types and protocols of the SDKs that apps commonly extend: a thunk in their extension
     /// would sit in a generic context, where its nested argument structs cannot be declared.
     static let genericOrProtocolTypes: Set<String> = [

@@ -541,6 +541,10 @@ private struct Planner {
     private var collidingFunctionExports: Set<String> = []
     /// What every target declares, to check that function thunks' types are Codable.
     private var codableIndex = CodableIndex()
+    /// The `public` enums of every target and their files: a value mirror can copy one declared in a
+    /// target the function's imports (its cases are public; a struct's memberwise initializer is not).
+    private var publicEnums: [String: DeclaredType] = [:]
+    private var publicEnumFiles: [String: String] = [:]
 
     /// The source roots of every target: a file's routing code goes to the innermost one holding it.
     let sourceRoots: Set<String>
@@ -676,11 +680,15 @@ private struct Planner {
     mutating func indexCodableTypes(_ analyses: [TargetAnalysis]) {
         for analysis in analyses {
             for file in analysis.files { codableIndex.add(file.scan) }
+            for (key, type) in analysis.declaredTypes where type.kind == .enumType && type.isPublic && publicEnums[key] == nil {
+                publicEnums[key] = type
+                publicEnumFiles[key] = analysis.typeFiles[key]
+            }
         }
     }
 
     /// Why a selected function that is fine on its own (`unsupportedReason`) cannot be routed in its
-    /// target: its type is a protocol or generic, or its types are not Codable.
+    /// target: its type is a protocol or generic (its values: `valueCodings`).
     private func targetUnsupportedReason(_ function: FunctionCandidate, in analysis: TargetAnalysis) -> String? {
         if let reason = function.unsupportedReason { return reason }
         if !function.ownerPath.isEmpty {
@@ -697,7 +705,33 @@ private struct Planner {
                 return "members of generic types and protocols cannot be replaced (one export would have to serve every specialization)"
             }
         }
-        return codableIndex.unsupportedReason(function)
+        return nil
+    }
+
+    /// How the function's parameters and result travel: as they are when they are Codable, else
+    /// through value mirrors of the target's structs and enums (docs/prepare.md "Values that are not
+    /// Codable"), or why they cannot.
+    private func valueCodings(of function: FunctionCandidate, planner: inout ValueMirrorPlanner) -> (ValueCodings, String?) {
+        guard let reason = codableIndex.unsupportedReason(function) else { return (ValueCodings(), nil) }
+        var parameters: [String: ValueCoding] = [:]
+        for parameter in function.parameters {
+            switch planner.coding(of: parameter.type, scope: function.ownerPath, directions: [false]) {
+            case let .failure(refusal): return (ValueCodings(), "parameter type `\(parameter.type)`: \(refusal.reason)")
+            case let .success(coding): parameters[parameter.internalName] = coding
+            }
+        }
+        var result: ValueCoding?
+        if let returnType = function.returnType, !["Void", "()"].contains(returnType.filter { !$0.isWhitespace }) {
+            // A routed setter sends the new value, of the same type.
+            switch planner.coding(of: returnType, scope: function.ownerPath, directions: function.routesSetter ? [true, false] : [true]) {
+            case let .failure(refusal): return (ValueCodings(), "the result type `\(returnType)`: \(refusal.reason)")
+            case let .success(coding): result = coding
+            }
+        }
+        // Mirrors are what the planner adds; without one, what Codable refused stands (a type found
+        // through an enclosing type: the user is told how to write it).
+        guard parameters.values.contains(where: \.hasMirror) || result?.hasMirror == true else { return (ValueCodings(), reason) }
+        return (planner.codings(parameters: parameters, result: result), nil)
     }
 
     /// Why a `private` member cannot be widened to `fileprivate` (`PrivateMemberWidening`): a subclass
@@ -726,7 +760,7 @@ private struct Planner {
     /// How an instance method's thunk sends `self` (a mirror of a struct's stored properties, an enum
     /// that is Codable itself), or why it cannot (docs/prepare.md "Instance methods"). An
     /// initializer's thunk only reads the new `self` back; a mutating method's does both.
-    private func receiver(of function: FunctionCandidate, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
+    private func receiver(of function: FunctionCandidate, in file: String, analysis: TargetAnalysis, planner: inout ValueMirrorPlanner) -> (ReceiverCoding?, String?) {
         let owner = function.ownerPath.joined(separator: ".")
         // `isResult` of the checks: false, `self` is encoded; true, it is decoded.
         let directions = (function.isInitializer ? [] : [false]) + (function.isMutating || function.isInitializer || function.routesSetter ? [true] : [])
@@ -744,15 +778,18 @@ private struct Planner {
         case .enumType:
             // Sent as it is: its own conformance must encode it (and decode the new value of a mutating method).
             let references = directions.map { CodableReference(path: function.ownerPath, isResult: $0, writtenIn: owner) }
-            if let reason = codableIndex.unsupportedReason(references, scope: []) {
-                return (nil, "the receiver (`self`, \(typeFile):\(type.line)): \(reason)")
+            guard codableIndex.unsupportedReason(references, scope: []) != nil else { return (.value(type: owner), nil) }
+            // Not Codable: its value mirror.
+            switch planner.coding(of: owner, scope: [], directions: Set(directions)) {
+            case let .success(coding): return (.mirroredValue(coding), nil)
+            case let .failure(refusal): return (nil, "the receiver (`self`): \(refusal.reason)")
             }
-            return (.value(type: owner), nil)
         case .structType:
             if let reason = type.storedProperties.unsupportedReason {
                 return (nil, "the receiver (`self`) cannot travel to the module: `\(owner)` (\(typeFile):\(type.line)): \(reason)")
             }
-            for property in type.storedProperties.properties {
+            var properties = type.storedProperties.properties
+            for (position, property) in properties.enumerated() {
                 // A mutating method's new `self` comes back: the mirror is decoded too.
                 let references = directions.flatMap { isResult in
                     property.codableReferences.map { reference in
@@ -761,14 +798,19 @@ private struct Planner {
                         return checked
                     }
                 }
-                if let reason = codableIndex.unsupportedReason(references, scope: function.ownerPath) {
-                    return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(reason)")
+                if codableIndex.unsupportedReason(references, scope: function.ownerPath) != nil {
+                    // Not Codable: the field carries its value mirror.
+                    switch planner.coding(of: property.type, scope: function.ownerPath, directions: Set(directions)) {
+                    case let .success(coding): properties[position].coding = coding
+                    case let .failure(refusal):
+                        return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(refusal.reason)")
+                    }
                 }
                 if property.isFileScoped && typeFile != file {
                     return (nil, "the receiver's stored property `\(property.name)` is private to \(typeFile):\(property.line), which the thunk must read; declare the method in that file")
                 }
             }
-            return (.mirror(type.storedProperties.properties), nil)
+            return (.mirror(properties), nil)
         }
     }
 
@@ -1004,8 +1046,15 @@ private struct Planner {
             let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
+            var planner = ValueMirrorPlanner(index: codableIndex, types: analysis.declaredTypes.merging(publicEnums) { own, _ in own },
+                                             typeFiles: analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }, file: file.path,
+                                             conditions: (analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.context.conditions ?? []) + function.context.conditions)
+            var values = ValueCodings()
+            if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {
-                (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis)
+                (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis, planner: &planner)
+                // The receiver's fields may use mirrors of their own.
+                values = planner.codings(parameters: values.parameters, result: values.result)
             }
             if reason == nil, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {
                 reason = wideningReason(function, in: file.path, analysis: analysis)
@@ -1035,8 +1084,8 @@ private struct Planner {
                 conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
                 availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                      + function.context.availability + function.availability),
-                receiver: receiver))
-            if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true {
+                receiver: receiver, values: values))
+            if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true || values.readsFileScoped {
                 sectionThunks.append(thunk)
                 sectionImports.formUnion(ThunkEmitter.functionImports(receiver: receiver))
             } else {

@@ -35,9 +35,13 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var line = 0
     /// Its stored properties: what an instance method's thunk mirrors to send `self` (`ReceiverCoding`).
     var storedProperties = StoredProperties()
+    /// An enum's cases: what a value mirror of a non-Codable enum copies (`ValueMirrorPlanner`).
+    var enumCases = EnumCases()
     /// A class's `final` and `open`: whether a subclass's override could replace what its methods call.
     var isFinal = false
     var isOpen = false
+    /// `public` or `open`: another target can name its members (a value mirror of an enum of another target).
+    var isPublic = false
 
     enum Kind: String, Sendable, Codable {
         case structType = "struct", classType = "class", enumType = "enum", actorType = "actor"
@@ -330,8 +334,10 @@ struct SourceScanner {
             availability: availability, isFileScoped: inner.isFileScoped, isGeneric: inner.isInGenericType, kind: kind, line: line(of: name),
             storedProperties: kind == .structType || kind == .classType
                 ? StoredProperties.scan(members.members, isClass: kind == .classType, line: { line(of: $0) }) : StoredProperties(),
+            enumCases: kind == .enumType ? EnumCases.scan(members.members, line: { line(of: $0) }) : EnumCases(),
             isFinal: decl.modifiers.contains { $0.name.tokenKind == .keyword(.final) },
-            isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) }))
+            isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) },
+            isPublic: decl.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedProperties: [VariableDeclSyntax] = []
         var cases: [EnumCaseDeclSyntax] = []

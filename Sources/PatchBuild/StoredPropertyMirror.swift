@@ -11,6 +11,16 @@ struct StoredProperty: Sendable, Codable, Equatable {
     var line: Int
     /// The named types of `type` that must be Codable (`CodableShape.collect`).
     var codableReferences: [CodableReference]
+    /// `let x = 1` is not a parameter of the memberwise initializer a value mirror builds the type with.
+    var hasInitialValue = false
+    /// Set by `prepare` for one thunk when the type is not Codable: how the mirror's field carries it
+    /// (docs/prepare.md "Values that are not Codable"). Not part of the scan.
+    var coding: ValueCoding? = nil
+
+    enum CodingKeys: String, CodingKey { case name, type, isLet, isFileScoped, line, codableReferences, hasInitialValue }
+
+    /// The type of the mirror's field.
+    var fieldType: String { coding?.fieldType ?? type }
 }
 
 /// A stored property of a class that its mirror does not copy (docs/prepare.md "Class methods"): a
@@ -33,6 +43,9 @@ struct StoredProperties: Sendable, Codable, Equatable {
     /// these stays native (`ReceiverCoding.classMirror`). Always empty for a struct, whose
     /// mirror must be the whole value.
     var leftOut: [LeftOutProperty] = []
+    /// The declaration's body declares an initializer, so the type has no memberwise one for a value
+    /// mirror to build it with (`ValueMirrorPlanner`).
+    var declaresInitializer = false
 
     /// Reads the stored properties among `members` (what the stored layout hashes). A class's
     /// (`isClass`) that cannot travel are left out rather than refusing the mirror, and its pure-storage
@@ -46,6 +59,12 @@ struct StoredProperties: Sendable, Codable, Equatable {
             } else if result.unsupportedReason == nil {
                 result.unsupportedReason = "\(reason) (line \(line(node)))"
             }
+        }
+        result.declaresInitializer = members.contains { member in
+            member.decl.is(InitializerDeclSyntax.self) || member.decl.as(IfConfigDeclSyntax.self)?.clauses.contains { clause in
+                guard case let .decls(decls)? = clause.elements else { return false }
+                return decls.contains { $0.decl.is(InitializerDeclSyntax.self) }
+            } == true
         }
         for member in members {
             if let ifConfig = member.decl.as(IfConfigDeclSyntax.self) {
@@ -101,7 +120,7 @@ struct StoredProperties: Sendable, Codable, Equatable {
                 }
                 result.properties.append(StoredProperty(
                     name: name, type: type.trimmedText, isLet: isLet, isFileScoped: variable.modifiers.isFileScoped,
-                    line: line(binding), codableReferences: references))
+                    line: line(binding), codableReferences: references, hasInitialValue: binding.initializer != nil))
             }
         }
         return result
@@ -118,7 +137,8 @@ struct StoredProperties: Sendable, Codable, Equatable {
 enum ReceiverCoding: Sendable, Equatable {
     /// A struct: a local `__PatchSelf` with one field per stored property, built from `self` — the
     /// JSON the guest's codec of the struct reads (keys = stored property names, JSONEncoder's
-    /// shapes), whether or not the struct is Codable itself.
+    /// shapes), whether or not the struct is Codable itself. A property whose type is not Codable
+    /// travels through its value mirror (`StoredProperty.coding`).
     case mirror([StoredProperty])
     /// A class: the same mirror of the stored properties that can travel (`StoredProperties.leftOut`
     /// are not sent). Every method of a class may change the object, so each call writes back like a
@@ -127,6 +147,8 @@ enum ReceiverCoding: Sendable, Equatable {
     /// An enum that is Codable itself: sent as it is. Its synthesized Codable (`{"case":{…}}`, or the
     /// raw value) is the shape the guest's codec of the enum reads.
     case value(type: String)
+    /// An enum that is not Codable: through its value mirror (`ValueCoding`), the same JSON.
+    case mirroredValue(ValueCoding)
 
     static let mirrorName = "__PatchSelf"
     /// The local the thunk of a class method keeps the sent mirror in, to compare with what comes back.
@@ -142,7 +164,7 @@ enum ReceiverCoding: Sendable, Equatable {
     var readsFileScopedProperty: Bool {
         switch self {
         case let .mirror(properties), let .object(properties): properties.contains(where: \.isFileScoped)
-        case .value: false
+        case .value, .mirroredValue: false
         }
     }
 
@@ -151,6 +173,7 @@ enum ReceiverCoding: Sendable, Equatable {
         switch self {
         case .mirror, .object: Self.mirrorName
         case let .value(type): type
+        case let .mirroredValue(coding): coding.fieldType
         }
     }
 
@@ -161,16 +184,16 @@ enum ReceiverCoding: Sendable, Equatable {
     func declaration(conformance: String) -> String? {
         switch self {
         case let .mirror(properties):
-            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type)" }.joined(separator: ";")
+            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.fieldType)" }.joined(separator: ";")
             return "struct \(Self.mirrorName): \(conformance) {\(fields)\(fields.isEmpty ? "" : " ")}"
         case let .object(properties):
             // JSON rather than `==`: every mirrored property is Codable (it travels), not every one is
             // Equatable, and the JSON is all the module sees of it. Sorted keys make a dictionary's
             // encoding one string whatever its order in memory.
-            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type);" }.joined()
+            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.fieldType);" }.joined()
             return "struct \(Self.mirrorName): Codable {\(fields) static func changed<T: Encodable>(_ sent: T, _ returned: T) -> Bool { "
                 + "let encoder = JSONEncoder(); encoder.outputFormatting = .sortedKeys; return (try? encoder.encode(sent)) != (try? encoder.encode(returned)) } }"
-        case .value: return nil
+        case .value, .mirroredValue: return nil
         }
     }
 
@@ -178,9 +201,10 @@ enum ReceiverCoding: Sendable, Equatable {
     var encodedSelf: String {
         switch self {
         case let .mirror(properties), let .object(properties):
-            Self.mirrorName + "(" + properties.map { "\($0.name.replacingOccurrences(of: "`", with: "")): self.\(SwiftIdentifier.escaped($0.name))" }
+            Self.mirrorName + "(" + properties.map { "\($0.name.replacingOccurrences(of: "`", with: "")): " + ($0.coding?.encode("self.\(SwiftIdentifier.escaped($0.name))") ?? "self.\(SwiftIdentifier.escaped($0.name))") }
                 .joined(separator: ", ") + ")"
         case .value: "self"
+        case let .mirroredValue(coding): coding.encode("self")
         }
     }
 
@@ -193,13 +217,58 @@ enum ReceiverCoding: Sendable, Equatable {
     func writeBack(from decoded: String) -> [String] {
         switch self {
         case let .mirror(properties):
-            properties.filter { !$0.isLet }.map { "self.\(SwiftIdentifier.escaped($0.name)) = \(decoded).\(SwiftIdentifier.escaped($0.name))" }
+            properties.filter { !$0.isLet }.map { property in
+                let field = "\(decoded).\(SwiftIdentifier.escaped(property.name))"
+                return "self.\(SwiftIdentifier.escaped(property.name)) = \(property.coding?.decode(field) ?? field)"
+            }
         case let .object(properties):
             properties.filter { !$0.isLet }.map { property in
                 let name = SwiftIdentifier.escaped(property.name)
                 return "if \(Self.mirrorName).changed(\(Self.sentName).\(name), \(decoded).\(name)) { self.\(name) = \(decoded).\(name) }"
             }
         case .value: ["self = \(decoded)"]
+        case let .mirroredValue(coding): ["self = \(coding.decode(decoded))"]
         }
+    }
+}
+
+/// An enum's cases, as a value mirror copies them (`ValueMirrorPlanner`): a local enum with the same
+/// cases, raw values and payload labels, whose synthesized Codable writes what the enum's own would.
+struct EnumCases: Sendable, Codable, Equatable {
+    struct Case: Sendable, Codable, Equatable {
+        /// As written (`` `default` `` keeps its backticks).
+        var name: String
+        /// The raw value's literal as written (`= "x"`), nil when implicit.
+        var rawValue: String?
+        var payload: [Payload]
+    }
+
+    struct Payload: Sendable, Codable, Equatable {
+        var label: String?
+        var type: String
+    }
+
+    var cases: [Case] = []
+    /// Why no mirror can list the cases (some are under `#if`), naming the line; nil when one can.
+    var unsupportedReason: String?
+
+    static func scan(_ members: MemberBlockItemListSyntax, line: (any SyntaxProtocol) -> Int) -> EnumCases {
+        var result = EnumCases()
+        for member in members {
+            if let ifConfig = member.decl.as(IfConfigDeclSyntax.self), result.unsupportedReason == nil, ifConfig.clauses.contains(where: { clause in
+                guard case let .decls(decls)? = clause.elements else { return false }
+                return decls.contains { $0.decl.is(EnumCaseDeclSyntax.self) }
+            }) {
+                result.unsupportedReason = "it has cases under `#if`, which a mirror cannot list for every configuration (line \(line(ifConfig)))"
+            }
+            guard let enumCase = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
+            for element in enumCase.elements {
+                let payload = (element.parameterClause?.parameters ?? []).map { parameter in
+                    Payload(label: parameter.firstName.flatMap { $0.tokenKind == .wildcard ? nil : $0.text }, type: parameter.type.trimmedText)
+                }
+                result.cases.append(Case(name: element.name.text, rawValue: element.rawValue?.value.trimmedText, payload: payload))
+            }
+        }
+        return result
     }
 }

@@ -32,6 +32,8 @@ enum ThunkEmitter {
         var availability: [String]
         /// How an instance method sends `self` (nil for static and free functions).
         var receiver: ReceiverCoding? = nil
+        /// The parameters and result that travel through value mirrors, and the mirrors' declarations.
+        var values = ValueCodings()
     }
 
     /// The generated `body` that asks the SDK for the module's rendering and falls back to the
@@ -103,9 +105,13 @@ enum ThunkEmitter {
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : function.isMutating ? "mutating " : ""
         let receiver = thunk.receiver
         let writesBack = receiver?.writesBack(mutating: function.isMutating) ?? false
-        var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }
-        var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
-        var resultFields = returnsValue ? ["let value: \(returnType)"] : []
+        let values = thunk.values
+        var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \(values.fieldType(ofParameter: $0.internalName, written: $0.type))" }
+        var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(values.encode(parameter: $0.internalName, SwiftIdentifier.escaped($0.internalName)))" }
+        // The result's field, and the returned value built from it.
+        let resultType = values.result?.fieldType ?? returnType
+        let resultValue = { (field: String) in values.result?.decode(field) ?? field }
+        var resultFields = returnsValue ? ["let value: \(resultType)"] : []
         if let receiver {
             // `self` cannot name a field: `__self` is keyed "self" through CodingKeys.
             let keys = ["__self = \"self\""] + function.parameters.map { SwiftIdentifier.escaped($0.internalName) }
@@ -122,7 +128,7 @@ enum ThunkEmitter {
                 resultFields.append("enum CodingKeys: String, CodingKey { case \(resultKeys.joined(separator: ", ")) }")
             }
         }
-        if !function.throwsEffect, !writesBack { resultFields += refusingGuestErrors(value: returnsValue ? returnType : nil) }
+        if !function.throwsEffect, !writesBack { resultFields += refusingGuestErrors(value: returnsValue ? resultType : nil) }
         let export = SwiftLiteral.string(thunk.exportName)
 
         var body: [String] = []
@@ -132,17 +138,18 @@ enum ThunkEmitter {
         let replacementName = PreparedNames.functionReplacementPrefix + function.baseName.replacingOccurrences(of: "`", with: "")
         body.append(function.isProperty ? "\(staticKeyword)var \(replacementName): \(returnType) {"
             : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
+        body += values.declarations.map { "    " + $0 }
         if let mirror = receiver?.declaration(conformance: writesBack ? "Codable" : "Encodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         if function.throwsEffect {
-            body += thrownResult(value: returnsValue ? returnType : nil, receiver: writesBack ? receiver?.fieldType : nil).map { "    " + $0 }
+            body += thrownResult(value: returnsValue ? resultType : nil, receiver: writesBack ? receiver?.fieldType : nil).map { "    " + $0 }
         } else {
             body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         }
         let call = "Patch.shared.callJSON(\(export), __PatchArguments(\(arguments.joined(separator: ", "))), returning: __PatchResult.self)"
         // What the module threw is thrown here, as the original would have.
-        let answer = !function.throwsEffect ? [returnsValue ? "return __result.value" : "return"]
-            : returnsValue ? ["return try __result.value.get()"] : ["try __result.value.get()", "return"]
+        let answer = !function.throwsEffect ? [returnsValue ? "return \(resultValue("__result.value"))" : "return"]
+            : returnsValue ? ["return \(resultValue("try __result.value.get()"))"] : ["try __result.value.get()", "return"]
         if let receiver, case .object = receiver {
             // The mirror as sent is kept to find what the module changed; it is built only when the
             // module has the export.
@@ -192,11 +199,12 @@ enum ThunkEmitter {
         lines.append("    set {")
         if function.routesSetter, let receiver = thunk.receiver {
             let export = SwiftLiteral.string(PatchNames.propertySetterExport(typePath: function.ownerPath, name: function.baseName))
+            lines += thunk.values.declarations.map { "        " + $0 }
             if let mirror = receiver.declaration(conformance: "Codable") { lines.append("        " + mirror) }
-            lines.append("        struct __PatchArguments: Encodable { let __self: \(receiver.fieldType); let newValue: \(function.returnType ?? "Void"); enum CodingKeys: String, CodingKey { case __self = \"self\", newValue } }")
+            lines.append("        struct __PatchArguments: Encodable { let __self: \(receiver.fieldType); let newValue: \(thunk.values.result?.fieldType ?? function.returnType ?? "Void"); enum CodingKeys: String, CodingKey { case __self = \"self\", newValue } }")
             lines.append("        struct __PatchResult: Decodable { let __self: \(receiver.fieldType); enum CodingKeys: String, CodingKey { case __self = \"self\" } }")
             lines.append("        if Patch.shared.hasFunction(\(export)),")
-            lines.append("           let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(__self: \(receiver.encodedSelf), newValue: newValue), returning: __PatchResult.self) {")
+            lines.append("           let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(__self: \(receiver.encodedSelf), newValue: \(thunk.values.result?.encode("newValue") ?? "newValue")), returning: __PatchResult.self) {")
             lines += receiver.writeBack(from: "__result.__self").map { "            " + $0 }
             lines.append("            return")
             lines.append("        }")
@@ -222,8 +230,9 @@ enum ThunkEmitter {
             (parameter.label.map { "\($0): " } ?? "") + SwiftIdentifier.escaped(parameter.internalName)
         }.joined(separator: ", ") + ")"
         let selector = "init(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
-        let fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \($0.type)" }.joined(separator: "; ")
-        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(SwiftIdentifier.escaped($0.internalName))" }
+        let values = thunk.values
+        let fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \(values.fieldType(ofParameter: $0.internalName, written: $0.type))" }.joined(separator: "; ")
+        let arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(values.encode(parameter: $0.internalName, SwiftIdentifier.escaped($0.internalName)))" }
             .joined(separator: ", ")
         let export = SwiftLiteral.string(thunk.exportName)
         var body: [String] = []
@@ -231,6 +240,7 @@ enum ThunkEmitter {
         body += thunk.availability
         body.append("@_dynamicReplacement(for: \(selector))")
         body.append("init(\(parameterList))\(function.throwsEffect ? " throws" : "") {")
+        body += values.declarations.map { "    " + $0 }
         if let mirror = receiver.declaration(conformance: "Decodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields) }")
         if function.throwsEffect {

@@ -209,14 +209,14 @@ import Testing
                 // @patchable
                 func read() -> Int { 0 }
             }
-            struct Handle {}
+            final class Handle {}
             actor Store {
                 var count = 0
                 // @patchable
                 func read() -> Int { count }
             }
             enum Plain {
-                case one
+                case one(Handle)
                 // @patchable
                 func read() -> Int { 0 }
             }
@@ -244,9 +244,10 @@ import Testing
             ("Models.swift:9 Lazy.read()", "stored property `cache` is `lazy` (reading it would run its initializer) (line 7)"),
             ("Models.swift:14 Inferred.read()", "stored property `start` has no written type"),
             ("Models.swift:21 Conditional.read()", "stored properties under `#if`"),
-            ("Models.swift:26 Opaque.read()", "the receiver's stored property `handle` (Sources/App/Models.swift:24): `Handle` is not Encodable"),
+            // A struct or enum that is not Codable travels through its value mirror; a class does not.
+            ("Models.swift:26 Opaque.read()", "the receiver's stored property `handle` (Sources/App/Models.swift:24): `Handle` (Sources/App/Models.swift:28) is not Codable and is a class"),
             ("Models.swift:32 Store.read()", "instance methods of an actor are not routed"),
-            ("Models.swift:37 Plain.read()", "the receiver (`self`, Sources/App/Models.swift:34): `Plain` is not Encodable"),
+            ("Models.swift:37 Plain.read()", "the receiver (`self`): `Plain` (Sources/App/Models.swift:34)'s case `one`: `Handle` (Sources/App/Models.swift:28) is not Codable and is a class"),
             ("Models.swift:42 Secret.log()", "the function never returns"),
             ("Other.swift:3 Secret.read()", "the receiver's stored property `pin` is private to Sources/App/Models.swift:40"),
             ("Other.swift:7 String.shout()", "an instance method of `String`, which target App does not declare"),

@@ -21,7 +21,7 @@ import Testing
         return project
     }
 
-    /// 24 functions that never return and 3 instance methods of an enum that is not Codable (its
+    /// 24 functions that never return and 3 instance methods of an enum without cases (its
     /// receiver cannot travel): `routing: all` reports 27 skips, which
     /// the human output counts by kind of reason, `--verbose` and `--json` list one by one.
     @Test func manySkipsAreCountedByReasonUnlessVerbose() throws {
@@ -42,7 +42,7 @@ import Testing
             let header = try #require(lines.firstIndex { $0.hasPrefix("skipped 27 declaration(s), by reason") })
             #expect(lines[header + 1].hasPrefix("  24  the function never returns"), "\(human.stdout)")
             #expect(lines[header + 1].hasSuffix("(e.g. Logic.log0(_:), Sources/Shop/Logic.swift:2)"), "\(human.stdout)")
-            #expect(lines[header + 2].hasPrefix("   3  the receiver (`self`, Sources/Shop/Logic.swift:1): `Logic` is not Encodable"), "\(human.stdout)")
+            #expect(lines[header + 2].hasPrefix("   3  the receiver (`self`): `Logic` (Sources/Shop/Logic.swift:1) is not Codable and has no cases"), "\(human.stdout)")
             #expect(!human.stdout.contains("hot"), "`// @native` is neither routed nor reported")
             #expect(human.stdout.contains("routed 0 view(s) and 1 function(s) in 1 file(s) (routing: all); fingerprint "), "\(human.stdout)")
 
