@@ -124,7 +124,9 @@ struct GuestDependencyClosure {
             }
             // A class travels as its mirror: the stored properties it leaves out are not part of the
             // guest's copy (code that touches one is refused, `GuestSourceGenerator.staticProblem`).
-            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).classMirror(of: type).leftOut.map(\.name)) : []
+            // Nor, here, are its references to other objects, which only a receiver's copy holds: the
+            // generator adds them to the closure of an export whose receiver the class is.
+            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).referencedObjectMirror(of: type).leftOut.map(\.name)) : []
             for (memberIndex, member) in entry.members.enumerated() {
                 let layout = (member.kind == .storedProperty && leftOut.isDisjoint(with: member.names)) || member.kind == .enumCase
                 let required = entry.kind == .protocolType || !requirementNames.isDisjoint(with: member.names)

@@ -159,9 +159,10 @@ struct GuestSignatureReader {
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
             + (thrownError?.projectTypes() ?? [])
         var checked: Set<Int> = []
+        let objects = isObject ? referencedObjects(ofReceiver: owner!) : []
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
-            switch codableShape(of: type, asReceiver: isObject && type == owner) {
+            switch codableShape(of: type, asReceiver: isObject && type == owner, asReferenced: objects.contains(type)) {
             case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
             case .failure(let problem): return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: problem.reason, detail: problem.detail, location: problem.location ?? location))
             }
@@ -397,15 +398,17 @@ struct GuestSignatureReader {
     }
 
     /// `asReceiver`: a class whose method is exported travels as its mirror (`classMirror(of:)`);
-    /// anywhere else a class is a reference, which the glue cannot carry.
-    func codableShape(of type: Int, asReceiver: Bool = false) -> Result<CodableShape, Problem> {
+    /// `asReferenced`: a class a receiver's stored property references travels as a copy one level
+    /// deep (`referencedObjectMirror(of:)`). Anywhere else a class is a reference, which the glue
+    /// cannot carry.
+    func codableShape(of type: Int, asReceiver: Bool = false, asReferenced: Bool = false) -> Result<CodableShape, Problem> {
         let entry = index.types[type]
         let file = index.files[entry.file]
         let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: entry.decl))
-        if asReceiver, entry.kind == .classType, !entry.isGeneric {
+        if asReceiver || asReferenced, entry.kind == .classType, !entry.isGeneric {
             var shape = CodableShape()
             shape.isClass = true
-            shape.fields = classMirror(of: type).fields
+            shape.fields = asReceiver ? classMirror(of: type).fields : referencedObjectMirror(of: type).fields
             return .success(shape)
         }
         guard entry.kind == .structType || entry.kind == .enumType else {
@@ -503,8 +506,20 @@ struct GuestSignatureReader {
             guard let binding = bindings[property.name] else { continue }
             let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
+            case .success(.optional(.project(let object)))? where referencedObjectProblem(object) == nil:
+                // `var species: BirdSpecies?`: a copy of the object, one level deep (`referencedObjectMirror`).
+                fields.append(.init(name: property.name, key: property.name, type: .optional(.project(object)), isConstant: false, hasDefault: false))
             case .success(let resolved)? where resolved.projectTypes().contains(where: { [.classType, .actorType].contains(index.types[$0].kind) }):
-                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: a reference to another object cannot travel"))
+                let object = resolved.projectTypes().first { [.classType, .actorType].contains(index.types[$0].kind) }!
+                let why: String
+                if case .optional(.project(object)) = resolved, let problem = referencedObjectProblem(object) {
+                    why = problem
+                } else if case .project(object) = resolved {
+                    why = "only an optional reference (`\(index.types[object].qualifiedName)?`) travels, as a copy of the object"
+                } else {
+                    why = "a collection of objects does not travel (only an optional reference to one, as a copy)"
+                }
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references \(index.types[object].kind.rawValue) \(index.types[object].qualifiedName): \(why)"))
             case .success(let resolved)?:
                 // The thunk's mirror has only Codable properties (prepare's `CodableIndex`): the guest's
                 // copy must decode exactly those keys.
@@ -522,6 +537,55 @@ struct GuestSignatureReader {
             }
         }
         return (fields, leftOut)
+    }
+
+    /// The classes whose objects the mirror of a receiver of class `owner` carries copies of.
+    func referencedObjects(ofReceiver owner: Int) -> Set<Int> {
+        Set(classMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
+    }
+
+    /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
+    /// which prepare's thunk sends as a copy of the object's own stored properties, one level deep
+    /// (`Preparer.referencedObject`): its references, and its `private` properties (the thunk's file
+    /// cannot read them), are left out too, so a cycle never reaches the glue.
+    func referencedObjectMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+        let mirror = classMirror(of: type)
+        let file = index.files[index.types[type].file]
+        let members = index.types[type].decl.as(ClassDeclSyntax.self)?.memberBlock.members ?? []
+        let stored = StoredProperties.scan(members, isClass: true, line: { file.line(of: $0) }).properties
+        var fields: [CodableShape.Field] = []
+        var leftOut = mirror.leftOut
+        for field in mirror.fields {
+            let property = stored.first { $0.name == field.name }
+            let line = property?.line ?? 0
+            if case .optional(.project(let object)) = field.type, index.types[object].kind == .classType {
+                leftOut.append(LeftOutProperty(name: field.name, line: line, reason: "stored property `\(field.name)` references class \(index.types[object].qualifiedName) from an object the receiver references: objects travel one level deep, so a cycle cannot"))
+            } else if property?.isFileScoped == true {
+                leftOut.append(LeftOutProperty(name: field.name, line: line, reason: "stored property `\(field.name)` is `private` to its file, which the thunk cannot read"))
+            } else {
+                fields.append(field)
+            }
+        }
+        return (fields, leftOut)
+    }
+
+    /// Why a receiver's reference to an object of class `type` cannot carry a copy of it (nil when it
+    /// can): the checks prepare makes of a receiver's class (`Preparer.copyProblem`), as the copy must
+    /// be all that the object holds and its methods the ones that run.
+    func referencedObjectProblem(_ type: Int) -> String? {
+        let entry = index.types[type]
+        guard entry.kind == .classType else { return "\(entry.qualifiedName) is an \(entry.kind.rawValue), whose state is isolated to it" }
+        guard !entry.isGeneric else { return "generic class \(entry.qualifiedName) cannot be copied by the glue" }
+        let modifiers = entry.decl.as(ClassDeclSyntax.self)?.modifiers.map(\.name.text) ?? []
+        if let superclass = entry.inheritedNames.first, index.resolveType(named: superclass, from: entry.path).contains(where: { index.types[$0].kind == .classType }) {
+            return "it inherits from \(superclass), whose stored properties a copy of it would not carry"
+        }
+        guard !modifiers.contains("final") else { return nil }
+        if modifiers.contains("open") { return "it is `open`: a subclass in another module could override what the module runs" }
+        if let subclass = index.types.first(where: { $0.kind == .classType && $0.inheritedNames.first == entry.qualifiedName }) {
+            return "it has the subclass \(subclass.qualifiedName), whose overrides the module would not run"
+        }
+        return nil
     }
 
     /// The type states `Codable` (or both halves) in its declaration or an extension, directly or
