@@ -759,9 +759,9 @@ private struct Planner {
 
     /// A receiver's optional reference to another object of the target (`var species: BirdSpecies?`,
     /// a SwiftData to-one relationship), carried as a copy of that object's own stored properties that
-    /// travel — one level deep: its references, `private` properties (which the thunk's file cannot
-    /// read) and collections of objects stay behind, so a cycle (Bird → BirdSpecies → Bird) never
-    /// reaches the mirror. `build` refuses a body that writes to the copy (docs/prepare.md "Objects
+    /// travel — one level deep: its references and collections of objects stay behind, so a cycle
+    /// (Bird → BirdSpecies → Bird) never reaches the mirror. An object with a `private` one that would
+    /// travel is not copied: the thunk's file cannot read it, and the guest's copy would lack it. `build` refuses a body that writes to the copy (docs/prepare.md "Objects
     /// the receiver references"). Nil when it cannot travel: the mirror leaves the property out.
     private func referencedObject(_ property: StoredProperty, scope: [String], analysis: TargetAnalysis) -> StoredProperty? {
         guard property.type.hasSuffix("?") else { return nil }
@@ -772,8 +772,10 @@ private struct Planner {
               type.kind == .classType, !type.isGeneric, let typeFile = analysis.typeFiles[name],
               Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) == nil
         else { return nil }
+        let copied = type.storedProperties.properties.filter { travels($0, scope: type.path) }
+        guard !copied.contains(where: \.isFileScoped) else { return nil }
         var carried = property
-        carried.object = ReferencedObject(className: name, properties: type.storedProperties.properties.filter { !$0.isFileScoped && travels($0, scope: type.path) })
+        carried.object = ReferencedObject(className: name, properties: copied)
         return carried
     }
 

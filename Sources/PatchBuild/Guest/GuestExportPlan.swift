@@ -488,7 +488,9 @@ struct GuestSignatureReader {
     /// those it leaves out: the ones `StoredProperties.scan` leaves out (`weak`, closures, wrappers
     /// other than `@Published`…) and those whose type the guest cannot hold (`URLSession`, another
     /// class). Only the fields are part of the guest's copy of the class.
-    func classMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+    /// `copyingReferences`: whether its optional references to other objects travel as copies (a
+    /// receiver's do; those of an object it references do not, `referencedObjectMirror(of:)`).
+    func classMirror(of type: Int, copyingReferences: Bool = true) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
         let entry = index.types[type]
         let file = index.files[entry.file]
         guard let members = entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members else { return ([], []) }
@@ -506,6 +508,8 @@ struct GuestSignatureReader {
             guard let binding = bindings[property.name] else { continue }
             let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
+            case .success(.optional(.project(let object)))? where index.types[object].kind == .classType && !copyingReferences:
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references class \(index.types[object].qualifiedName) from an object the receiver references: objects travel one level deep, so a cycle cannot"))
             case .success(.optional(.project(let object)))? where referencedObjectProblem(object) == nil:
                 // `var species: BirdSpecies?`: a copy of the object, one level deep (`referencedObjectMirror`).
                 fields.append(.init(name: property.name, key: property.name, type: .optional(.project(object)), isConstant: false, hasDefault: false))
@@ -546,27 +550,9 @@ struct GuestSignatureReader {
 
     /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
     /// which prepare's thunk sends as a copy of the object's own stored properties, one level deep
-    /// (`Preparer.referencedObject`): its references, and its `private` properties (the thunk's file
-    /// cannot read them), are left out too, so a cycle never reaches the glue.
+    /// (`Preparer.referencedObject`): its references are left out too, so a cycle never reaches the glue.
     func referencedObjectMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
-        let mirror = classMirror(of: type)
-        let file = index.files[index.types[type].file]
-        let members = index.types[type].decl.as(ClassDeclSyntax.self)?.memberBlock.members ?? []
-        let stored = StoredProperties.scan(members, isClass: true, line: { file.line(of: $0) }).properties
-        var fields: [CodableShape.Field] = []
-        var leftOut = mirror.leftOut
-        for field in mirror.fields {
-            let property = stored.first { $0.name == field.name }
-            let line = property?.line ?? 0
-            if case .optional(.project(let object)) = field.type, index.types[object].kind == .classType {
-                leftOut.append(LeftOutProperty(name: field.name, line: line, reason: "stored property `\(field.name)` references class \(index.types[object].qualifiedName) from an object the receiver references: objects travel one level deep, so a cycle cannot"))
-            } else if property?.isFileScoped == true {
-                leftOut.append(LeftOutProperty(name: field.name, line: line, reason: "stored property `\(field.name)` is `private` to its file, which the thunk cannot read"))
-            } else {
-                fields.append(field)
-            }
-        }
-        return (fields, leftOut)
+        classMirror(of: type, copyingReferences: false)
     }
 
     /// Why a receiver's reference to an object of class `type` cannot carry a copy of it (nil when it
@@ -579,6 +565,12 @@ struct GuestSignatureReader {
         let modifiers = entry.decl.as(ClassDeclSyntax.self)?.modifiers.map(\.name.text) ?? []
         if let superclass = entry.inheritedNames.first, index.resolveType(named: superclass, from: entry.path).contains(where: { index.types[$0].kind == .classType }) {
             return "it inherits from \(superclass), whose stored properties a copy of it would not carry"
+        }
+        let copied = Set(referencedObjectMirror(of: type).fields.map(\.name))
+        let file = index.files[entry.file]
+        let stored = StoredProperties.scan(entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members ?? [], isClass: true, line: { file.line(of: $0) }).properties
+        if let hidden = stored.first(where: { $0.isFileScoped && copied.contains($0.name) }) {
+            return "its stored property `\(hidden.name)` (\(file.relativePath):\(hidden.line)) is `private` to its file, which the thunk cannot read"
         }
         guard !modifiers.contains("final") else { return nil }
         if modifiers.contains("open") { return "it is `open`: a subclass in another module could override what the module runs" }
