@@ -90,7 +90,8 @@ struct GuestDependencyClosure {
     private func expand(_ unit: GuestUnit, into state: inout State) {
         switch unit {
         case .global(let global):
-            resolve(references(of: unit, index.globals[global].decl), scope: [], file: index.globals[global].file, into: &state)
+            resolve(references(of: unit, index.globals[global].decl), scope: [], file: index.globals[global].file,
+                    extending: index.globals[global].foreignExtension?.extendedType.trimmedText, into: &state)
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
@@ -163,7 +164,10 @@ struct GuestDependencyClosure {
 
     /// `file`: where the code naming them is; another file's `private`/`fileprivate` globals are not
     /// what it means (`GuestPrivateNames`), and pulling them in would bring their dependencies too.
-    private func resolve(_ references: GuestReferences, scope: [String], file: Int, into state: inout State) {
+    /// `extending`: the standard type whose extension the code is in (`extension CGRect { … }`), whose
+    /// other extensions' members its bare names may mean; elsewhere a bare `min(…)` is never
+    /// `extension CGRect { var min }`.
+    private func resolve(_ references: GuestReferences, scope: [String], file: Int, extending: String? = nil, into state: inout State) {
         for name in references.bareNames {
             // Members of the enclosing types (implicit self) first, then the project's top level.
             var prefix = scope
@@ -175,7 +179,8 @@ struct GuestDependencyClosure {
                 }
                 prefix.removeLast()
             }
-            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) {
+            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file)
+                && index.globals[globalIndex].foreignExtension.map({ $0.extendedType.trimmedText == extending }) ?? true {
                 state.pending.append(.global(globalIndex))
             }
             let types = index.resolveType(named: name, from: scope)

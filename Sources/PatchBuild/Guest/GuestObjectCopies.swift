@@ -123,7 +123,7 @@ struct ObjectCopies {
         let entry = index.types[type]
         let uses = "uses \(entry.kind.rawValue) \(entry.qualifiedName)"
         if entry.kind == .actorType { return uses + "; an actor's state is isolated to it, so the module cannot work on a copy" }
-        if let receiver, let property = reader.classMirror(of: receiver).leftOut.first(where: { $0.reason.contains(" \(entry.qualifiedName)") }) {
+        if let receiver, let property = reader.classMirror(of: receiver).leftOut.first(where: { writtenType(of: $0.name, in: receiver).contains(entry.name) }) {
             let file = index.files[index.types[receiver].file].relativePath
             return uses + ", which the receiver's `\(property.name)` (\(file):\(property.line)) references but its copy leaves out (\(property.reason))"
         }
@@ -172,6 +172,16 @@ struct ObjectCopies {
             }
         }
         return nil
+    }
+
+    /// The names in the written type of `type`'s stored property `name` (`BirdSpecies!` → BirdSpecies).
+    private func writtenType(of name: String, in type: Int) -> Set<String> {
+        for member in index.types[type].members where member.kind == .storedProperty && member.names.contains(name) {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            let annotation = variable.bindings.first { $0.pattern.trimmedDescription == name }?.typeAnnotation ?? variable.bindings.compactMap(\.typeAnnotation).last
+            return Set(annotation?.type.tokens(viewMode: .sourceAccurate).map(\.text) ?? [])
+        }
+        return []
     }
 
     private func storedNames(of type: Int) -> Set<String> {

@@ -1,0 +1,44 @@
+@testable import PatchBuild
+import Testing
+
+/// A bare name means a member of an enclosing type or a global, never a member of another type's
+/// extension: Backyard Birds' `min(max(value, 0), 1)` in its color code pulled in
+/// `extension CGRect { var min: CGPoint }` and, with it, CoreGraphics, so every method of `Bird`
+/// (whose palette that code belongs to) stayed native.
+struct GuestForeignExtensionScopeTests {
+    static let index = GuestSourceIndex(sources: [
+        ("UI/CoreGraphics+Math.swift", """
+            import CoreGraphics
+
+            extension CGRect {
+                var min: CGPoint { CGPoint(x: minX, y: minY) }
+            }
+            """),
+        ("Data/Clamp.swift", """
+            extension Double {
+                func clamped() -> Double { min(max(self, 0), 1) }
+                func unit() -> Double { clamped() }
+            }
+
+            struct Level: Codable {
+                var value: Double
+                func clamped() -> Double { min(max(value, 0), 1) }
+                func scaled() -> Double { value.unit() }
+            }
+            """),
+    ])
+
+    @Test func aBareNameDoesNotMeanAnotherTypesExtensionMember() throws {
+        let program = GuestSourceGenerator(index: Self.index).generate(exports: [try #require(GuestExportName(declarationID: "Level.clamped()"))])
+        #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
+        #expect(!program.source.contains("var min: CGPoint"), "\(program.source)")
+    }
+
+    /// Within an extension of a type, a bare name still finds that type's members in its other extensions.
+    @Test func withinAnExtensionABareNameFindsTheSameTypesMembers() throws {
+        let program = GuestSourceGenerator(index: Self.index).generate(exports: [try #require(GuestExportName(declarationID: "Level.scaled()"))])
+        #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
+        #expect(program.source.contains("func unit() -> Double { clamped() }") && program.source.contains("func clamped() -> Double { min(max(self, 0), 1) }"), "\(program.source)")
+        #expect(!program.source.contains("var min: CGPoint"), "\(program.source)")
+    }
+}
