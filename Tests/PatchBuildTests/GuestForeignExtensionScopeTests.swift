@@ -2,7 +2,8 @@
 import Testing
 
 /// A bare name means a member of an enclosing type or a global, never a member of another type's
-/// extension: Backyard Birds' `min(max(value, 0), 1)` in its color code pulled in
+/// extension, and `Swift.min` the standard library's: Backyard Birds' `min(max(value, 0), 1)` and
+/// `Swift.min(…)` in its color and interpolation code pulled in
 /// `extension CGRect { var min: CGPoint }` and, with it, CoreGraphics, so every method of `Bird`
 /// (whose palette that code belongs to) stayed native.
 struct GuestForeignExtensionScopeTests {
@@ -24,12 +25,14 @@ struct GuestForeignExtensionScopeTests {
                 var value: Double
                 func clamped() -> Double { min(max(value, 0), 1) }
                 func scaled() -> Double { value.unit() }
+                func bounded() -> Double { Swift.min(Swift.max(value, 0), 1) }
             }
             """),
     ])
 
-    @Test func aBareNameDoesNotMeanAnotherTypesExtensionMember() throws {
-        let program = GuestSourceGenerator(index: Self.index).generate(exports: [try #require(GuestExportName(declarationID: "Level.clamped()"))])
+    @Test(arguments: ["Level.clamped()", "Level.bounded()"])
+    func aBareOrSwiftQualifiedNameDoesNotMeanAnotherTypesExtensionMember(_ id: String) throws {
+        let program = GuestSourceGenerator(index: Self.index).generate(exports: [try #require(GuestExportName(declarationID: id))])
         #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
         #expect(!program.source.contains("var min: CGPoint"), "\(program.source)")
     }
