@@ -14,6 +14,10 @@ struct GuestForeignExtensionScopeTests {
             extension CGRect {
                 var min: CGPoint { CGPoint(x: minX, y: minY) }
             }
+
+            extension CGPoint {
+                static func + (lhs: CGPoint, rhs: CGPoint) -> CGPoint { CGPoint(x: lhs.x + rhs.x, y: lhs.y + rhs.y) }
+            }
             """),
         ("Data/Clamp.swift", """
             extension Double {
@@ -26,15 +30,18 @@ struct GuestForeignExtensionScopeTests {
                 func clamped() -> Double { min(max(value, 0), 1) }
                 func scaled() -> Double { value.unit() }
                 func bounded() -> Double { Swift.min(Swift.max(value, 0), 1) }
+                func label() -> String { "level " + String(Int(value)) }
             }
             """),
     ])
 
-    @Test(arguments: ["Level.clamped()", "Level.bounded()"])
+    /// Nor does an operator or member name mean one of a framework type the guest does not have
+    /// (Backyard Birds' `extension CGPoint { static func + }`, reached by any `+`).
+    @Test(arguments: ["Level.clamped()", "Level.bounded()", "Level.label()"])
     func aBareOrSwiftQualifiedNameDoesNotMeanAnotherTypesExtensionMember(_ id: String) throws {
         let program = GuestSourceGenerator(index: Self.index).generate(exports: [try #require(GuestExportName(declarationID: id))])
         #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
-        #expect(!program.source.contains("var min: CGPoint"), "\(program.source)")
+        #expect(!program.source.contains("var min: CGPoint") && !program.source.contains("CGPoint(x: lhs.x"), "\(program.source)")
     }
 
     /// Within an extension of a type, a bare name still finds that type's members in its other extensions.

@@ -179,7 +179,7 @@ struct GuestDependencyClosure {
                 }
                 prefix.removeLast()
             }
-            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file)
+            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) && extendsGuestType(globalIndex)
                 && index.globals[globalIndex].foreignExtension.map({ $0.extendedType.trimmedText == extending }) ?? true {
                 state.pending.append(.global(globalIndex))
             }
@@ -209,13 +209,13 @@ struct GuestDependencyClosure {
             }
         }
         for name in newOperators {
-            for globalIndex in index.globals(named: name) {
+            for globalIndex in index.globals(named: name) where extendsGuestType(globalIndex) {
                 state.pending.append(.global(globalIndex))
             }
         }
         // `text.trimmed()` with `extension String { func trimmed() … }` in the project.
         for name in newMemberNames {
-            for globalIndex in index.foreignExtensionGlobals(named: name) { state.pending.append(.global(globalIndex)) }
+            for globalIndex in index.foreignExtensionGlobals(named: name) where extendsGuestType(globalIndex) { state.pending.append(.global(globalIndex)) }
         }
         // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
         for name in newMemberNames {
@@ -223,6 +223,14 @@ struct GuestDependencyClosure {
                 state.pending.append(.typeShell(type))
             }
         }
+    }
+
+    /// Not a member of an extension of a framework type the guest does not have (`extension CGPoint
+    /// { static func + }`): guest code holds no value of it (code that does is refused for the type),
+    /// so its members, found by name (`+`, `min`), are never what the code calls.
+    private func extendsGuestType(_ global: Int) -> Bool {
+        guard let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
+        return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
     }
 
     private func visible(_ global: Int, from file: Int) -> Bool {
