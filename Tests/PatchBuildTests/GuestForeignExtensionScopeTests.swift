@@ -1,10 +1,10 @@
 @testable import PatchBuild
 import Testing
 
-/// A bare name means a member of an enclosing type or a global, never a member of another type's
-/// extension, and `Swift.min` the standard library's: Backyard Birds' `min(max(value, 0), 1)` and
-/// `Swift.min(…)` in its color and interpolation code pulled in
-/// `extension CGRect { var min: CGPoint }` and, with it, CoreGraphics, so every method of `Bird`
+/// In a function export's code, no name means a member of an extension of a framework type the guest
+/// lacks, and `Swift.min` is the standard library's: Backyard Birds' `min(max(value, 0), 1)`,
+/// `Swift.min(…)` and `+` in its color and interpolation code pulled in `extension CGRect { var min }`,
+/// `extension CGPoint { static func + }` and, with them, CoreGraphics, so every method of `Bird`
 /// (whose palette that code belongs to) stayed native.
 struct GuestForeignExtensionScopeTests {
     static let index = GuestSourceIndex(sources: [

@@ -25,8 +25,12 @@ struct GuestDependencyClosure {
         var references: [GuestUnit: GuestReferences] = [:]
     }
 
-    init(index: GuestSourceIndex) {
+    /// Members of extensions of framework types the guest lacks are never reached (`extendsGuestType`).
+    let withoutFrameworkExtensions: Bool
+
+    init(index: GuestSourceIndex, withoutFrameworkExtensions: Bool = false) {
         self.index = index
+        self.withoutFrameworkExtensions = withoutFrameworkExtensions
     }
 
     /// Protocols of the standard library a guest type may keep conforming to, with the members that
@@ -90,8 +94,7 @@ struct GuestDependencyClosure {
     private func expand(_ unit: GuestUnit, into state: inout State) {
         switch unit {
         case .global(let global):
-            resolve(references(of: unit, index.globals[global].decl), scope: [], file: index.globals[global].file,
-                    extending: index.globals[global].foreignExtension?.extendedType.trimmedText, into: &state)
+            resolve(references(of: unit, index.globals[global].decl), scope: [], file: index.globals[global].file, into: &state)
         case .typeShell(let type):
             let entry = index.types[type]
             state.includedTypes.insert(type)
@@ -164,10 +167,7 @@ struct GuestDependencyClosure {
 
     /// `file`: where the code naming them is; another file's `private`/`fileprivate` globals are not
     /// what it means (`GuestPrivateNames`), and pulling them in would bring their dependencies too.
-    /// `extending`: the standard type whose extension the code is in (`extension CGRect { … }`), whose
-    /// other extensions' members its bare names may mean; elsewhere a bare `min(…)` is never
-    /// `extension CGRect { var min }`.
-    private func resolve(_ references: GuestReferences, scope: [String], file: Int, extending: String? = nil, into state: inout State) {
+    private func resolve(_ references: GuestReferences, scope: [String], file: Int, into state: inout State) {
         for name in references.bareNames {
             // Members of the enclosing types (implicit self) first, then the project's top level.
             var prefix = scope
@@ -179,8 +179,7 @@ struct GuestDependencyClosure {
                 }
                 prefix.removeLast()
             }
-            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) && extendsGuestType(globalIndex)
-                && index.globals[globalIndex].foreignExtension.map({ $0.extendedType.trimmedText == extending }) ?? true {
+            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) && extendsGuestType(globalIndex) {
                 state.pending.append(.global(globalIndex))
             }
             let types = index.resolveType(named: name, from: scope)
@@ -226,10 +225,11 @@ struct GuestDependencyClosure {
     }
 
     /// Not a member of an extension of a framework type the guest does not have (`extension CGPoint
-    /// { static func + }`): guest code holds no value of it (code that does is refused for the type),
-    /// so its members, found by name (`+`, `min`), are never what the code calls.
+    /// { static func + }`) when that cannot be what a name means: a function export's code holds no
+    /// value of such a type (code that does is refused for the type), so its members, found by name
+    /// (`+`, `min`), are never what it calls. A view's may, through the view DSL's stand-ins.
     private func extendsGuestType(_ global: Int) -> Bool {
-        guard let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
+        guard withoutFrameworkExtensions, let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
         return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
     }
 

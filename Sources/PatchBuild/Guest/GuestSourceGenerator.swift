@@ -28,10 +28,15 @@ struct GuestSourceGenerator {
     /// Shared by every `generate` of a build, so a retry after a compile error reuses the closures
     /// the first attempt computed.
     let closureBuilder: GuestDependencyClosure
+    /// The function exports': their code cannot use a framework type the guest lacks, so members of its
+    /// extensions are never what their names mean (`GuestDependencyClosure.withoutFrameworkExtensions`);
+    /// a view's code can, through the view DSL's stand-ins (`extension Color`, `extension View`).
+    let functionClosureBuilder: GuestDependencyClosure
 
     init(index: GuestSourceIndex) {
         self.index = index
         closureBuilder = GuestDependencyClosure(index: index)
+        functionClosureBuilder = GuestDependencyClosure(index: index, withoutFrameworkExtensions: true)
     }
 
     /// Plans the requested exports, drops the ones that cannot be patched (with the reason), and
@@ -52,13 +57,13 @@ struct GuestSourceGenerator {
             case .failure(let problem):
                 unpatchable.append(problem)
             case .success(let plan):
-                var closure = closureBuilder.closure(of: plan.unit)
+                var closure = functionClosureBuilder.closure(of: plan.unit)
                 // A receiver's copy holds its references to other objects, which its decoder assigns.
-                for member in referenceMembers(of: plan, reader: reader) { closure.formUnion(closureBuilder.closure(of: member)) }
+                for member in referenceMembers(of: plan, reader: reader) { closure.formUnion(functionClosureBuilder.closure(of: member)) }
                 var codecTypes: Set<Int> = []
                 collectCodecTypes(plan, reader: reader, into: &codecTypes)
                 collectCodableTypes(in: closure, reader: reader, into: &codecTypes)
-                for type in codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
+                for type in codecTypes { closure.formUnion(functionClosureBuilder.closure(of: .typeShell(type))) }
                 if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers, reader: reader) {
                     unpatchable.append(problem)
                 } else {
