@@ -822,34 +822,72 @@ private struct Planner {
     /// class's own), so the class is `final`, or not `open` and no class of the target subclasses it.
     private func objectReceiver(of function: FunctionCandidate, type: DeclaredType, typeFile: String, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
         let owner = function.ownerPath.joined(separator: ".")
-        if let superclass = type.inheritedTypes.first, let declared = analysis.declaredTypes[superclass], declared.kind == .classType {
-            return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) inherits from `\(superclass)`, whose stored properties the mirror of `self` would not carry")
-        }
-        if !type.isFinal {
-            if type.isOpen {
-                return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) is `open`: a subclass in another module could override the methods the module runs as `\(owner)` declares them")
-            }
-            if let subclass = analysis.declaredTypes.values.first(where: { $0.kind == .classType && $0.inheritedTypes.first == owner }) {
-                return (nil, "the receiver's class `\(owner)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run; mark `\(owner)` `final` or the method `// @native`")
-            }
+        if let reason = Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) {
+            return (nil, "the receiver's class " + reason + (reason.hasSuffix("would not run") ? "; mark `\(owner)` `final` or the method `// @native`" : ""))
         }
         // Refused as for a struct rather than left out: `build`'s copy of the class cannot tell
         // which file the thunk reads it from.
         if let property = type.storedProperties.properties.first(where: { $0.isFileScoped && typeFile != file }) {
             return (nil, "the receiver's stored property `\(property.name)` is private to \(typeFile):\(property.line), which the thunk must read; declare the method in that file")
         }
-        // Sent, and decoded back: the checks of a mutating method's receiver.
-        let properties = type.storedProperties.properties.filter { property in
-            let references = [false, true].flatMap { isResult in
-                property.codableReferences.map { reference in
-                    var checked = reference
-                    checked.isResult = isResult
-                    return checked
-                }
-            }
-            return codableIndex.unsupportedReason(references, scope: function.ownerPath) == nil
+        let properties = type.storedProperties.properties.compactMap { property in
+            travels(property, scope: function.ownerPath) ? property : referencedObject(property, scope: function.ownerPath, analysis: analysis)
         }
         return (.object(properties), nil)
+    }
+
+    /// Why a class cannot be copied into the module as `typeFile`'s declaration of it has it (nil when
+    /// it can), starting with its name: what the module copies must be all that the object holds and
+    /// all that its calls to its methods run, so no superclass of the project (its stored properties
+    /// are not in the mirror) and no override of those methods (the module runs the class's own).
+    private static func copyProblem(ofClass type: DeclaredType, typeFile: String, analysis: TargetAnalysis) -> String? {
+        let name = type.path.joined(separator: ".")
+        if let superclass = type.inheritedTypes.first, let declared = analysis.declaredTypes[superclass], declared.kind == .classType {
+            return "`\(name)` (\(typeFile):\(type.line)) inherits from `\(superclass)`, whose stored properties a mirror of it would not carry"
+        }
+        guard !type.isFinal else { return nil }
+        if type.isOpen {
+            return "`\(name)` (\(typeFile):\(type.line)) is `open`: a subclass in another module could override the methods the module runs as `\(name)` declares them"
+        }
+        if let subclass = analysis.declaredTypes.values.first(where: { $0.kind == .classType && $0.inheritedTypes.first == name }) {
+            return "`\(name)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run"
+        }
+        return nil
+    }
+
+    /// A stored property the mirror of an object carries as it is: its type is Codable both ways (sent,
+    /// and decoded back, the checks of a mutating method's receiver).
+    private func travels(_ property: StoredProperty, scope: [String]) -> Bool {
+        let references = [false, true].flatMap { isResult in
+            property.codableReferences.map { reference in
+                var checked = reference
+                checked.isResult = isResult
+                return checked
+            }
+        }
+        return codableIndex.unsupportedReason(references, scope: scope) == nil
+    }
+
+    /// A receiver's optional reference to another object of the target (`var species: BirdSpecies?`,
+    /// a SwiftData to-one relationship), carried as a copy of that object's own stored properties that
+    /// travel — one level deep: its references and collections of objects stay behind, so a cycle
+    /// (Bird → BirdSpecies → Bird) never reaches the mirror. An object with a `private` one that would
+    /// travel is not copied: the thunk's file cannot read it, and the guest's copy would lack it. `build` refuses a body that writes to the copy (docs/prepare.md "Objects
+    /// the receiver references"). Nil when it cannot travel: the mirror leaves the property out.
+    private func referencedObject(_ property: StoredProperty, scope: [String], analysis: TargetAnalysis) -> StoredProperty? {
+        guard property.type.hasSuffix("?") else { return nil }
+        let written = String(property.type.dropLast())
+        // The name as the declaring type's scope resolves it: nested first, then the top level.
+        let candidates = (0...scope.count).reversed().map { (scope.prefix($0) + [written]).joined(separator: ".") }
+        guard let name = candidates.first(where: { analysis.declaredTypes[$0] != nil }), let type = analysis.declaredTypes[name],
+              type.kind == .classType, !type.isGeneric, let typeFile = analysis.typeFiles[name],
+              Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) == nil
+        else { return nil }
+        let copied = type.storedProperties.properties.filter { travels($0, scope: type.path) }
+        guard !copied.contains(where: \.isFileScoped) else { return nil }
+        var carried = property
+        carried.object = ReferencedObject(className: name, properties: copied)
+        return carried
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,

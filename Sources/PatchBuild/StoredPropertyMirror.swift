@@ -16,11 +16,27 @@ struct StoredProperty: Sendable, Codable, Equatable {
     /// Set by `prepare` for one thunk when the type is not Codable: how the mirror's field carries it
     /// (docs/prepare.md "Values that are not Codable"). Not part of the scan.
     var coding: ValueCoding? = nil
+    /// Set by prepare on a class receiver's `X?` reference to another object of the target, which its
+    /// mirror carries as a copy of that object (`Preparer.referencedObject`).
+    var object: ReferencedObject? = nil
 
-    enum CodingKeys: String, CodingKey { case name, type, isLet, isFileScoped, line, codableReferences, hasInitialValue }
+    enum CodingKeys: String, CodingKey { case name, type, isLet, isFileScoped, line, codableReferences, hasInitialValue, object }
 
     /// The type of the mirror's field.
     var fieldType: String { coding?.fieldType ?? type }
+}
+
+/// The object a class receiver's stored property references, as the receiver's mirror copies it: the
+/// stored properties of `className` that travel, one level deep (docs/prepare.md "Objects the receiver
+/// references").
+struct ReferencedObject: Sendable, Codable, Equatable {
+    var className: String
+    var properties: [StoredProperty]
+
+    /// The mirror's nested struct holding the copy of the object `property` references.
+    static func mirrorName(of property: StoredProperty) -> String {
+        "__Object_" + property.name.replacingOccurrences(of: "`", with: "")
+    }
 }
 
 /// A stored property of a class that its mirror does not copy (docs/prepare.md "Class methods"): a
@@ -127,9 +143,10 @@ struct StoredProperties: Sendable, Codable, Equatable {
     }
 
     /// Attributes of a class's stored property that leave its value what the mirror reads and writes as
-    /// `self.name`: `@Published` (its projected publisher fires `objectWillChange` on each write) and
-    /// `@ObservationIgnored`.
-    static let pureStorageAttributes: Set<String> = ["Published", "ObservationIgnored"]
+    /// `self.name`: `@Published` (its projected publisher fires `objectWillChange` on each write),
+    /// `@ObservationIgnored`, and SwiftData's `@Attribute`, `@Relationship` and `@Transient`, which
+    /// tell the `@Model` macro how to persist a property whose value `self.name` still is.
+    static let pureStorageAttributes: Set<String> = ["Published", "ObservationIgnored", "Attribute", "Relationship", "Transient"]
 }
 
 /// How an instance method's thunk sends `self` to the module as the `"self"` key of its arguments,
@@ -190,7 +207,15 @@ enum ReceiverCoding: Sendable, Equatable {
             // JSON rather than `==`: every mirrored property is Codable (it travels), not every one is
             // Equatable, and the JSON is all the module sees of it. Sorted keys make a dictionary's
             // encoding one string whatever its order in memory.
-            let fields = properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.fieldType);" }.joined()
+            // A referenced object travels as a nested struct copying its properties (`init(_:)` reads them).
+            let fields = properties.map { property in
+                guard let object = property.object else { return " let \(SwiftIdentifier.escaped(property.name)): \(property.fieldType);" }
+                let name = ReferencedObject.mirrorName(of: property)
+                let copied = object.properties.map { SwiftIdentifier.escaped($0.name) }
+                return " let \(SwiftIdentifier.escaped(property.name)): \(name)?; struct \(name): Codable {"
+                    + object.properties.map { " let \(SwiftIdentifier.escaped($0.name)): \($0.type);" }.joined()
+                    + " init(_ object: \(object.className)) {" + copied.map { " self.\($0) = object.\($0);" }.joined() + " } };"
+            }.joined()
             return "struct \(Self.mirrorName): Codable {\(fields) static func changed<T: Encodable>(_ sent: T, _ returned: T) -> Bool { "
                 + "let encoder = JSONEncoder(); encoder.outputFormatting = .sortedKeys; return (try? encoder.encode(sent)) != (try? encoder.encode(returned)) } }"
         case .value, .mirroredValue: return nil
@@ -201,8 +226,13 @@ enum ReceiverCoding: Sendable, Equatable {
     var encodedSelf: String {
         switch self {
         case let .mirror(properties), let .object(properties):
-            Self.mirrorName + "(" + properties.map { "\($0.name.replacingOccurrences(of: "`", with: "")): " + ($0.coding?.encode("self.\(SwiftIdentifier.escaped($0.name))") ?? "self.\(SwiftIdentifier.escaped($0.name))") }
-                .joined(separator: ", ") + ")"
+            Self.mirrorName + "(" + properties.map { property in
+                let value = "self.\(SwiftIdentifier.escaped(property.name))"
+                let field = property.object == nil
+                    ? property.coding?.encode(value) ?? value
+                    : "\(value).map(\(Self.mirrorName).\(ReferencedObject.mirrorName(of: property)).init)"
+                return "\(property.name.replacingOccurrences(of: "`", with: "")): " + field
+            }.joined(separator: ", ") + ")"
         case .value: "self"
         case let .mirroredValue(coding): coding.encode("self")
         }
@@ -222,7 +252,9 @@ enum ReceiverCoding: Sendable, Equatable {
                 return "self.\(SwiftIdentifier.escaped(property.name)) = \(property.coding?.decode(field) ?? field)"
             }
         case let .object(properties):
-            properties.filter { !$0.isLet }.map { property in
+            // A referenced object is never assigned: `build` refuses a body that writes to it or to the
+            // property holding it, so the copy comes back as it went.
+            properties.filter { !$0.isLet && $0.object == nil }.map { property in
                 let name = SwiftIdentifier.escaped(property.name)
                 return "if \(Self.mirrorName).changed(\(Self.sentName).\(name), \(decoded).\(name)) { self.\(name) = \(decoded).\(name) }"
             }

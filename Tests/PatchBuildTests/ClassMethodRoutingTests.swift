@@ -159,7 +159,7 @@ import Testing
         let skipped = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
         #expect(skipped == [
             "4 Base.bump(): the receiver's class `Base` (Sources/App/View.swift:1) has the subclass `Derived` (Sources/App/View.swift:6), whose overrides the module would not run; mark `Base` `final` or the method `// @native`",
-            "8 Derived.twice(): the receiver's class `Derived` (Sources/App/View.swift:6) inherits from `Base`, whose stored properties the mirror of `self` would not carry",
+            "8 Derived.twice(): the receiver's class `Derived` (Sources/App/View.swift:6) inherits from `Base`, whose stored properties a mirror of it would not carry",
             "13 Open.bump(): the receiver's class `Open` (Sources/App/View.swift:10) is `open`: a subclass in another module could override the methods the module runs as `Open` declares them",
             "18 Counter.bump(): instance methods of an actor are not routed: its state is isolated to the actor, and a copy sent to the module could not be written back without crossing that isolation",
             "23 Made.init(count:): initializers of a class are not routed: a replacement would have to repeat the class's rules for designated and convenience initializers, and its stored `let`s cannot be assigned twice",

@@ -10,10 +10,18 @@ struct GuestCodecGenerator {
     var readsViewInputs = false
     /// Classes whose methods are exported: each travels as its mirror (`classMirror(of:)`).
     var receiverClasses: Set<Int> = []
+    /// Classes whose objects a receiver's stored properties reference (`referencedObjects(ofReceiver:)`),
+    /// which travel as copies one level deep. A class that is both has its receiver's codec: the keys a
+    /// copy lacks are its references, optional, which it decodes as nil.
+    var referencedClasses: Set<Int> = []
+
+    private func shape(of type: Int) -> Result<GuestSignatureReader.CodableShape, GuestSignatureReader.Problem> {
+        reader.codableShape(of: type, asReceiver: receiverClasses.contains(type), asReferenced: referencedClasses.contains(type))
+    }
 
     /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.
     func emitCodec(for type: Int, into writer: inout GuestSourceWriter) {
-        guard case .success(let shape) = reader.codableShape(of: type, asReceiver: receiverClasses.contains(type)) else { return }
+        guard case .success(let shape) = shape(of: type) else { return }
         let name = index.types[type].qualifiedName
         writer.line("extension \(name): _PatchJSONCodable {")
         if shape.isClass {
@@ -52,10 +60,11 @@ struct GuestCodecGenerator {
         writer.line("}")
     }
 
-    /// The guest's copy of a receiver class is built from its mirror's JSON by a designated initializer
-    /// in the class's body (the `init(_patchJSON:)` `_PatchJSONCodable` requires of it).
+    /// The guest's copy of a receiver class, or of an object it references, is built from its mirror's
+    /// JSON by a designated initializer in the class's body (the `init(_patchJSON:)` `_PatchJSONCodable`
+    /// requires of it).
     func emitClassDecoder(for type: Int, into writer: inout GuestSourceWriter) {
-        guard receiverClasses.contains(type), case .success(let shape) = reader.codableShape(of: type, asReceiver: true) else { return }
+        guard receiverClasses.contains(type) || referencedClasses.contains(type), case .success(let shape) = shape(of: type) else { return }
         emitFieldDecoder(name: index.types[type].qualifiedName, shape: shape, into: &writer)
     }
 

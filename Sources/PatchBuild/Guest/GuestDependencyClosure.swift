@@ -25,8 +25,12 @@ struct GuestDependencyClosure {
         var references: [GuestUnit: GuestReferences] = [:]
     }
 
-    init(index: GuestSourceIndex) {
+    /// Members of extensions of framework types the guest lacks are never reached (`extendsGuestType`).
+    let withoutFrameworkExtensions: Bool
+
+    init(index: GuestSourceIndex, withoutFrameworkExtensions: Bool = false) {
         self.index = index
+        self.withoutFrameworkExtensions = withoutFrameworkExtensions
     }
 
     /// Protocols of the standard library a guest type may keep conforming to, with the members that
@@ -124,7 +128,9 @@ struct GuestDependencyClosure {
             }
             // A class travels as its mirror: the stored properties it leaves out are not part of the
             // guest's copy (code that touches one is refused, `GuestSourceGenerator.staticProblem`).
-            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).classMirror(of: type).leftOut.map(\.name)) : []
+            // Nor, here, are its references to other objects, which only a receiver's copy holds: the
+            // generator adds them to the closure of an export whose receiver the class is.
+            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).referencedObjectMirror(of: type).leftOut.map(\.name)) : []
             for (memberIndex, member) in entry.members.enumerated() {
                 let layout = (member.kind == .storedProperty && leftOut.isDisjoint(with: member.names)) || member.kind == .enumCase
                 let required = entry.kind == .protocolType || !requirementNames.isDisjoint(with: member.names)
@@ -173,7 +179,7 @@ struct GuestDependencyClosure {
                 }
                 prefix.removeLast()
             }
-            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) {
+            for globalIndex in index.globals(named: name) where visible(globalIndex, from: file) && extendsGuestType(globalIndex) {
                 state.pending.append(.global(globalIndex))
             }
             let types = index.resolveType(named: name, from: scope)
@@ -202,13 +208,13 @@ struct GuestDependencyClosure {
             }
         }
         for name in newOperators {
-            for globalIndex in index.globals(named: name) {
+            for globalIndex in index.globals(named: name) where extendsGuestType(globalIndex) {
                 state.pending.append(.global(globalIndex))
             }
         }
         // `text.trimmed()` with `extension String { func trimmed() … }` in the project.
         for name in newMemberNames {
-            for globalIndex in index.foreignExtensionGlobals(named: name) { state.pending.append(.global(globalIndex)) }
+            for globalIndex in index.foreignExtensionGlobals(named: name) where extendsGuestType(globalIndex) { state.pending.append(.global(globalIndex)) }
         }
         // `.init(...)` / `.member` on a nested type name: resolve nested types named like members.
         for name in newMemberNames {
@@ -216,6 +222,15 @@ struct GuestDependencyClosure {
                 state.pending.append(.typeShell(type))
             }
         }
+    }
+
+    /// Not a member of an extension of a framework type the guest does not have (`extension CGPoint
+    /// { static func + }`) when that cannot be what a name means: a function export's code holds no
+    /// value of such a type (code that does is refused for the type), so its members, found by name
+    /// (`+`, `min`), are never what it calls. A view's may, through the view DSL's stand-ins.
+    private func extendsGuestType(_ global: Int) -> Bool {
+        guard withoutFrameworkExtensions, let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
+        return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
     }
 
     private func visible(_ global: Int, from file: Int) -> Bool {

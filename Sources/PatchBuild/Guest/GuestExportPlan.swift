@@ -159,9 +159,10 @@ struct GuestSignatureReader {
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
             + (thrownError?.projectTypes() ?? [])
         var checked: Set<Int> = []
+        let objects = isObject ? referencedObjects(ofReceiver: owner!) : []
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
-            switch codableShape(of: type, asReceiver: isObject && type == owner) {
+            switch codableShape(of: type, asReceiver: isObject && type == owner, asReferenced: objects.contains(type)) {
             case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
             case .failure(let problem): return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: problem.reason, detail: problem.detail, location: problem.location ?? location))
             }
@@ -397,15 +398,17 @@ struct GuestSignatureReader {
     }
 
     /// `asReceiver`: a class whose method is exported travels as its mirror (`classMirror(of:)`);
-    /// anywhere else a class is a reference, which the glue cannot carry.
-    func codableShape(of type: Int, asReceiver: Bool = false) -> Result<CodableShape, Problem> {
+    /// `asReferenced`: a class a receiver's stored property references travels as a copy one level
+    /// deep (`referencedObjectMirror(of:)`). Anywhere else a class is a reference, which the glue
+    /// cannot carry.
+    func codableShape(of type: Int, asReceiver: Bool = false, asReferenced: Bool = false) -> Result<CodableShape, Problem> {
         let entry = index.types[type]
         let file = index.files[entry.file]
         let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: entry.decl))
-        if asReceiver, entry.kind == .classType, !entry.isGeneric {
+        if asReceiver || asReferenced, entry.kind == .classType, !entry.isGeneric {
             var shape = CodableShape()
             shape.isClass = true
-            shape.fields = classMirror(of: type).fields
+            shape.fields = asReceiver ? classMirror(of: type).fields : referencedObjectMirror(of: type).fields
             return .success(shape)
         }
         guard entry.kind == .structType || entry.kind == .enumType else {
@@ -485,7 +488,9 @@ struct GuestSignatureReader {
     /// those it leaves out: the ones `StoredProperties.scan` leaves out (`weak`, closures, wrappers
     /// other than `@Published`…) and those whose type the guest cannot hold (`URLSession`, another
     /// class). Only the fields are part of the guest's copy of the class.
-    func classMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+    /// `copyingReferences`: whether its optional references to other objects travel as copies (a
+    /// receiver's do; those of an object it references do not, `referencedObjectMirror(of:)`).
+    func classMirror(of type: Int, copyingReferences: Bool = true) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
         let entry = index.types[type]
         let file = index.files[entry.file]
         guard let members = entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members else { return ([], []) }
@@ -503,8 +508,22 @@ struct GuestSignatureReader {
             guard let binding = bindings[property.name] else { continue }
             let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
+            case .success(.optional(.project(let object)))? where index.types[object].kind == .classType && !copyingReferences:
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references class \(index.types[object].qualifiedName) from an object the receiver references: objects travel one level deep, so a cycle cannot"))
+            case .success(.optional(.project(let object)))? where referencedObjectProblem(object) == nil:
+                // `var species: BirdSpecies?`: a copy of the object, one level deep (`referencedObjectMirror`).
+                fields.append(.init(name: property.name, key: property.name, type: .optional(.project(object)), isConstant: false, hasDefault: false))
             case .success(let resolved)? where resolved.projectTypes().contains(where: { [.classType, .actorType].contains(index.types[$0].kind) }):
-                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: a reference to another object cannot travel"))
+                let object = resolved.projectTypes().first { [.classType, .actorType].contains(index.types[$0].kind) }!
+                let why: String
+                if case .optional(.project(object)) = resolved, let problem = referencedObjectProblem(object) {
+                    why = problem
+                } else if case .project(object) = resolved {
+                    why = "only an optional reference (`\(index.types[object].qualifiedName)?`) travels, as a copy of the object"
+                } else {
+                    why = "a collection of objects does not travel (only an optional reference to one, as a copy)"
+                }
+                leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references \(index.types[object].kind.rawValue) \(index.types[object].qualifiedName): \(why)"))
             case .success(let resolved)?:
                 // The thunk's mirror has only Codable properties (prepare's `CodableIndex`): the guest's
                 // copy must decode exactly those keys.
@@ -522,6 +541,43 @@ struct GuestSignatureReader {
             }
         }
         return (fields, leftOut)
+    }
+
+    /// The classes whose objects the mirror of a receiver of class `owner` carries copies of.
+    func referencedObjects(ofReceiver owner: Int) -> Set<Int> {
+        Set(classMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
+    }
+
+    /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
+    /// which prepare's thunk sends as a copy of the object's own stored properties, one level deep
+    /// (`Preparer.referencedObject`): its references are left out too, so a cycle never reaches the glue.
+    func referencedObjectMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+        classMirror(of: type, copyingReferences: false)
+    }
+
+    /// Why a receiver's reference to an object of class `type` cannot carry a copy of it (nil when it
+    /// can): the checks prepare makes of a receiver's class (`Preparer.copyProblem`), as the copy must
+    /// be all that the object holds and its methods the ones that run.
+    func referencedObjectProblem(_ type: Int) -> String? {
+        let entry = index.types[type]
+        guard entry.kind == .classType else { return "\(entry.qualifiedName) is an \(entry.kind.rawValue), whose state is isolated to it" }
+        guard !entry.isGeneric else { return "generic class \(entry.qualifiedName) cannot be copied by the glue" }
+        let modifiers = entry.decl.as(ClassDeclSyntax.self)?.modifiers.map(\.name.text) ?? []
+        if let superclass = entry.inheritedNames.first, index.resolveType(named: superclass, from: entry.path).contains(where: { index.types[$0].kind == .classType }) {
+            return "it inherits from \(superclass), whose stored properties a copy of it would not carry"
+        }
+        let copied = Set(referencedObjectMirror(of: type).fields.map(\.name))
+        let file = index.files[entry.file]
+        let stored = StoredProperties.scan(entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members ?? [], isClass: true, line: { file.line(of: $0) }).properties
+        if let hidden = stored.first(where: { $0.isFileScoped && copied.contains($0.name) }) {
+            return "its stored property `\(hidden.name)` (\(file.relativePath):\(hidden.line)) is `private` to its file, which the thunk cannot read"
+        }
+        guard !modifiers.contains("final") else { return nil }
+        if modifiers.contains("open") { return "it is `open`: a subclass in another module could override what the module runs" }
+        if let subclass = index.types.first(where: { $0.kind == .classType && $0.inheritedNames.first == entry.qualifiedName }) {
+            return "it has the subclass \(subclass.qualifiedName), whose overrides the module would not run"
+        }
+        return nil
     }
 
     /// The type states `Codable` (or both halves) in its declaration or an extension, directly or

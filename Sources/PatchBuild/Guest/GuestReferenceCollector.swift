@@ -35,6 +35,8 @@ final class GuestReferenceCollector: SyntaxVisitor {
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         let name = node.baseName.text
         if let access = node.parent?.as(MemberAccessExprSyntax.self), access.declName.id == node.id {
+            // `Swift.min(…)` is the standard library's, never a member the project declares.
+            if access.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Swift" { return .visitChildren }
             references.memberNames.insert(name)
         } else if node.parent?.is(KeyPathPropertyComponentSyntax.self) == true {
             // `\.isPremium`, `\Food.supplier?.name`: members, which the guest program reads through

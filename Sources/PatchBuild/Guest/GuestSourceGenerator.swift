@@ -28,10 +28,15 @@ struct GuestSourceGenerator {
     /// Shared by every `generate` of a build, so a retry after a compile error reuses the closures
     /// the first attempt computed.
     let closureBuilder: GuestDependencyClosure
+    /// The function exports': their code cannot use a framework type the guest lacks, so members of its
+    /// extensions are never what their names mean (`GuestDependencyClosure.withoutFrameworkExtensions`);
+    /// a view's code can, through the view DSL's stand-ins (`extension Color`, `extension View`).
+    let functionClosureBuilder: GuestDependencyClosure
 
     init(index: GuestSourceIndex) {
         self.index = index
         closureBuilder = GuestDependencyClosure(index: index)
+        functionClosureBuilder = GuestDependencyClosure(index: index, withoutFrameworkExtensions: true)
     }
 
     /// Plans the requested exports, drops the ones that cannot be patched (with the reason), and
@@ -54,11 +59,13 @@ struct GuestSourceGenerator {
             case .failure(let problem):
                 unpatchable.append(problem)
             case .success(let plan):
-                var closure = closureBuilder.closure(of: plan.unit)
+                var closure = functionClosureBuilder.closure(of: plan.unit)
+                // A receiver's copy holds its references to other objects, which its decoder assigns.
+                for member in referenceMembers(of: plan, reader: reader) { closure.formUnion(functionClosureBuilder.closure(of: member)) }
                 var codecTypes: Set<Int> = []
                 collectCodecTypes(plan, reader: reader, into: &codecTypes)
                 collectCodableTypes(in: closure, reader: reader, into: &codecTypes)
-                for type in codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
+                for type in codecTypes { closure.formUnion(functionClosureBuilder.closure(of: .typeShell(type))) }
                 closure.subtract(dropped)
                 if let problem = staticProblem(in: closure, for: plan, declaredMembers: declaredMembers, reader: reader) {
                     unpatchable.append(problem)
@@ -97,8 +104,10 @@ struct GuestSourceGenerator {
         for plan in views { codecTypes.formUnion(plan.codecTypes) }
         // With views, the DSL's Foundation stand-ins are compiled in and enums also read the
         // inputs' shape of them.
+        let receiverClasses = Set(plans.compactMap { plan in plan.owner.flatMap { index.types[$0].kind == .classType && plan.isInstanceMethod ? $0 : nil } })
         let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
-                                         receiverClasses: Set(plans.compactMap { plan in plan.owner.flatMap { index.types[$0].kind == .classType && plan.isInstanceMethod ? $0 : nil } }))
+                                         receiverClasses: receiverClasses,
+                                         referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) })
         emitProjectCode(included, viewTypes: Set(views.map(\.type)), exported: Set(plans.map(\.unit)), codecs: codecs, into: &writer)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
             codecs.emitCodec(for: type, into: &writer)
@@ -120,12 +129,28 @@ struct GuestSourceGenerator {
                             views: views, viewClosures: viewClosures, viewGeneratedLines: viewGeneratedLines)
     }
 
+    /// The receiver's class of an export of a class's instance method (nil for any other export).
+    private func objectReceiver(of plan: GuestExportPlan) -> Int? {
+        guard plan.isInstanceMethod, let owner = plan.owner, index.types[owner].kind == .classType else { return nil }
+        return owner
+    }
+
+    /// The stored properties of an export's class receiver that reference other objects (`species:
+    /// BirdSpecies?`), which its copy holds (`GuestSignatureReader.classMirror`).
+    private func referenceMembers(of plan: GuestExportPlan, reader: GuestSignatureReader) -> [GuestUnit] {
+        guard let owner = objectReceiver(of: plan) else { return [] }
+        let names = Set(reader.classMirror(of: owner).fields.filter { field in field.type.projectTypes().contains { index.types[$0].kind == .classType } }.map(\.name))
+        return index.types[owner].members.indices.filter { index.types[owner].members[$0].kind == .storedProperty && !names.isDisjoint(with: index.types[owner].members[$0].names) }
+            .map { .member(type: owner, member: $0) }
+    }
+
     private func collectCodecTypes(_ plan: GuestExportPlan, reader: GuestSignatureReader, into types: inout Set<Int>) {
         var pending = plan.parameters.flatMap { $0.type.projectTypes() } + (plan.result?.projectTypes() ?? []) + (plan.thrownError?.projectTypes() ?? [])
         if plan.isInstanceMethod, let owner = plan.owner { pending.append(owner) }
+        let objects = objectReceiver(of: plan).map { reader.referencedObjects(ofReceiver: $0) } ?? []
         while let type = pending.popLast() {
             guard types.insert(type).inserted else { continue }
-            if case .success(let shape) = reader.codableShape(of: type, asReceiver: plan.isInstanceMethod && type == plan.owner) {
+            if case .success(let shape) = reader.codableShape(of: type, asReceiver: plan.isInstanceMethod && type == plan.owner, asReferenced: objects.contains(type)) {
                 pending.append(contentsOf: shape.referencedTypes)
             }
         }
@@ -149,6 +174,7 @@ struct GuestSourceGenerator {
 
     /// Constructs in the needed code that the guest tier cannot run, found without compiling.
     private func staticProblem(in closure: Set<GuestUnit>, for plan: GuestExportPlan, declaredMembers: Set<String>, reader: GuestSignatureReader) -> GuestUnpatchable? {
+        let objects = ObjectCopies(receiver: objectReceiver(of: plan), reader: reader)
         for unit in closure.sorted() {
             let (decl, file, owner) = declaration(of: unit)
             let sourceFile = index.files[file]
@@ -158,13 +184,20 @@ struct GuestSourceGenerator {
                     declarationID: plan.name.declarationID, reason: reason, detail: detail + via,
                     location: GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: node)))
             }
-            // The receiver's class travels as a copy (`classMirror(of:)`); any other object does not.
-            if case .typeShell(let type) = unit, index.types[type].kind == .actorType || (index.types[type].kind == .classType && type != plan.owner) {
-                return problem(.unsupportedLanguageFeature, "uses \(index.types[type].kind.rawValue) \(index.types[type].qualifiedName); reference types are native-only in the guest tier", decl)
+            // The receiver's class travels as a copy (`classMirror(of:)`), and so do the objects its
+            // stored properties reference (`referencedObjectMirror(of:)`); any other object does not.
+            if case .typeShell(let type) = unit, index.types[type].kind == .actorType
+                || (index.types[type].kind == .classType && type != plan.owner && !objects.classes.contains(type)) {
+                return problem(.unsupportedLanguageFeature, objects.whyNoCopy(of: type), decl)
             }
-            if case .member(let type, let member) = unit, type == plan.owner, index.types[type].kind == .classType,
-               let property = reader.classMirror(of: type).leftOut.first(where: { index.types[type].members[member].names.contains($0.name) }) {
-                return problem(.unsupportedLanguageFeature, "touches `\(property.name)` (\(sourceFile.relativePath):\(property.line)), a stored property of class \(index.types[type].qualifiedName) that the copy the module receives leaves out (\(property.reason))", decl)
+            if case .member(let type, let member) = unit, index.types[type].kind == .classType, type == plan.owner || objects.classes.contains(type),
+               let property = (type == plan.owner ? reader.classMirror(of: type) : reader.referencedObjectMirror(of: type)).leftOut
+                .first(where: { index.types[type].members[member].names.contains($0.name) }) {
+                let copy = type == plan.owner ? "the copy the module receives" : "the copy of a referenced object the module receives"
+                return problem(.unsupportedLanguageFeature, "touches `\(property.name)` (\(sourceFile.relativePath):\(property.line)), a stored property of class \(index.types[type].qualifiedName) that \(copy) leaves out (\(property.reason))", decl)
+            }
+            if case .typeShell = unit {} else if let (write, detail) = objects.lostWrite(in: decl, of: unit) {
+                return problem(.unsupportedLanguageFeature, detail, write.node)
             }
             let references: GuestReferences
             if case .typeShell = unit { references = GuestReferences() } else { references = GuestReferenceCollector.collect(decl) }
@@ -365,7 +398,7 @@ struct GuestSourceWriter {
     /// Attributes the guest cannot honour (actor isolation, Objective-C, SwiftUI builders); they
     /// are blanked with spaces so the copied code keeps its line structure.
     static let droppedAttributes: Set<String> = ["MainActor", "preconcurrency", "objc", "nonobjc", "Observable", "ViewBuilder", "IBAction", "IBOutlet",
-                                                 "Published", "ObservationIgnored"]
+                                                 "Published", "ObservationIgnored", "Attribute", "Relationship", "Transient"]
 
     mutating func line(_ content: String) {
         text += content + "\n"
