@@ -4,34 +4,28 @@ import PatchManifest
 import Testing
 
 /// The dependency closure reaches a project extension of an outside type by member name alone, so
-/// `clock.currentDate` of the project's own struct also pulls in ACHNBrowserUI's
-/// `extension EnvironmentValues { var currentDate … }`, which the guest cannot compile. The build
-/// drops the extension instead of failing (it failed with "cannot find type 'EnvironmentValues'"),
-/// and an export that really needs it stays native with its own line.
+/// `clock.currentDate` of the project's own struct also pulls in an extension like ACHNBrowserUI's
+/// `extension EnvironmentValues { var currentDate … }`. Extensions of the framework types
+/// `GuestFrameworkNames` lists are skipped up front; this one extends a vendor SDK's type no list
+/// knows, which the guest cannot compile. The build drops the extension instead of failing (it
+/// failed with "cannot find type"), and an export that really needs it stays native on its own line.
 @Suite struct ForeignExtensionClosureTests {
     static let environment = """
-        import SwiftUI
+        import AnalyticsKit
 
-        struct CurrentDateKey: EnvironmentKey {
-            static let defaultValue = 0
-        }
-
-        extension EnvironmentValues {
-            var currentDate: Int {
-                get { self[CurrentDateKey.self] }
-                set { self[CurrentDateKey.self] = newValue }
-            }
+        extension AnalyticsContext {
+            var currentDate: Int { sessionStart + 86_400 }
         }
 
         """
     static let logic = """
-        import SwiftUI
+        import AnalyticsKit
 
         struct Clock { var currentDate: Int }
 
         func nextDay(_ clock: Clock) -> Int { clock.currentDate + 1 }
 
-        func environmentDate(_ values: EnvironmentValues) -> Int { values.currentDate }
+        func contextDate(_ context: AnalyticsContext) -> Int { context.currentDate }
 
         """
 
@@ -41,11 +35,11 @@ import Testing
         try Data(Self.logic.utf8).write(to: URL(fileURLWithPath: (sources as NSString).appendingPathComponent("Logic.swift")))
         let output = try GuestHarness.temporaryDirectory("foreign-extension-output")
         let result = try GuestModuleBuilder.build(GuestBuildRequest(
-            sourcesDirectory: sources, exports: ["nextDay(_:)", "environmentDate(_:)"], outputDirectory: output, toolchain: try Toolchain.discover()))
+            sourcesDirectory: sources, exports: ["nextDay(_:)", "contextDate(_:)"], outputDirectory: output, toolchain: try Toolchain.discover()))
         #expect(result.manifest.exports.map(\.declarationID) == ["nextDay(_:)"], "\(result.manifest.unpatchable)")
-        let native = try #require(result.manifest.unpatchable.first { $0.declarationID == "environmentDate(_:)" })
+        let native = try #require(result.manifest.unpatchable.first { $0.declarationID == "contextDate(_:)" })
         #expect(native.location?.file == "Logic.swift", "\(native)")
         let program = try String(contentsOfFile: (output as NSString).appendingPathComponent("PatchGuest.swift"), encoding: .utf8)
-        #expect(!program.contains("extension EnvironmentValues"))
+        #expect(!program.contains("extension AnalyticsContext"))
     }
 }
