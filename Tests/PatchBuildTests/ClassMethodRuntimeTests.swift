@@ -17,9 +17,7 @@ struct ClassMethodRuntimeTests {
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Basket_add___", "_pf_Basket_total__get", "_pf_Counter_increment__by"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0)
         // Native: every write is seen. Module: `add` writes `items` only (its `discount` came back

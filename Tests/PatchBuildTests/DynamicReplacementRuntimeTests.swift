@@ -18,9 +18,7 @@ struct DynamicReplacementRuntimeTests {
         // `routing: all` routes the fixture's unmarked functions too: their thunks compile and, with no
         // module export for them, run the original.
         #expect(plan.functions.map(\.export) == ["_pf_Pricing_total__cents_quantity", "_pf_greetingLine__for", "_pf_renderAll__", "_pf_renderSecret__"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0)
         #expect(result.output == """

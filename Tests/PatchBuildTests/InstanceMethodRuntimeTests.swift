@@ -16,9 +16,7 @@ struct InstanceMethodRuntimeTests {
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Cart_add__item", "_pf_Cart_clear__", "_pf_Cart_itemCount__get", "_pf_Cart_total__", "_pf_Endpoint_init__name", "_pf_Size_label__prefix", "_pf_Size_toggle__"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         // `Cart.note` is private: the thunks are appended to Cart.swift, the routing file has the enum's.
         let cart = String(decoding: files["Sources/App/Cart.swift"] ?? [], as: UTF8.self)
         #expect(cart.contains("@_dynamicReplacement(for: add(item:))\n    mutating func __patch_add(item: Item) -> Int {"), "\(cart)")

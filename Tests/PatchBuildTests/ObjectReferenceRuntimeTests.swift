@@ -23,9 +23,7 @@ struct ObjectReferenceRuntimeTests {
         let (plan, sources) = try Self.prepared()
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Bird_speciesName__get", "_pf_Bird_visit__times"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0, "\(result.output)")
         // Native: the species' name, the visit. Module: its answers, `visits` written back, and the

@@ -157,9 +157,7 @@ struct PrivateMemberRuntimeTests {
         let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
                                  appTarget: "App", routing: .all, existingFile: { _ in nil })
         #expect(plan.functions.map(\.export).contains("_pf_Ledger_apply__fee"))
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("""

@@ -1,4 +1,5 @@
 import Foundation
+import PatchBuild
 import Testing
 
 /// Compiles Swift against the SDK API stand-in (Tests/SDKStandIn: PatchSDK, PatchRender, PatchSwiftUI
@@ -80,6 +81,14 @@ enum SDKStandIn {
     /// Compiles `files` (path → bytes; each written under its last path component) into one executable
     /// module `App` against every stand-in, in Swift 6 mode as current apps build, and runs it:
     /// dynamic replacement and the generated routing are real on Linux, only the UI types are not.
+    /// `sources` as `plan` leaves them: its rewritten sources and generated files in place.
+    static func prepared(_ sources: [SourceFile], by plan: PreparePlan) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for source in sources { files[source.path] = source.bytes }
+        for update in plan.updates { files[update.path] = update.after }
+        return files
+    }
+
     static func compileAndRun(_ files: [String: [UInt8]]) throws -> Outcome {
         let compiler = try #require(compiler, "CI=true requires swiftc")
         let standIns = try directory().path

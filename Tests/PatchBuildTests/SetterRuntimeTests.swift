@@ -17,9 +17,7 @@ struct SetterRuntimeTests {
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Thermostat_degrees__get", "_pf_Thermostat_label__get"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let routing = String(decoding: try #require(plan.updates.first { $0.path.contains("PatchThunks") }).after ?? [], as: UTF8.self)
         #expect(routing.contains("""
                     set {

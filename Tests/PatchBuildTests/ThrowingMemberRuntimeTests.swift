@@ -17,9 +17,7 @@ struct ThrowingMemberRuntimeTests {
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Counter_advance__by", "_pf_Limit_init__text", "_pf_Parser_length__of"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let routing = try #require(plan.updates.first { $0.path.contains("PatchThunks") })
         #expect(String(decoding: routing.after ?? [], as: UTF8.self).contains("        return try __result.value.get()"))
         let result = try SDKStandIn.compileAndRun(files)

@@ -17,9 +17,7 @@ struct ValueMirrorRuntimeTests {
                                  appTarget: "App", routing: .marked, existingFile: { _ in nil })
         #expect(plan.skipped.isEmpty, "\(plan.skipped)")
         #expect(plan.functions.map(\.export) == ["_pf_Planner_period__get", "_pf_Timeframe_next__", "_pf_Trip_extend__to", "_pf_grown___", "_pf_label__for", "_pf_shifted____by", "_pf_status__after"])
-        var files: [String: [UInt8]] = [:]
-        for source in sources { files[source.path] = source.bytes }
-        for update in plan.updates { files[update.path] = update.after }
+        let files = SDKStandIn.prepared(sources, by: plan)
         let result = try SDKStandIn.compileAndRun(files)
         #expect(result.status == 0, "\(result.output)")
         let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
