@@ -14,6 +14,8 @@ struct CommandFailure: Error {
     var message: String
     var exitStatus: ExitStatus
     var hint: String?
+    /// More than the one-line `message` says (ArgumentParser's help and usage lines for a usage error).
+    var detail: String? = nil
     /// The command's full result when it did its work and only a gate failed (`build`'s exits 35 and
     /// 36): CI reads the report from the failure envelope's `result`, in the success shape.
     var result: (any Encodable & Sendable)? = nil
@@ -61,10 +63,11 @@ struct Console {
     func emitFailure(command: String, _ failure: CommandFailure) {
         if json {
             let error = Envelope<GateResult>.ErrorBody(
-                kind: failure.kind, message: failure.message, hint: failure.hint, exitCode: failure.exitStatus.rawValue)
+                kind: failure.kind, message: failure.message, hint: failure.hint, detail: failure.detail, exitCode: failure.exitStatus.rawValue)
             emit(Envelope<GateResult>(ok: false, command: command, result: failure.result.map(GateResult.init), error: error))
         } else {
             var text = "error: \(failure.message)\n"
+            if let detail = failure.detail { text += detail + "\n" }
             if let hint = failure.hint { text += "hint: \(hint)\n" }
             FileHandle.standardError.write(Data(text.utf8))
         }
@@ -86,6 +89,7 @@ struct Envelope<Result: Encodable>: Encodable {
         var kind: String
         var message: String
         var hint: String?
+        var detail: String?
         var exitCode: Int32
     }
     var ok: Bool

@@ -55,11 +55,34 @@ struct Patchcli: AsyncParsableCommand {
         guard code != .success else { exit(withError: error) }
         let message = fullMessage(for: error)
         if arguments.contains("--json") {
-            let failure = CommandFailure(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli help` for the usage")
-            Console(json: true).emitFailure(command: arguments.first { !$0.hasPrefix("-") } ?? "patchcli", failure)
+            // One line for `message`; ArgumentParser's help and usage lines go to `detail`.
+            let lines = message.split(separator: "\n", maxSplits: 1).map(String.init)
+            let summary = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? message
+            let named = commandPath(arguments)
+            let failure = CommandFailure(
+                kind: "usage", message: summary, exitStatus: .usage,
+                hint: "`\((["patchcli"] + named.invoked).joined(separator: " ")) --help` shows the usage", detail: lines.count > 1 ? lines[1] : nil)
+            Console(json: true).emitFailure(command: named.envelope.isEmpty ? "patchcli" : named.envelope.joined(separator: " "), failure)
         } else {
             FileHandle.standardError.write(Data("\(message)\n".utf8))
         }
         Foundation.exit(ExitStatus.usage.rawValue)
+    }
+
+    /// The subcommands `arguments` name, in order (`release rollout`), as typed and as the
+    /// command's own envelope names them: a default subcommand (`release publish`, `diff create`)
+    /// reports under its parent's name (`release`, `diff`), as its successful runs do.
+    static func commandPath(_ arguments: [String]) -> (invoked: [String], envelope: [String]) {
+        var command: ParsableCommand.Type = Patchcli.self
+        var invoked: [String] = []
+        var envelope: [String] = []
+        for argument in arguments where !argument.hasPrefix("-") {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == argument || $0.configuration.aliases.contains(argument) })
+            else { break }
+            invoked.append(next._commandName)
+            if command.configuration.defaultSubcommand.map(ObjectIdentifier.init) != ObjectIdentifier(next) { envelope.append(next._commandName) }
+            command = next
+        }
+        return (invoked, envelope)
     }
 }
