@@ -111,7 +111,7 @@ public struct ChangeSet: Sendable {
                 let isHelper = changes[index].id != id
                 changes[index].status = .nativeOnly
                 changes[index].reason = item.reason.rawValue
-                changes[index].detail = isHelper ? "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + (item.detail ?? "")
+                changes[index].detail = isHelper ? "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + item.detail
                     : item.detail
                 // The guest pipeline indexes the project root: its locations are the report's. Where the
                 // guest compiler found the problem is reported beside the changed declaration.
@@ -393,7 +393,7 @@ public enum ChangeDetector {
         }
         /// Why prepare left the declaration un-routed: found by its baseline id, else (a skip of a
         /// whole file) by its line.
-        func preparesSkip(of declaration: Baseline.Declaration) -> PreparePlan.Skip? {
+        func preparesSkip() -> PreparePlan.Skip? {
             current.skipped.first { $0.declarationID == declaration.id }
                 ?? current.skipped.first { $0.file == declaration.file && $0.line == location.line }
         }
@@ -423,7 +423,7 @@ public enum ChangeDetector {
                 return native(DeclarationChange.NativeReason.notRouted,
                               "no thunk routes a `body(…)` method that renders from its arguments (prepare routes a view's `var body` and a modifier's `body(content:)`; `// @patchable` cannot route a method returning `some View`); move the rendering into a view of its own (`struct …: View { let props: Props; var body: some View }`) that this method returns, whose `body` is routed (docs/prepare.md \"Bodies that are not routed\")")
             }
-            if let skip = preparesSkip(of: declaration) {
+            if let skip = preparesSkip() {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
             return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)
@@ -441,7 +441,7 @@ public enum ChangeDetector {
                }) {
                 return native(DeclarationChange.NativeReason.toolbarContentNotRoutable, skip.reason)
             }
-            if let skip = preparesSkip(of: declaration) {
+            if let skip = preparesSkip() {
                 return native(DeclarationChange.NativeReason.notRouted, "prepare does not route it: \(skip.reason)")
             }
             return native(DeclarationChange.NativeReason.notRouted, Self.notRoutedAdvice)

@@ -791,14 +791,7 @@ private struct Planner {
             var properties = type.storedProperties.properties
             for (position, property) in properties.enumerated() {
                 // A mutating method's new `self` comes back: the mirror is decoded too.
-                let references = directions.flatMap { isResult in
-                    property.codableReferences.map { reference in
-                        var checked = reference
-                        checked.isResult = isResult
-                        return checked
-                    }
-                }
-                if codableIndex.unsupportedReason(references, scope: function.ownerPath) != nil {
+                if !travels(property, scope: function.ownerPath, directions: directions) {
                     // Not Codable: the field carries its value mirror.
                     switch planner.coding(of: property.type, scope: function.ownerPath, directions: Set(directions)) {
                     case let .success(coding): properties[position].coding = coding
@@ -855,10 +848,10 @@ private struct Planner {
         return nil
     }
 
-    /// A stored property the mirror of an object carries as it is: its type is Codable both ways (sent,
-    /// and decoded back, the checks of a mutating method's receiver).
-    private func travels(_ property: StoredProperty, scope: [String]) -> Bool {
-        let references = [false, true].flatMap { isResult in
+    /// A stored property a mirror carries as it is: its type is Codable in `directions` (sent, and for
+    /// `true` decoded back; an object's both ways, as a mutating method's receiver).
+    private func travels(_ property: StoredProperty, scope: [String], directions: [Bool] = [false, true]) -> Bool {
+        let references = directions.flatMap { isResult in
             property.codableReferences.map { reference in
                 var checked = reference
                 checked.isResult = isResult
@@ -1076,6 +1069,9 @@ private struct Planner {
                 edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
             }
         }
+        // The types value mirrors may name: the target's and the public enums of the others (one merge per file).
+        let mirrorableTypes = analysis.declaredTypes.merging(publicEnums) { own, _ in own }
+        let mirrorableTypeFiles = analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }
         for function in file.scan.functions {
             guard routing.selects(function, inFile: file.path) else {
                 unroute(function)
@@ -1084,8 +1080,7 @@ private struct Planner {
             let export = function.export
             var reason = targetUnsupportedReason(function, in: analysis)
             var receiver: ReceiverCoding?
-            var planner = ValueMirrorPlanner(index: codableIndex, types: analysis.declaredTypes.merging(publicEnums) { own, _ in own },
-                                             typeFiles: analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }, file: file.path,
+            var planner = ValueMirrorPlanner(index: codableIndex, types: mirrorableTypes, typeFiles: mirrorableTypeFiles, file: file.path,
                                              conditions: (analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.context.conditions ?? []) + function.context.conditions)
             var values = ValueCodings()
             if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }

@@ -34,9 +34,11 @@ public final class EventDatabase: Sendable {
     private final class Connection: @unchecked Sendable {
         let handle: OpaquePointer
         var insert: OpaquePointer?
+        var insertWrongAppKey: OpaquePointer?
         init(handle: OpaquePointer) { self.handle = handle }
         deinit {
             sqlite3_finalize(insert)
+            sqlite3_finalize(insertWrongAppKey)
             sqlite3_close_v2(handle)
         }
     }
@@ -86,6 +88,9 @@ public final class EventDatabase: Sendable {
                                 app_id, app_key, os_version, device_model, app_version, duration_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        connection.insertWrongAppKey = try Self.prepare(connection.handle, path: path, """
+            INSERT INTO wrong_app_key_checks (received_at, device_id, app_key, fingerprint, channel) VALUES (?, ?, ?, ?, ?)
+            """)
         self.connection = Mutex(connection)
     }
 
@@ -113,10 +118,8 @@ public final class EventDatabase: Sendable {
     public func recordWrongAppKey(_ check: UpdateCheckRequest, receivedAt: String) throws(EventDatabaseError) {
         let path = self.path
         try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
-            let statement = try Self.prepare(connection.handle, path: path, """
-                INSERT INTO wrong_app_key_checks (received_at, device_id, app_key, fingerprint, channel) VALUES (?, ?, ?, ?, ?)
-                """)
-            defer { sqlite3_finalize(statement) }
+            guard let statement = connection.insertWrongAppKey else { return }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
             let texts: [String?] = [receivedAt, check.deviceID, check.appKey, check.fingerprint, check.channel]
             for (index, text) in texts.enumerated() {
                 Self.bind(statement, Int32(index + 1), text)

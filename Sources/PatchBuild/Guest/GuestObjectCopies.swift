@@ -102,7 +102,8 @@ struct ObjectCopies {
     let receiver: Int?
     /// The receiver's stored properties that reference an object, with the object's class.
     let references: [String: Int]
-    var classes: Set<Int> { Set(references.values) }
+    /// The classes of `references`, read for every unit and write checked.
+    let classes: Set<Int>
     private var index: GuestSourceIndex { reader.index }
 
     init(receiver: Int?, reader: GuestSignatureReader) {
@@ -115,6 +116,7 @@ struct ObjectCopies {
             }
         }
         self.references = references
+        classes = Set(references.values)
     }
 
     /// Why code using `type` (an actor, or a class neither the receiver nor referenced by it) cannot

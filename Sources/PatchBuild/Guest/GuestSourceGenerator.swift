@@ -104,7 +104,7 @@ struct GuestSourceGenerator {
         for plan in views { codecTypes.formUnion(plan.codecTypes) }
         // With views, the DSL's Foundation stand-ins are compiled in and enums also read the
         // inputs' shape of them.
-        let receiverClasses = Set(plans.compactMap { plan in plan.owner.flatMap { index.types[$0].kind == .classType && plan.isInstanceMethod ? $0 : nil } })
+        let receiverClasses = Set(plans.compactMap(objectReceiver(of:)))
         let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
                                          receiverClasses: receiverClasses,
                                          referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) })
