@@ -233,6 +233,18 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
 
     public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty && widenedMembers.isEmpty }
 
+    /// The edits that take out what these insertions put into `function`'s declaration (its `dynamic`,
+    /// the `file` of its widened `private`): for `--revert` of an edited file, and for a function a
+    /// later `prepare` no longer routes.
+    func removalEdits(for function: FunctionCandidate) -> [SourceEdit] {
+        var edits: [SourceEdit] = []
+        if let range = function.dynamicRange, dynamicFunctions.contains(function.key) { edits.append(SourceEdit(range: range, replacement: "")) }
+        if let keyword = function.fileprivateKeyword, widenedMembers.contains(function.key) {
+            edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
+        }
+        return edits
+    }
+
     /// The Codable form as a tree (how `PrepareState` writes it).
     var jsonValue: JSONValue {
         .object([CodingKeys.viewBuilderOwners.stringValue: .array(viewBuilderOwners.map(JSONValue.string)),
@@ -815,8 +827,8 @@ private struct Planner {
     /// class's own), so the class is `final`, or not `open` and no class of the target subclasses it.
     private func objectReceiver(of function: FunctionCandidate, type: DeclaredType, typeFile: String, in file: String, analysis: TargetAnalysis) -> (ReceiverCoding?, String?) {
         let owner = function.ownerPath.joined(separator: ".")
-        if let reason = Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) {
-            return (nil, "the receiver's class " + reason + (reason.hasSuffix("would not run") ? "; mark `\(owner)` `final` or the method `// @native`" : ""))
+        if let problem = Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) {
+            return (nil, "the receiver's class " + problem.reason + (problem.isFixedByFinal ? "; mark `\(owner)` `final` or the method `// @native`" : ""))
         }
         // Refused as for a struct rather than left out: `build`'s copy of the class cannot tell
         // which file the thunk reads it from.
@@ -833,19 +845,28 @@ private struct Planner {
     /// it can), starting with its name: what the module copies must be all that the object holds and
     /// all that its calls to its methods run, so no superclass of the project (its stored properties
     /// are not in the mirror) and no override of those methods (the module runs the class's own).
-    private static func copyProblem(ofClass type: DeclaredType, typeFile: String, analysis: TargetAnalysis) -> String? {
+    private static func copyProblem(ofClass type: DeclaredType, typeFile: String, analysis: TargetAnalysis) -> ClassCopyProblem? {
         let name = type.path.joined(separator: ".")
         if let superclass = type.inheritedTypes.first, let declared = analysis.declaredTypes[superclass], declared.kind == .classType {
-            return "`\(name)` (\(typeFile):\(type.line)) inherits from `\(superclass)`, whose stored properties a mirror of it would not carry"
+            return ClassCopyProblem(reason: "`\(name)` (\(typeFile):\(type.line)) inherits from `\(superclass)`, whose stored properties a mirror of it would not carry",
+                                    isFixedByFinal: false)
         }
         guard !type.isFinal else { return nil }
         if type.isOpen {
-            return "`\(name)` (\(typeFile):\(type.line)) is `open`: a subclass in another module could override the methods the module runs as `\(name)` declares them"
+            return ClassCopyProblem(reason: "`\(name)` (\(typeFile):\(type.line)) is `open`: a subclass in another module could override the methods the module runs as `\(name)` declares them",
+                                    isFixedByFinal: false)
         }
         if let subclass = analysis.declaredTypes.values.first(where: { $0.kind == .classType && $0.inheritedTypes.first == name }) {
-            return "`\(name)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run"
+            return ClassCopyProblem(reason: "`\(name)` (\(typeFile):\(type.line)) has the subclass `\(subclass.path.joined(separator: "."))` (\(analysis.typeFiles[subclass.path.joined(separator: ".")] ?? "?"):\(subclass.line)), whose overrides the module would not run",
+                                    isFixedByFinal: true)
         }
         return nil
+    }
+
+    /// Why a class cannot be copied, and whether marking it `final` is the fix to suggest.
+    private struct ClassCopyProblem {
+        let reason: String
+        let isFixedByFinal: Bool
     }
 
     /// A stored property a mirror carries as it is: its type is Codable in `directions` (sent, and for
@@ -1059,16 +1080,11 @@ private struct Planner {
                                       line: body.line, contentHash: body.contentHash))
         }
         // A function an earlier run routed and this one does not (marked `// @native`, excluded, or
-        // `routing` changed) loses the `dynamic` that run inserted: it is inlinable again.
-        let insertedDynamic = Set(previousInsertions[file.path]?.dynamicFunctions ?? [])
-        // Likewise a `private` member an earlier run widened is `private` again.
-        let widened = Set(previousInsertions[file.path]?.widenedMembers ?? [])
-        func unroute(_ function: FunctionCandidate) {
-            if let range = function.dynamicRange, insertedDynamic.contains(function.key) { edits.append(SourceEdit(range: range, replacement: "")) }
-            if let keyword = function.fileprivateKeyword, widened.contains(function.key) {
-                edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
-            }
-        }
+        // `routing` changed) loses the `dynamic` that run inserted: it is inlinable again; likewise a
+        // `private` member an earlier run widened is `private` again.
+        let earlierInsertions = previousInsertions[file.path] ?? PreparedInsertions()
+        let widened = Set(earlierInsertions.widenedMembers)
+        func unroute(_ function: FunctionCandidate) { edits += earlierInsertions.removalEdits(for: function) }
         // The types value mirrors may name: the target's and the public enums of the others (one merge per file).
         let mirrorableTypes = analysis.declaredTypes.merging(publicEnums) { own, _ in own }
         let mirrorableTypeFiles = analysis.typeFiles.merging(publicEnumFiles) { own, _ in own }

@@ -22,14 +22,7 @@ public enum Unpreparer {
                 edits.append(SourceEdit(range: range, replacement: ""))
             }
         }
-        for function in scan.functions {
-            if insertions.dynamicFunctions.contains(function.key), let range = function.dynamicRange {
-                edits.append(SourceEdit(range: range, replacement: ""))
-            }
-            if insertions.widenedMembers.contains(function.key), let keyword = function.fileprivateKeyword {
-                edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
-            }
-        }
+        for function in scan.functions { edits += insertions.removalEdits(for: function) }
         return SourceEdit.apply(edits, to: userBytes)
     }
 }
