@@ -8,8 +8,11 @@ struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a Patch module (raw .wasm, PMOD, POVR) with device parity, under limits.",
         discussion: """
-            patchcli run MODULE EXPORT [ARG...]    call an export (typed from its signature; (i32,i32)->i64
-                                                   exports use the packed ABI with --input)
+            patchcli run MODULE EXPORT [ARG...]    call an export (arguments typed from its signature)
+            patchcli run MODULE EXPORT --input TEXT
+                                                   write TEXT into guest memory as the export's (ptr, len):
+                                                   (i32,i32)->i64 returns packed bytes (printed decoded),
+                                                   (i32,i32)->i32 a value (printed as is)
             patchcli run MODULE                    activate only: parity checks, instantiate, _initialize
             patchcli run MODULE --smoke            run the probes of MODULE's manifest.json (or --probes)
             patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
@@ -31,7 +34,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the artifact, checked before parsing (default: manifest.json's).")
     var sha256: String?
 
-    @Option(help: "Input bytes for a packed export: text/JSON as given, or @FILE.")
+    @Option(help: "Input bytes for an export taking (ptr, len): text/JSON as given, or @FILE.")
     var input: String?
 
     @Option(help: "How --input is sent: raw, or msgpack (JSON input re-encoded as the SDK's MessagePack).")
