@@ -355,7 +355,8 @@ struct Run: AsyncParsableCommand {
             do {
                 bridges.fixtures = try NetworkFixtures.parse(Data(try FileAccess.read(fixtures)), source: fixtures)
             } catch let error as NetworkFixturesError {
-                throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput, hint: nil)
+                throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput,
+                                     hint: "fix the --fixtures file where the message says (its format: docs/cli.md, `run`)")
             }
         }
         return RuntimeOptions(limits: try limits.limits(), enforceParity: !noParity, seed: seed, bridges: bridges)
@@ -373,10 +374,3 @@ struct Run: AsyncParsableCommand {
 
 extension InputEncoding: ExpressibleByArgument {}
 extension OutputDecoding: ExpressibleByArgument {}
-
-extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
-}
