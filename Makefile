@@ -23,7 +23,8 @@ demo: build
 
 # `make install` (PREFIX, DESTDIR): a release build, then bin/patchcli and share/patchcli (the guest
 # templates `build` compiles against, found relative to the executable, and build-info with the commit
-# `patchcli --version` prints). CONFIGURATION=debug installs the existing debug build without building.
+# `patchcli --version` prints), and shell completions where bash-completion, zsh and fish look under
+# the prefix. CONFIGURATION=debug installs the existing debug build without building.
 # Needs no setup: the system libraries are the build's, the toolchain the user's.
 PREFIX ?= /usr/local
 CONFIGURATION ?= release
@@ -33,6 +34,9 @@ COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 STATIC_STDLIB := $(shell [ "$$(uname -s)" = Linux ] && [ -e "$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/../lib/swift_static/linux/static-stdlib-args.lnk" ] && echo --static-swift-stdlib)
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
 INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/patchcli
+INSTALL_BASH_COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+INSTALL_ZSH_COMPLETION = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+INSTALL_FISH_COMPLETION = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 .PHONY: install uninstall install-build
 install-build:
@@ -45,10 +49,15 @@ install: install-build
 	install -m 0755 "$(SCRATCH)/$(CONFIGURATION)/patchcli" "$(INSTALL_BIN)/patchcli"
 	install -m 0644 templates/guest/* "$(INSTALL_SHARE)/templates/guest/"
 	printf 'commit=%s\n' "$(COMMIT)" > "$(INSTALL_SHARE)/build-info"
+	install -d "$(INSTALL_BASH_COMPLETION)" "$(INSTALL_ZSH_COMPLETION)" "$(INSTALL_FISH_COMPLETION)"
+	"$(SCRATCH)/$(CONFIGURATION)/patchcli" --generate-completion-script bash > "$(INSTALL_BASH_COMPLETION)/patchcli"
+	"$(SCRATCH)/$(CONFIGURATION)/patchcli" --generate-completion-script zsh > "$(INSTALL_ZSH_COMPLETION)/_patchcli"
+	"$(SCRATCH)/$(CONFIGURATION)/patchcli" --generate-completion-script fish > "$(INSTALL_FISH_COMPLETION)/patchcli.fish"
 
 uninstall:
 	rm -f "$(INSTALL_BIN)/patchcli"
 	rm -rf "$(INSTALL_SHARE)"
+	rm -f "$(INSTALL_BASH_COMPLETION)/patchcli" "$(INSTALL_ZSH_COMPLETION)/_patchcli" "$(INSTALL_FISH_COMPLETION)/patchcli.fish"
 
 clean:
 	rm -rf $(SCRATCH) demo-work bench-work

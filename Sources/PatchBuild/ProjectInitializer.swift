@@ -39,12 +39,15 @@ public enum InitError: Error, CustomStringConvertible {
         }
     }
 
-    public var hint: String? {
+    public var hint: String {
         switch self {
         case .noProject: return "run init in the folder holding Package.swift or the .xcodeproj, or pass --project"
+        case .noTargets: return "point --project at the package or Xcode project of the app itself"
+        case .malformedProject, .malformedInfoPlist: return "open the file in Xcode (or `plutil -lint` it) and fix it, then run init again"
+        case .unreadable: return "check the path and its permissions"
+        case .keys: return "check the key directory (--key-dir) and its permissions"
         case .noInfoPlist: return "pass --info-plist PATH"
         case .existingConfig: return "fix patch.json, or run `patchcli init --force` to write a new one"
-        default: return nil
         }
     }
 

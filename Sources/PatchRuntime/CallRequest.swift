@@ -26,17 +26,22 @@ public struct CallResult: Sendable {
 
 extension RuntimeSession {
     /// Chooses the ABI: packed when the export is `(i32, i32) -> i64` and no scalar arguments were
-    /// given (so a genuine two-int function can still be called with explicit arguments), scalar
-    /// otherwise.
+    /// given (so a genuine two-int function can still be called with explicit arguments); with
+    /// `--input` on any other `(i32, i32)` export, the buffer ABI (the input as its `(ptr, len)`,
+    /// its scalar results printed); scalar otherwise.
     public func perform(_ request: CallRequest) throws(RuntimeError) -> CallResult {
         let packed = try isPackedABI(request.export) && (request.input != nil || request.arguments.isEmpty)
-        guard packed else {
-            if request.input != nil {
-                let type = try signature(of: request.export)
+        if !packed, let input = request.input {
+            let type = try signature(of: request.export)
+            guard type.parameters == [.i32, .i32] else {
                 throw .unsupportedSignature(
                     export: request.export, signature: ServedImport.signatureText(parameters: type.parameters, results: type.results),
-                    detail: "--input needs the packed ABI (i32, i32) -> i64; pass wasm arguments instead")
+                    detail: "--input needs an export taking (i32 ptr, i32 len): (i32, i32) -> i64 returns packed bytes, "
+                        + "(i32, i32) -> i32 (or other scalars) returns values; pass wasm arguments instead")
             }
+            return CallResult(outcome: try callWithBuffer(request.export, input: try request.encoding.encode(input)), decoded: nil)
+        }
+        guard packed else {
             return CallResult(outcome: try callScalar(request.export, arguments: request.arguments), decoded: nil)
         }
         let bytes = try request.encoding.encode(request.input ?? [])

@@ -26,7 +26,11 @@ public struct TypedValue: Sendable, Equatable, Codable, CustomStringConvertible 
 
 /// The outcome of one successful call.
 public struct CallOutcome: Sendable {
-    public enum ABI: String, Sendable, Codable { case scalar, packed }
+    /// scalar: wasm values from text. packed: `(i32 ptr, i32 len) -> i64`, input and output bytes
+    /// (`Patch.callPacked`). buffer: input bytes as the `(ptr, len)` arguments of an export with
+    /// scalar results, as the SDK's typed `call` lowers one `String`/`Data` argument (§2.1), e.g.
+    /// `(i32, i32) -> i32` for a function of a String returning Int32.
+    public enum ABI: String, Sendable, Codable { case scalar, packed, buffer }
 
     public var export: String
     public var moduleIndex: Int
@@ -64,6 +68,10 @@ final class RoutedExport {
 
     /// The canonical structured-blob shape `(i32 ptr, i32 len) -> i64`.
     var isPacked: Bool { type.parameters == [.i32, .i32] && type.results == [.i64] }
+
+    /// Takes one buffer as `(i32 ptr, i32 len)`; with any results but the packed i64, those are
+    /// plain values (the buffer ABI).
+    var takesBuffer: Bool { type.parameters == [.i32, .i32] }
 }
 
 extension RuntimeSession {
@@ -105,17 +113,63 @@ extension RuntimeSession {
     /// both buffers released with `patch_free`, the input even when the call fails.
     public func callPacked(_ export: String, input: [UInt8]) throws(RuntimeError) -> CallOutcome {
         let routed = try route(export)
-        let (member, function, signature) = (routed.member, routed.function, routed.signature)
         guard routed.isPacked else {
-            throw .unsupportedSignature(export: export, signature: signature, detail: "the packed ABI needs (i32, i32) -> i64")
+            throw .unsupportedSignature(export: export, signature: routed.signature, detail: "the packed ABI needs (i32, i32) -> i64")
         }
+        let (call, memory, inputPointer, inputFuel) = try invokeWithBuffer(routed, export: export, input: input)
+        let (member, signature) = (routed.member, routed.signature)
+        var fuelUsed = inputFuel
+        guard call.count == 1, case let .i64(packed) = call[0] else {
+            throw .unsupportedSignature(export: export, signature: signature, detail: "it returned \(call) instead of one i64")
+        }
+        let outputPointer = UInt32(truncatingIfNeeded: packed >> 32)
+        let outputLength = UInt32(truncatingIfNeeded: packed)
+        let output: [UInt8]
+        do {
+            output = try memory.read(packed: packed)
+        } catch {
+            output = []
+        }
+        let outputReadable = packed == 0 || output.count == Int(outputLength)
+        // Both buffers are released even when the output is unreadable, as the SDK does.
+        if outputPointer != 0 { fuelUsed &+= try invoke(member, export: "patch_free") { try memory.free(outputPointer) }.fuelUsed ?? 0 }
+        if inputPointer != 0 { fuelUsed &+= try invoke(member, export: "patch_free") { try memory.free(inputPointer) }.fuelUsed ?? 0 }
+        guard outputReadable else {
+            throw .packedResultOutOfBounds(export: export, pointer: outputPointer, length: outputLength, memoryBytes: memory.memory.byteCount)
+        }
+        return CallOutcome(export: export, moduleIndex: member.index, abi: .packed, signature: signature, values: [],
+                           output: output, fuelUsed: options.limits.fuel == nil ? nil : fuelUsed)
+    }
+
+    /// Calls a `(i32 ptr, i32 len) -> scalars` export with `input` as its buffer, the way the SDK's
+    /// typed `call` lowers a `String` or `Data` argument (sdk-contract §2.1): the bytes in a fresh
+    /// `patch_malloc` buffer (none for empty input, which is `(0, 0)`), released with `patch_free`
+    /// after the call; the results are the export's own values (`Int32` as i32, `Bool` as i32 0/1).
+    public func callWithBuffer(_ export: String, input: [UInt8]) throws(RuntimeError) -> CallOutcome {
+        let routed = try route(export)
+        guard routed.takesBuffer, !routed.isPacked else {
+            throw .unsupportedSignature(export: export, signature: routed.signature, detail: "--input needs an export taking (i32 ptr, i32 len)")
+        }
+        let (call, memory, inputPointer, inputFuel) = try invokeWithBuffer(routed, export: export, input: input)
+        let member = routed.member
+        var fuelUsed = inputFuel
+        if inputPointer != 0 { fuelUsed &+= try invoke(member, export: "patch_free") { try memory.free(inputPointer) }.fuelUsed ?? 0 }
+        return CallOutcome(export: export, moduleIndex: member.index, abi: .buffer, signature: routed.signature,
+                           values: call.map(TypedValue.init), output: nil, fuelUsed: options.limits.fuel == nil ? nil : fuelUsed)
+    }
+
+    /// The host half both buffer-taking ABIs share: `input` into a fresh `patch_malloc` buffer (none
+    /// when empty), the export invoked with `(ptr, len)`, the input freed if the call fails. Returns
+    /// the call's results, the memory and input pointer for the caller to release, and the fuel used.
+    private func invokeWithBuffer(_ routed: RoutedExport, export: String, input: [UInt8])
+        throws(RuntimeError) -> (results: [Value], memory: GuestMemory, inputPointer: UInt32, fuelUsed: UInt64)
+    {
+        let (member, function, signature) = (routed.member, routed.function, routed.signature)
         guard var memory = member.guestMemory else {
             throw .unsupportedSignature(export: export, signature: signature, detail: "\(BridgeTrap.noMemoryExport(bridge: export))")
         }
         memory.site = export
         var fuelUsed: UInt64 = 0
-        func account(_ used: UInt64?) { fuelUsed &+= used ?? 0 }
-
         var inputPointer: UInt32 = 0
         if !input.isEmpty {
             guard memory.allocator != nil else {
@@ -124,7 +178,7 @@ extension RuntimeSession {
             let allocation = try invoke(member, export: "patch_malloc") { () throws -> Result<UInt32, BridgeTrap> in
                 do { return .success(try memory.allocate(input)) } catch let trap as BridgeTrap { return .failure(trap) }
             }
-            account(allocation.fuelUsed)
+            fuelUsed &+= allocation.fuelUsed ?? 0
             switch allocation.value {
             case let .success(pointer): inputPointer = pointer
             case let .failure(trap):
@@ -140,27 +194,8 @@ extension RuntimeSession {
             _ = try? invoke(member, export: "patch_free") { try memory.free(inputPointer) }
             throw error
         }
-        account(call.fuelUsed)
-        guard call.value.count == 1, case let .i64(packed) = call.value[0] else {
-            throw .unsupportedSignature(export: export, signature: signature, detail: "it returned \(call.value) instead of one i64")
-        }
-        let outputPointer = UInt32(truncatingIfNeeded: packed >> 32)
-        let outputLength = UInt32(truncatingIfNeeded: packed)
-        let output: [UInt8]
-        do {
-            output = try memory.read(packed: packed)
-        } catch {
-            output = []
-        }
-        let outputReadable = packed == 0 || output.count == Int(outputLength)
-        // Both buffers are released even when the output is unreadable, as the SDK does.
-        if outputPointer != 0 { account(try invoke(member, export: "patch_free") { try memory.free(outputPointer) }.fuelUsed) }
-        if inputPointer != 0 { account(try invoke(member, export: "patch_free") { try memory.free(inputPointer) }.fuelUsed) }
-        guard outputReadable else {
-            throw .packedResultOutOfBounds(export: export, pointer: outputPointer, length: outputLength, memoryBytes: memory.memory.byteCount)
-        }
-        return CallOutcome(export: export, moduleIndex: member.index, abi: .packed, signature: signature, values: [],
-                           output: output, fuelUsed: options.limits.fuel == nil ? nil : fuelUsed)
+        fuelUsed &+= call.fuelUsed ?? 0
+        return (call.value, memory, inputPointer, fuelUsed)
     }
 
     /// Parses command-line text as a wasm value: integers in signed or unsigned range (decimal or

@@ -121,12 +121,16 @@ struct Build: AsyncParsableCommand {
     private func buildChanges(console: Console) throws -> Report {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("comparing \(project) with its baseline…")
-        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory, toolchain: discoverToolchain)
+        // ProjectBuilder asks for the toolchain only when there is something to compile, right before it does.
+        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory) { settings throws(GuestBuildError) in
+            console.progress("compiling the guest module…")
+            return try discoverToolchain(settings)
+        }
         for missing in build.missingSourceRoots { console.line("warning: \(missing)") }
         for added in build.addedSourceRoots { console.line("note: \(added)") }
         guard !build.changes.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
-                                 exitStatus: .noChanges, hint: nil)
+                                 exitStatus: .noChanges, hint: "edit a declaration prepare routed, then build again (the baseline is what the app shipped)")
         }
         for change in build.changes {
             let reason = change.reason.map { " (\($0))" } ?? ""
@@ -154,14 +158,14 @@ struct Build: AsyncParsableCommand {
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",
-                message: "\(build.nativeOnly.count) change(s) cannot be patched and need an app release:\n"
-                    + build.nativeOnly.map { "  \($0.location): \($0.id) (\($0.reason ?? ""))" }.joined(separator: "\n"),
+                message: "\(build.nativeOnly.count) change(s) cannot be patched and need an app release",
                 exitStatus: .nativeChangesPresent, hint: Self.nativeChangesHint(build.nativeOnly),
+                detail: build.nativeOnly.map { "  \($0.location): \($0.id) (\($0.reason ?? ""))" }.joined(separator: "\n"),
                 result: report)
         }
         if let minCoverage, build.coverage < minCoverage {
             throw CommandFailure(kind: "coverage_below_minimum", message: "patch coverage \(build.coverage)% is below --min-coverage \(minCoverage)%",
-                                 exitStatus: .coverageBelowMinimum, hint: nil, result: report)
+                                 exitStatus: .coverageBelowMinimum, hint: "the report lists each native-only change and its reason", result: report)
         }
         return report
     }
@@ -210,6 +214,7 @@ struct Build: AsyncParsableCommand {
         let manifestPath = Run.manifestPath(for: modulePath)
         let probes = try RunManifest.parse(try FileAccess.read(manifestPath), source: manifestPath).probes
         let artifact = try ArtifactLoader.load(try FileAccess.read(modulePath), expectedSHA256: result.manifest.sha256, hashSource: manifestPath)
+        console.progress("running \(probes.count) probe(s) on the module…")
         let results = try SmokeRunner.run(probes, activating: artifact, options: .reproducible())
         for probe in results { console.line("probe \(probe.passed ? "PASS" : "FAIL")  \(probe.name)  \(probe.detail)") }
         try SmokeRunner.requirePassed(results)

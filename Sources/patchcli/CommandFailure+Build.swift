@@ -6,11 +6,12 @@ extension CommandFailure {
         let message = error.description
         switch error {
         case .sourcesUnreadable:
-            self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: nil)
+            self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: "check the path and its permissions")
         case .invalidDeclarationID:
             self.init(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli help build`")
         case .templatesMissing, .toolchain:
-            self.init(kind: "toolchain_missing", message: message, exitStatus: .toolchainMissing, hint: nil)
+            self.init(kind: "toolchain_missing", message: message, exitStatus: .toolchainMissing,
+                      hint: "`patchcli doctor` checks the toolchain and templates; pass --toolchain, or set PATCHCLI_TEMPLATES to the templates folder")
         case .nothingToPatch:
             self.init(kind: "nothing_to_patch", message: message, exitStatus: .nothingToPatch,
                       hint: "the message gives each declaration's reason and file:line")
@@ -18,9 +19,9 @@ extension CommandFailure {
             self.init(kind: "compile_failed", message: message, exitStatus: .guestCompileFailed,
                       hint: "this is usually a patchcli bug in the generated guest code; please report it with the sources")
         case .outputUnwritable:
-            self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: nil)
+            self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: "check that the output directory exists and is writable")
         case .invalidProbe:
-            self.init(kind: "malformed_input", message: message, exitStatus: .malformedInput, hint: nil)
+            self.init(kind: "malformed_input", message: message, exitStatus: .malformedInput, hint: "fix the probe the message names (its format: docs/cli.md, `run --smoke`)")
         }
     }
 

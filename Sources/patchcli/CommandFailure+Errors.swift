@@ -9,6 +9,9 @@ import ProjectWiring
 /// Maps each library's typed errors onto the user-facing failure: a stable `kind` for --json,
 /// the library's own message, the exit code of docs/cli.md and, where the user can act, a hint.
 extension CommandFailure {
+    /// The hint of a failure that only a fix in patchcli can cure.
+    static let reportBug = "this is a bug in patchcli; please report it with the command you ran"
+
     init(_ error: Error) {
         switch error {
         case let failure as CommandFailure:
@@ -20,7 +23,8 @@ extension CommandFailure {
         case let error as BSPatchError:
             self.init(patch: error)
         case let error as BSDiffError:
-            self.init(kind: "diff_failed", message: error.description, exitStatus: .limitExceeded, hint: nil)
+            self.init(kind: "diff_failed", message: error.description, exitStatus: .limitExceeded,
+                      hint: "a module that large is beyond what devices patch; ship it whole with `patchcli release`")
         case let error as RuntimeError:
             self.init(runtime: error)
         case let error as ProjectError:
@@ -29,9 +33,10 @@ extension CommandFailure {
                 self.init(kind: "config_missing", message: error.description, exitStatus: .inputUnavailable,
                           hint: "run `patchcli init` in the project folder, or pass --project")
             case .config, .sourceRootMissing:
-                self.init(kind: "malformed_config", message: error.description, exitStatus: .malformedInput, hint: nil)
+                self.init(kind: "malformed_config", message: error.description, exitStatus: .malformedInput,
+                          hint: "fix patch.json where the message says (its fields: docs/prepare.md)")
             case .unreadable:
-                self.init(kind: "input_unavailable", message: error.description, exitStatus: .inputUnavailable, hint: nil)
+                self.init(kind: "input_unavailable", message: error.description, exitStatus: .inputUnavailable, hint: "check the path and its permissions")
             }
         case let InitError.keys(error):
             self.init(keyDirectory: error)
@@ -55,8 +60,7 @@ extension CommandFailure {
         case let error as EventDatabaseError:
             self.init(events: error)
         default:
-            self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError,
-                      hint: "this is a bug in patchcli; please report it with the command you ran")
+            self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError, hint: Self.reportBug)
         }
     }
 
@@ -76,7 +80,7 @@ extension CommandFailure {
         case .outputLimitExceeded:
             self.init(kind: "limit_exceeded", message: error.description, exitStatus: .limitExceeded, hint: "raise --max-output-size if the input is trusted")
         case .libraryFailure:
-            self.init(kind: "codec_failure", message: error.description, exitStatus: .internalError, hint: nil)
+            self.init(kind: "codec_failure", message: error.description, exitStatus: .internalError, hint: Self.reportBug)
         case .corrupt, .truncated, .trailingData:
             self.init(kind: "malformed_input", message: error.description, exitStatus: .malformedInput, hint: "check that the file is complete and of the codec given")
         }
@@ -121,23 +125,28 @@ extension CommandFailure {
         case .lockHeld, .concurrentCommit:
             self.init(kind: "publish_conflict", message: message, exitStatus: .publishConflict, hint: "run the command again once the other publish has finished")
         case .missingSigner, .keyNotInRoot:
-            self.init(kind: "key_problem", message: message, exitStatus: .keyProblem, hint: nil)
+            self.init(kind: "key_problem", message: message, exitStatus: .keyProblem,
+                      hint: "`patchcli keys show` lists the keys a key directory holds and the store's root lists")
         case .moduleRejected:
             self.init(kind: "module_rejected", message: message, exitStatus: .moduleFailedVerification, hint: "fix the module and rebuild it")
         case .moduleTooLarge, .tooLarge:
-            self.init(kind: "limit_exceeded", message: message, exitStatus: .limitExceeded, hint: nil)
+            self.init(kind: "limit_exceeded", message: message, exitStatus: .limitExceeded,
+                      hint: "split the patch into smaller releases, or ship the change with an app release")
         case .emptyChannel, .unknownFingerprint, .ambiguousFingerprint, .nothingToRollBack, .unknownReleaseCounter:
             self.init(kind: "release_not_found", message: message, exitStatus: .releaseNotFound, hint: "see `patchcli release list --store DIR`")
-        case .notInitialized, .alreadyInitialized:
-            self.init(kind: "store_state", message: message, exitStatus: .storeState, hint: nil)
+        case .notInitialized:
+            self.init(kind: "store_state", message: message, exitStatus: .storeState, hint: "create the store with `patchcli release init --store DIR`")
+        case .alreadyInitialized:
+            self.init(kind: "store_state", message: message, exitStatus: .storeState, hint: "the store exists: publish to it with `patchcli release`")
         case .releaseField:
-            self.init(kind: "usage", message: message, exitStatus: .usage, hint: nil)
+            self.init(kind: "usage", message: message, exitStatus: .usage, hint: "`patchcli release --help` shows the options")
         case .unreadable:
             self.init(kind: "input_unavailable", message: message, exitStatus: .inputUnavailable, hint: "check the store path and its permissions")
         case .unwritable:
             self.init(kind: "output_unwritable", message: message, exitStatus: .outputUnwritable, hint: "check the store directory is writable and the disk is not full")
         case .injectedFault:
-            self.init(kind: "publish_aborted", message: message, exitStatus: .publishAborted, hint: nil)
+            self.init(kind: "publish_aborted", message: message, exitStatus: .publishAborted,
+                      hint: "PATCHCLI_FAULT_AT injected this failure (tests only); unset it to publish")
         }
     }
 }

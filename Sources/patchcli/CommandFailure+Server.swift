@@ -3,13 +3,16 @@ import PatchServer
 /// `serve` (47) and the event database behind `serve` and `status` (48), docs/cli.md.
 extension CommandFailure {
     init(serve error: ServeError) {
-        self.init(kind: "serve_failed", message: error.description, exitStatus: .serveFailed, hint: nil)
+        self.init(kind: "serve_failed", message: error.description, exitStatus: .serveFailed,
+                  hint: "pass a free --port (or --host), or stop the process listening there")
     }
 
     init(events error: EventDatabaseError) {
-        let hint: String? = switch error {
+        let hint = switch error {
         case .notFound: "pass the --events-db that `patchcli serve` writes"
-        case .cannotOpen, .statementFailed, .newerSchema: nil
+        case .cannotOpen: "check the --events-db path and its directory's permissions"
+        case .statementFailed: "the database may be damaged or held by another writer; keep a copy and start `serve` on a new --events-db"
+        case .newerSchema: "read it with the newer patchcli that wrote it"
         }
         self.init(kind: "events_db", message: error.description, exitStatus: .eventDatabase, hint: hint)
     }

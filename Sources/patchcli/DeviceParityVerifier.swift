@@ -9,6 +9,8 @@ struct DeviceParityVerifier: ModuleVerifier {
     var previous: [UInt8]?
     /// The caps of the proof: `run`'s flags and defaults (`RuntimeLimitOptions`).
     var limits = RuntimeLimits()
+    /// Called once the module is proven, when publishing moves on (`release`'s progress).
+    var proven: @Sendable () -> Void = {}
 
     /// Fixed seeds: a probe that reads the clock or random bytes gives the same answer on every run.
     var options: RuntimeOptions { .reproducible(limits: limits) }
@@ -27,6 +29,7 @@ struct DeviceParityVerifier: ModuleVerifier {
                                          "instantiated, _initialize ran"]
         checks += proof.probes.map { "probe \($0.name): \($0.detail)" }
         if proof.fallback?.winner != nil { checks.append("fallback rung (the module devices run today) activates") }
+        proven()
         return ModuleCheckReport(verifier: name, layout: structure.layout, modules: structure.modules, checks: checks, warnings: proof.warnings)
     }
 }

@@ -67,8 +67,8 @@ struct DiffCreate: AsyncParsableCommand {
             let report = Report(
                 old: old, new: new, patch: output, oldBytes: oldBytes.count, newBytes: newBytes.count,
                 patchBytes: patch.count, newBrotliBytes: brotliBytes, brotliQuality: brotliQuality,
-                ratioToBrotli: brotliBytes == 0 ? 0 : Double(patch.count) / Double(brotliBytes),
-                seconds: seconds, verified: verify)
+                ratioToBrotli: brotliBytes == 0 ? 0 : (Double(patch.count) / Double(brotliBytes)).rounded(toPlaces: 3),
+                seconds: seconds.rounded(toPlaces: 3), verified: verify)
             console.line("old    \(ByteCount.format(report.oldBytes))  \(old)")
             console.line("new    \(ByteCount.format(report.newBytes))  \(new)")
             console.line("patch  \(ByteCount.format(report.patchBytes))  \(output)")

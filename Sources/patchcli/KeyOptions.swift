@@ -48,7 +48,7 @@ struct KeyOptions: ParsableArguments {
         for entry in keyFiles {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let named = TUFRole(rawValue: parts[0]) else {
-                throw CommandFailure(kind: "usage", message: "--key \(entry): expected ROLE=PATH with ROLE one of root, targets, snapshot, timestamp", exitStatus: .usage, hint: nil)
+                throw CommandFailure(kind: "usage", message: "--key \(entry): expected ROLE=PATH with ROLE one of root, targets, snapshot, timestamp", exitStatus: .usage, hint: "for example --key root=keys/root.key")
             }
             if named == role { return try KeyFile.read(parts[1], stdin: &stdin) }
         }

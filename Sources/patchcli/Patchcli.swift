@@ -64,7 +64,7 @@ struct Patchcli: AsyncParsableCommand {
                 hint: "`\((["patchcli"] + named.invoked).joined(separator: " ")) --help` shows the usage", detail: lines.count > 1 ? lines[1] : nil)
             Console(json: true).emitFailure(command: named.envelope.isEmpty ? "patchcli" : named.envelope.joined(separator: " "), failure)
         } else {
-            FileHandle.standardError.write(Data("\(message)\n".utf8))
+            Console.writeStandardError("\(message)\n")
         }
         Foundation.exit(ExitStatus.usage.rawValue)
     }

@@ -162,7 +162,7 @@ struct PrepareCommand: AsyncParsableCommand {
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        (ContinuousClock.now - start).inSeconds
+        (ContinuousClock.now - start).inSeconds.rounded(toPlaces: 3)
     }
 
     private func revertProject(_ console: Console) throws -> PrepareResult {

@@ -52,7 +52,10 @@ struct ReleasePublish: AsyncParsableCommand {
             let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort,
                                          source: ReleaseSource.of(path: module), appKey: try appKey ?? projectAppKey())
             let store = storeOptions.releaseStore
-            let verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
+            let publishing = "compressing, diffing against the channel's releases, signing…"
+            var verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
+            verifier?.proven = { console.progress(publishing) }
+            console.progress(verifier == nil ? publishing : "verifying the module as a device would…")
             let outcome = try store.publish(
                 module: bytes, request: request, verifier: verifier, signers: signers, options: publishFlags.options())
             if let check = outcome.moduleCheck {

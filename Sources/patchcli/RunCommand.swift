@@ -8,8 +8,11 @@ struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a Patch module (raw .wasm, PMOD, POVR) with device parity, under limits.",
         discussion: """
-            patchcli run MODULE EXPORT [ARG...]    call an export (typed from its signature; (i32,i32)->i64
-                                                   exports use the packed ABI with --input)
+            patchcli run MODULE EXPORT [ARG...]    call an export (arguments typed from its signature)
+            patchcli run MODULE EXPORT --input TEXT
+                                                   write TEXT into guest memory as the export's (ptr, len):
+                                                   (i32,i32)->i64 returns packed bytes (printed decoded),
+                                                   (i32,i32)->i32 a value (printed as is)
             patchcli run MODULE                    activate only: parity checks, instantiate, _initialize
             patchcli run MODULE --smoke            run the probes of MODULE's manifest.json (or --probes)
             patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
@@ -31,7 +34,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the artifact, checked before parsing (default: manifest.json's).")
     var sha256: String?
 
-    @Option(help: "Input bytes for a packed export: text/JSON as given, or @FILE.")
+    @Option(help: "Input bytes for an export taking (ptr, len): text/JSON as given, or @FILE.")
     var input: String?
 
     @Option(help: "How --input is sent: raw, or msgpack (JSON input re-encoded as the SDK's MessagePack).")
@@ -352,7 +355,8 @@ struct Run: AsyncParsableCommand {
             do {
                 bridges.fixtures = try NetworkFixtures.parse(Data(try FileAccess.read(fixtures)), source: fixtures)
             } catch let error as NetworkFixturesError {
-                throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput, hint: nil)
+                throw CommandFailure(kind: "malformed_input", message: "\(error)", exitStatus: .malformedInput,
+                                     hint: "fix the --fixtures file where the message says (its format: docs/cli.md, `run`)")
             }
         }
         return RuntimeOptions(limits: try limits.limits(), enforceParity: !noParity, seed: seed, bridges: bridges)
@@ -370,10 +374,3 @@ struct Run: AsyncParsableCommand {
 
 extension InputEncoding: ExpressibleByArgument {}
 extension OutputDecoding: ExpressibleByArgument {}
-
-extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
-}

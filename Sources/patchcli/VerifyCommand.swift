@@ -33,7 +33,7 @@ struct Verify: AsyncParsableCommand {
             var reference = Date()
             if let now {
                 guard let parsed = TUFTime.parse(now) else {
-                    throw CommandFailure(kind: "usage", message: "--now \(now): expected YYYY-MM-DDTHH:MM:SSZ", exitStatus: .usage, hint: nil)
+                    throw CommandFailure(kind: "usage", message: "--now \(now): expected YYYY-MM-DDTHH:MM:SSZ", exitStatus: .usage, hint: "`patchcli verify --help` shows the usage")
                 }
                 reference = parsed
             }

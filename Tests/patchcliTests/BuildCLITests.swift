@@ -162,7 +162,7 @@ import Testing
             let gated = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(gated.status == 35, "\(gated.stdout)")
             #expect(gated.error?["kind"] as? String == "native_changes")
-            #expect((gated.error?["message"] as? String)?.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)") == true)
+            #expect(gated.errorText.contains("Sources/ShopCore/Models.swift:1: ShopCore:Product (stored_layout_changed)"))
             #expect(gated.error?["hint"] as? String == "ship them with the next app release and pass --allow-native-changes, or revert them")
             // CI gets the whole report in the failure envelope, in the success shape.
             #expect(gated.envelope?["ok"] as? Bool == false)
@@ -237,7 +237,7 @@ import Testing
             #expect(try CLI.run(["build", "--project", project.path]).status == 34)
             let result = try CLI.run(["build", "--project", project.path, "--baseline", saved.path, "--json"])
             #expect(result.status == 35)
-            #expect((result.error?["message"] as? String)?.contains("ShopCore:Product (stored_layout_changed)") == true)
+            #expect(result.errorText.contains("ShopCore:Product (stored_layout_changed)"))
         }
     }
 

@@ -13,6 +13,9 @@ struct CLIResult {
 
     var result: [String: Any]? { envelope?["result"] as? [String: Any] }
     var error: [String: Any]? { envelope?["error"] as? [String: Any] }
+    /// The error's one-line `message` and its `detail` (a list behind a count, a backtrace), as the
+    /// human output prints them.
+    var errorText: String { [error?["message"], error?["detail"]].compactMap { $0 as? String }.joined(separator: "\n") }
 }
 
 enum CLI {

@@ -27,7 +27,8 @@ struct HostileModuleTests {
             let release = try ReleaseCommandTests.publish("hostile.wasm", in: directory, extra: proof)
             #expect(release.status == 44, "\(release.stdout)\(release.stderr)")
             #expect(release.error?["kind"] as? String == "module_rejected", "\(release.stdout)")
-            let message = release.error?["message"] as? String ?? ""
+            // The one-line message says the module was rejected; `detail` lists the violations.
+            let message = release.errorText
             #expect(message.contains(hostile.proofNames), "\(message)")
             let listed = try CLI.run(["release", "list", "--store", "store", "--json"], in: directory)
             #expect((listed.result?["channels"] as? [Any])?.count == 0, "\(listed.stdout)")

@@ -29,7 +29,7 @@ import Testing
 
     /// The debug build the tests run, installed with `make install CONFIGURATION=debug` (the build
     /// products directory is `<scratch>/<triple>/debug`, linked as `<scratch>/debug`).
-    private static func install(into prefix: URL) throws -> CLIResult {
+    static func install(into prefix: URL) throws -> CLIResult {
         let scratch = CLI.binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return try CLI.run(
             ["make", "-s", "-C", checkout.path, "install", "CONFIGURATION=debug", "SCRATCH=\(scratch.path)", "PREFIX=\(prefix.path)"],

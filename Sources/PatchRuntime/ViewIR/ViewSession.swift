@@ -213,7 +213,9 @@ extension RuntimeSession {
             for _ in 0..<count { _ = try host.dispatch(event, from: tree) }
             dispatchMeanUs = Self.microseconds(clock.now - dispatching) / Double(count)
         }
-        return ViewTiming(calls: count, renderMeanUs: renderMeanUs, dispatchMeanUs: dispatchMeanUs)
+        // Nanosecond resolution: the clock's jitter is well above it, so further digits are noise.
+        func nanoseconds(_ microseconds: Double) -> Double { (microseconds * 1000).rounded() / 1000 }
+        return ViewTiming(calls: count, renderMeanUs: nanoseconds(renderMeanUs), dispatchMeanUs: dispatchMeanUs.map(nanoseconds))
     }
 
     private static func microseconds(_ duration: Duration) -> Double {
