@@ -75,11 +75,11 @@ import Testing
             let modelName = try #require(changes["Shop:TodaySection.modelName()"])
             #expect(modelName["status"] as? String == "native_only")
             #expect(modelName["reason"] as? String == "unsupported_language_feature")
-            #expect((modelName["detail"] as? String)?.hasPrefix("touches `model` (Sources/Shop/Today.swift:16), a stored property of struct TodaySection that the copy the module receives leaves out (stored property `model` has the attribute `@ObservedObject`: it holds an object") == true, "\(modelName)")
+            #expect((modelName["detail"] as? String)?.hasPrefix("touches `model` (Sources/Shop/Today.swift:21), a stored property of struct TodaySection that the copy the module receives leaves out (stored property `model` has the attribute `@ObservedObject`: it holds an object") == true, "\(modelName)")
             let switchOff = try #require(changes["Shop:TodaySection.switchOff()"])
             #expect(switchOff["status"] as? String == "native_only")
             #expect(switchOff["detail"] as? String == "writes `isOn`, the `@Binding` stored property `isOn` of TodaySection: the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost", "\(switchOff)")
-            #expect((switchOff["problem_location"] as? [String: Any])?["line"] as? Int == 46, "\(switchOff)")
+            #expect((switchOff["problem_location"] as? [String: Any])?["line"] as? Int == 52, "\(switchOff)")
         }
     }
 

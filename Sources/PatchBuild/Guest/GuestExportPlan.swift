@@ -518,10 +518,12 @@ struct GuestSignatureReader {
             let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
             case .success(let resolved)? where !isClass:
-                if let object = resolved.projectTypes().first(where: { [.classType, .actorType].contains(index.types[$0].kind) }) {
-                    leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references \(index.types[object].kind.rawValue) \(index.types[object].qualifiedName): a copy of a struct carries values, not objects"))
+                // A value the glue cannot encode (an object, an enum with an `Any` payload) has no
+                // value mirror in prepare either: left out on both sides. Not Codable, it travels as
+                // its value mirror, the JSON this field's codec reads.
+                if let problem = valueProblem(resolved) {
+                    leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: \(problem)"))
                 } else {
-                    // Not Codable: prepare sends its value mirror, the JSON this field's codec reads.
                     fields.append(.init(name: property.name, key: property.name, type: resolved,
                                         isConstant: property.isLet && binding.initializer != nil, hasDefault: !property.isLet && binding.initializer != nil))
                 }
@@ -578,6 +580,21 @@ struct GuestSignatureReader {
         guard !wrapped.isEmpty else { return nil }
         let mirror = receiverMirror(of: type)
         return (mirror.fields, mirror.leftOut, wrapped)
+    }
+
+    /// Why the glue cannot encode a value of `type` (a project type it holds, at any depth, is a
+    /// class or has no codec), nil when it can.
+    private func valueProblem(_ type: GuestValueType) -> String? {
+        var pending = type.projectTypes()
+        var checked: Set<Int> = []
+        while let next = pending.popLast() {
+            guard checked.insert(next).inserted else { continue }
+            switch codableShape(of: next) {
+            case .success(let shape): pending += shape.referencedTypes
+            case .failure(let problem): return problem.detail
+            }
+        }
+        return nil
     }
 
     /// The classes whose objects the mirror of a receiver of class `owner` carries copies of.

@@ -5,6 +5,11 @@ extension EnvironmentValues {
     var currentDate: Date { Date(timeIntervalSinceReferenceDate: 86_400 * 3) }
 }
 
+/// Not Codable, and no value mirror can carry `Any`: left out of the copy.
+enum Sheet {
+    case share(Any)
+}
+
 final class TodayModel: ObservableObject {
     var name = "turnips"
 }
@@ -16,6 +21,7 @@ struct TodaySection: View {
     @ObservedObject var model: TodayModel
     let title: String
     let onTap: () -> Void
+    @State private var sheet: Sheet? = nil
 
     var body: some View {
         Text(label)
