@@ -71,6 +71,9 @@ import Testing
             let project = try Self.initialized(in: directory)
             try ViewBuildCLITests.edit(project, Self.todayFile, replacing: "        model.name\n", with: "        model.name + \"!\"\n")
             try ViewBuildCLITests.edit(project, Self.todayFile, replacing: "        isOn = false\n", with: "        isOn = count > 5\n")
+            try ViewBuildCLITests.edit(project, Self.todayFile, replacing: "        isOn ? \"\\(percent * count)%\" : \"off\"\n",
+                                       with: "        count += 1\n        return isOn ? \"\\(percent * count)%\" : \"off\"\n")
+            try ViewBuildCLITests.edit(project, Self.todayFile, replacing: "day \\(dayNumber())", with: "day \\(dayNumber()) \\($isOn.wrappedValue)")
             let changes = try Self.changes(of: project)
             let modelName = try #require(changes["Shop:TodaySection.modelName()"])
             #expect(modelName["status"] as? String == "native_only")
@@ -79,7 +82,12 @@ import Testing
             let switchOff = try #require(changes["Shop:TodaySection.switchOff()"])
             #expect(switchOff["status"] as? String == "native_only")
             #expect(switchOff["detail"] as? String == "writes `isOn`, the `@Binding` stored property `isOn` of TodaySection: the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost", "\(switchOff)")
-            #expect((switchOff["problem_location"] as? [String: Any])?["line"] as? Int == 52, "\(switchOff)")
+            #expect((switchOff["problem_location"] as? [String: Any])?["line"] as? Int == 53, "\(switchOff)")
+            // A `@State` write is a nonmutating write to the app's storage too.
+            #expect(changes["Shop:TodaySection.savings(percent:Int)"]?["detail"] as? String
+                == "writes `count`, the `@State` stored property `count` of TodaySection: the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost")
+            #expect(changes["Shop:TodaySection.label"]?["detail"] as? String
+                == "uses `$isOn`, the projected value of `@Binding` stored property `isOn` of TodaySection: the copy the module receives holds the wrapped value only")
         }
     }
 
