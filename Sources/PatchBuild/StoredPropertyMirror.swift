@@ -116,7 +116,7 @@ struct StoredProperties: Sendable, Codable, Equatable {
                 let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
                 if let wrapper = attributes.first(where: { !isClass || !pureStorageAttributes.contains($0.attributeName.trimmedText) }) {
                     let reason = "stored property `\(name)` has the attribute `\(wrapper.trimmedText)` (a property wrapper's storage is not the declared value)"
-                    result.hasPropertyWrapper = !isClass
+                    if !isClass { result.hasPropertyWrapper = true }
                     if isClass || objectWrappers.contains(wrapper.attributeName.trimmedText) {
                         refuse(isClass ? reason : "stored property `\(name)` has the attribute `\(wrapper.trimmedText)`: it holds an object, which a copy cannot carry", variable, name: name)
                         continue

@@ -28,7 +28,7 @@ struct GuestDependencyClosure {
     /// Members of extensions of framework types the guest lacks are never reached (`extendsGuestType`).
     let withoutFrameworkExtensions: Bool
 
-    /// A struct whose whole value cannot travel is laid out as the copy a method only reading `self`
+    /// A struct with property wrappers (a view) is laid out as the copy a method only reading `self`
     /// receives (`GuestSignatureReader.structCopy`): the stored properties it leaves out are not part of
     /// it. Function exports' closures only; a lowered view keeps all its properties.
     let laysOutStructCopies: Bool

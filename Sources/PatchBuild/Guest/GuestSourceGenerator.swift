@@ -228,7 +228,8 @@ struct GuestSourceGenerator {
                 return problem(.unsupportedLanguageFeature, detail, write.node)
             }
             if let (owner, copy) = structCopy, case .member(owner, let member) = unit,
-               let (node, detail) = Self.copyProblem(in: index.types[owner].members[member], of: index.types[owner].qualifiedName, copy: copy, file: sourceFile) {
+               let (node, detail) = Self.copyProblem(in: index.types[owner].members[member], of: index.types[owner].qualifiedName,
+                                                     leftOut: copy.leftOut, wrapped: copy.wrapped, file: sourceFile) {
                 return problem(.unsupportedLanguageFeature, detail, node)
             }
             let references: GuestReferences
@@ -269,9 +270,9 @@ struct GuestSourceGenerator {
     /// stored property the copy leaves out, assigns to a wrapped one (`@State`, `@Binding`: natively a
     /// nonmutating write to the app's storage; the copy's change would not come back), or reads a
     /// wrapper's projected value (`$isOn`), which the copy's plain `var` does not have.
-    static func copyProblem(in member: GuestMember, of typeName: String, copy: (fields: [GuestSignatureReader.CodableShape.Field], leftOut: [LeftOutProperty], wrapped: [String: String]),
+    static func copyProblem(in member: GuestMember, of typeName: String, leftOut: [LeftOutProperty], wrapped: [String: String],
                             file: GuestSourceFile) -> (Syntax, String)? {
-        if let property = copy.leftOut.first(where: { member.names.contains($0.name) }) {
+        if let property = leftOut.first(where: { member.names.contains($0.name) }) {
             return (Syntax(member.decl), "touches `\(property.name)` (\(file.relativePath):\(property.line)), a stored property of struct \(typeName) that the copy the module receives leaves out (\(property.reason))")
         }
         guard member.kind != .storedProperty else { return nil }
@@ -279,11 +280,11 @@ struct GuestSourceGenerator {
         for write in GuestObjectWriteCollector.collect(member.decl) {
             let isSelf = write.chain.first == "self"
             guard let name = isSelf ? write.chain.dropFirst().first : write.chain.first, isSelf || !locals.contains(name),
-                  let wrapper = copy.wrapped[name] else { continue }
+                  let wrapper = wrapped[name] else { continue }
             return (write.node, "writes `\(write.chain.joined(separator: "."))`, the `\(wrapper)` stored property `\(name)` of \(typeName): the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost")
         }
         for token in member.decl.tokens(viewMode: .sourceAccurate) where token.text.hasPrefix("$") {
-            guard let wrapper = copy.wrapped[String(token.text.dropFirst())] else { continue }
+            guard let wrapper = wrapped[String(token.text.dropFirst())] else { continue }
             return (Syntax(token), "uses `\(token.text)`, the projected value of `\(wrapper)` stored property `\(token.text.dropFirst())` of \(typeName): the copy the module receives holds the wrapped value only")
         }
         return nil
