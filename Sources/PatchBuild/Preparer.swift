@@ -123,7 +123,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 10
+    public static let formatVersion = 11
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -797,23 +797,32 @@ private struct Planner {
             case let .failure(refusal): return (nil, "the receiver (`self`): \(refusal.reason)")
             }
         case .structType:
-            if let reason = type.storedProperties.unsupportedReason {
+            // A method of a struct with property wrappers (a view's `@State`, `@Environment`,
+            // `@ObservedObject`…) that only reads `self` (not mutating, not an initializer or setter)
+            // gets a copy of the stored properties that travel: `build` refuses a body touching one
+            // left out, as for a class (docs/prepare.md "Views' helpers").
+            let copiesPart = directions == [false] && type.storedProperties.hasPropertyWrapper
+            if let reason = type.storedProperties.unsupportedReason, !copiesPart {
                 return (nil, "the receiver (`self`) cannot travel to the module: `\(owner)` (\(typeFile):\(type.line)): \(reason)")
             }
-            var properties = type.storedProperties.properties
-            for (position, property) in properties.enumerated() {
+            var properties: [StoredProperty] = []
+            for var property in type.storedProperties.properties {
                 // A mutating method's new `self` comes back: the mirror is decoded too.
                 if !travels(property, scope: function.ownerPath, directions: directions) {
                     // Not Codable: the field carries its value mirror.
                     switch planner.coding(of: property.type, scope: function.ownerPath, directions: Set(directions)) {
-                    case let .success(coding): properties[position].coding = coding
+                    case let .success(coding): property.coding = coding
                     case let .failure(refusal):
-                        return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(refusal.reason)")
+                        guard copiesPart else {
+                            return (nil, "the receiver's stored property `\(property.name)` (\(typeFile):\(property.line)): \(refusal.reason)")
+                        }
+                        continue
                     }
                 }
                 if property.isFileScoped && typeFile != file {
                     return (nil, "the receiver's stored property `\(property.name)` is private to \(typeFile):\(property.line), which the thunk must read; declare the method in that file")
                 }
+                properties.append(property)
             }
             return (.mirror(properties), nil)
         }

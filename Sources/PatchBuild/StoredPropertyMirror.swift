@@ -39,8 +39,9 @@ struct ReferencedObject: Sendable, Codable, Equatable {
     }
 }
 
-/// A stored property of a class that its mirror does not copy (docs/prepare.md "Class methods"): a
-/// method that reads or writes it cannot be built into a module.
+/// A stored property of a class, or of a struct whose whole value cannot travel, that its mirror does
+/// not copy (docs/prepare.md "Class methods", "Views' helpers"): a method that reads or writes it
+/// cannot be built into a module.
 struct LeftOutProperty: Sendable, Codable, Equatable {
     var name: String
     var line: Int
@@ -51,28 +52,34 @@ struct LeftOutProperty: Sendable, Codable, Equatable {
 /// The stored properties of a struct or class, or why a mirror cannot copy them all.
 struct StoredProperties: Sendable, Codable, Equatable {
     var properties: [StoredProperty] = []
-    /// Why no mirror can stand for the value (a property wrapper, `lazy`, a property without a written
-    /// type, one under `#if`), naming the property and its line; nil when one can.
+    /// Why no mirror can stand for the whole value (a property wrapper, `lazy`, a property without a
+    /// written type, one under `#if`), naming the property and its line; nil when one can. A struct's
+    /// mutating method, initializer and setter need the whole value (its new `self` comes back).
     var unsupportedReason: String?
-    /// A class's stored properties its mirror leaves out: a class keeps its identity on the device,
-    /// so the module works on a copy of the properties that can travel, and a method touching any of
-    /// these stays native (`ReceiverCoding.classMirror`). Always empty for a struct, whose
-    /// mirror must be the whole value.
+    /// The stored properties a copy leaves out: a class keeps its identity on the device, so the
+    /// module works on a copy of the properties that can travel (`ReceiverCoding.object`); a struct's
+    /// non-mutating method or getter only reads `self`, so it can too (`ReceiverCoding.mirror` of the
+    /// properties that travel). A method touching any of these stays native.
     var leftOut: [LeftOutProperty] = []
+    /// A struct's stored property has a property wrapper (a SwiftUI view's `@State`, `@Binding`,
+    /// `@Environment`…): a method only reading `self` receives a copy (`Preparer.receiver(of:)`).
+    var hasPropertyWrapper = false
     /// The declaration's body declares an initializer, so the type has no memberwise one for a value
     /// mirror to build it with (`ValueMirrorPlanner`).
     var declaresInitializer = false
 
-    /// Reads the stored properties among `members` (what the stored layout hashes). A class's
-    /// (`isClass`) that cannot travel are left out rather than refusing the mirror, and its pure-storage
-    /// wrappers count as the wrapped value: `@Published var x: T` is read and written as `self.x: T`,
-    /// and `@ObservationIgnored` only tells the `@Observable` macro to leave a property alone.
+    /// Reads the stored properties among `members` (what the stored layout hashes). Those that cannot
+    /// travel are left out of a copy (`leftOut`); a struct's also make the whole value unsupported. A
+    /// class's pure-storage wrappers count as the wrapped value: `@Published var x: T` is read and
+    /// written as `self.x: T`, and `@ObservationIgnored` only tells the `@Observable` macro to leave a
+    /// property alone. A struct's property wrapper (`@State`, `@Binding`, `@Environment(\.date)`…)
+    /// makes the whole value unsupported (its storage is not the declared value), yet its wrapped
+    /// value is `self.x: T`, which a copy carries, unless it holds an object (`objectWrappers`).
     static func scan(_ members: MemberBlockItemListSyntax, isClass: Bool = false, line: (any SyntaxProtocol) -> Int) -> StoredProperties {
         var result = StoredProperties()
         func refuse(_ reason: String, _ node: some SyntaxProtocol, name: String? = nil) {
-            if isClass, let name {
-                result.leftOut.append(LeftOutProperty(name: name, line: line(node), reason: reason))
-            } else if result.unsupportedReason == nil {
+            if let name { result.leftOut.append(LeftOutProperty(name: name, line: line(node), reason: reason)) }
+            if !isClass, result.unsupportedReason == nil {
                 result.unsupportedReason = "\(reason) (line \(line(node)))"
             }
         }
@@ -108,8 +115,14 @@ struct StoredProperties: Sendable, Codable, Equatable {
                 let name = identifier.identifier.text
                 let attributes = variable.attributes.compactMap { $0.as(AttributeSyntax.self) }
                 if let wrapper = attributes.first(where: { !isClass || !pureStorageAttributes.contains($0.attributeName.trimmedText) }) {
-                    refuse("stored property `\(name)` has the attribute `\(wrapper.trimmedText)` (a property wrapper's storage is not the declared value)", variable, name: name)
-                    continue
+                    let reason = "stored property `\(name)` has the attribute `\(wrapper.trimmedText)` (a property wrapper's storage is not the declared value)"
+                    if !isClass { result.hasPropertyWrapper = true }
+                    if isClass || objectWrappers.contains(wrapper.attributeName.trimmedText) {
+                        refuse(isClass ? reason : "stored property `\(name)` has the attribute `\(wrapper.trimmedText)`: it holds an object, which a copy cannot carry", variable, name: name)
+                        continue
+                    }
+                    // The whole value cannot travel; a copy still carries the wrapped value.
+                    if result.unsupportedReason == nil { result.unsupportedReason = "\(reason) (line \(line(variable)))" }
                 }
                 if variable.attributes.contains(where: { $0.is(IfConfigDeclSyntax.self) }) {
                     refuse("stored property `\(name)` has attributes under `#if`", variable, name: name)
@@ -147,6 +160,10 @@ struct StoredProperties: Sendable, Codable, Equatable {
     /// `@ObservationIgnored`, and SwiftData's `@Attribute`, `@Relationship` and `@Transient`, which
     /// tell the `@Model` macro how to persist a property whose value `self.name` still is.
     static let pureStorageAttributes: Set<String> = ["Published", "ObservationIgnored", "Attribute", "Relationship", "Transient"]
+
+    /// SwiftUI's property wrappers of a struct whose wrapped value is an object (or SwiftData's query of
+    /// them): the copy of a view sent to the module leaves the property out.
+    static let objectWrappers: Set<String> = ["ObservedObject", "StateObject", "EnvironmentObject", "Bindable", "Query"]
 }
 
 /// How an instance method's thunk sends `self` to the module as the `"self"` key of its arguments,
@@ -155,7 +172,9 @@ enum ReceiverCoding: Sendable, Equatable {
     /// A struct: a local `__PatchSelf` with one field per stored property, built from `self` — the
     /// JSON the guest's codec of the struct reads (keys = stored property names, JSONEncoder's
     /// shapes), whether or not the struct is Codable itself. A property whose type is not Codable
-    /// travels through its value mirror (`StoredProperty.coding`).
+    /// travels through its value mirror (`StoredProperty.coding`). A method that only reads `self`
+    /// sends the properties that travel when the whole value cannot (`StoredProperties.leftOut`, a
+    /// view's `@ObservedObject`), a wrapper's wrapped value as `self.name` reads it.
     case mirror([StoredProperty])
     /// A class: the same mirror of the stored properties that can travel (`StoredProperties.leftOut`
     /// are not sent). Every method of a class may change the object, so each call writes back like a

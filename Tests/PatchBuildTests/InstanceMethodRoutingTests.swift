@@ -184,8 +184,8 @@ import Testing
         let models = """
             struct Wrapped {
                 @Clamped var level: Int
-                // @patchable
-                func read() -> Int { 0 }
+                // @patchable (mutating: its new `self` needs the whole value; a reading method gets a copy)
+                mutating func read() -> Int { 0 }
             }
             struct Lazy {
                 lazy var cache: [Int] = []

@@ -8,15 +8,18 @@ struct GuestCodecGenerator {
     /// Enums also decode from a view's inputs, where the host writes them as `{"case":"name",…}`
     /// (sdk-contract §5.4); modules without views do without that code.
     var readsViewInputs = false
-    /// Classes whose methods are exported: each travels as its mirror (`classMirror(of:)`).
+    /// Classes whose methods are exported: each travels as its mirror (`receiverMirror(of:)`).
     var receiverClasses: Set<Int> = []
     /// Classes whose objects a receiver's stored properties reference (`referencedObjects(ofReceiver:)`),
     /// which travel as copies one level deep. A class that is both has its receiver's codec: the keys a
     /// copy lacks are its references, optional, which it decodes as nil.
     var referencedClasses: Set<Int> = []
+    /// Structs with property wrappers whose methods are exported: each travels as the copy a method
+    /// only reading `self` receives (`GuestSignatureReader.structCopy`), its wrappers blanked.
+    var copiedStructs: Set<Int> = []
 
     private func shape(of type: Int) -> Result<GuestSignatureReader.CodableShape, GuestSignatureReader.Problem> {
-        reader.codableShape(of: type, asReceiver: receiverClasses.contains(type), asReferenced: referencedClasses.contains(type))
+        reader.codableShape(of: type, asReceiver: receiverClasses.contains(type) || copiedStructs.contains(type), asReferenced: referencedClasses.contains(type))
     }
 
     /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.

@@ -28,9 +28,15 @@ struct GuestDependencyClosure {
     /// Members of extensions of framework types the guest lacks are never reached (`extendsGuestType`).
     let withoutFrameworkExtensions: Bool
 
-    init(index: GuestSourceIndex, withoutFrameworkExtensions: Bool = false) {
+    /// A struct with property wrappers (a view) is laid out as the copy a method only reading `self`
+    /// receives (`GuestSignatureReader.structCopy`): the stored properties it leaves out are not part of
+    /// it. Function exports' closures only; a lowered view keeps all its properties.
+    let laysOutStructCopies: Bool
+
+    init(index: GuestSourceIndex, withoutFrameworkExtensions: Bool = false, laysOutStructCopies: Bool = false) {
         self.index = index
         self.withoutFrameworkExtensions = withoutFrameworkExtensions
+        self.laysOutStructCopies = laysOutStructCopies
     }
 
     /// Protocols of the standard library a guest type may keep conforming to, with the members that
@@ -130,7 +136,9 @@ struct GuestDependencyClosure {
             // guest's copy (code that touches one is refused, `GuestSourceGenerator.staticProblem`).
             // Nor, here, are its references to other objects, which only a receiver's copy holds: the
             // generator adds them to the closure of an export whose receiver the class is.
-            let leftOut = entry.kind == .classType ? Set(GuestSignatureReader(index: index).referencedObjectMirror(of: type).leftOut.map(\.name)) : []
+            let reader = GuestSignatureReader(index: index)
+            let leftOut = entry.kind == .classType ? Set(reader.referencedObjectMirror(of: type).leftOut.map(\.name))
+                : laysOutStructCopies ? Set(reader.structCopy(of: type)?.leftOut.map(\.name) ?? []) : []
             for (memberIndex, member) in entry.members.enumerated() {
                 let layout = (member.kind == .storedProperty && leftOut.isDisjoint(with: member.names)) || member.kind == .enumCase
                 let required = entry.kind == .protocolType || !requirementNames.isDisjoint(with: member.names)

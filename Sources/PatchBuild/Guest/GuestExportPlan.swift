@@ -162,7 +162,7 @@ struct GuestSignatureReader {
         let objects = isObject ? referencedObjects(ofReceiver: owner!) : []
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
-            switch codableShape(of: type, asReceiver: isObject && type == owner, asReferenced: objects.contains(type)) {
+            switch codableShape(of: type, asReceiver: isInstanceMethod && type == owner, asReferenced: objects.contains(type)) {
             case .success(let shape): pending.append(contentsOf: shape.referencedTypes)
             case .failure(let problem): return .failure(GuestUnpatchable(declarationID: name.declarationID, reason: problem.reason, detail: problem.detail, location: problem.location ?? location))
             }
@@ -389,7 +389,7 @@ struct GuestSignatureReader {
         /// The raw type of a raw-value enum, encoded as its raw value.
         var rawType: GuestValueType?
         var isEnum = false
-        /// A class's mirror (`classMirror(of:)`): its codec's initializer sits in the class's body.
+        /// A class's mirror (`receiverMirror(of:)`): its codec's initializer sits in the class's body.
         var isClass = false
 
         var referencedTypes: [Int] {
@@ -397,7 +397,7 @@ struct GuestSignatureReader {
         }
     }
 
-    /// `asReceiver`: a class whose method is exported travels as its mirror (`classMirror(of:)`);
+    /// `asReceiver`: a class whose method is exported travels as its mirror (`receiverMirror(of:)`);
     /// `asReferenced`: a class a receiver's stored property references travels as a copy one level
     /// deep (`referencedObjectMirror(of:)`). Anywhere else a class is a reference, which the glue
     /// cannot carry.
@@ -408,7 +408,12 @@ struct GuestSignatureReader {
         if asReceiver || asReferenced, entry.kind == .classType, !entry.isGeneric {
             var shape = CodableShape()
             shape.isClass = true
-            shape.fields = asReceiver ? classMirror(of: type).fields : referencedObjectMirror(of: type).fields
+            shape.fields = asReceiver ? receiverMirror(of: type).fields : referencedObjectMirror(of: type).fields
+            return .success(shape)
+        }
+        if asReceiver, !entry.isGeneric, let copy = structCopy(of: type) {
+            var shape = CodableShape()
+            shape.fields = copy.fields
             return .success(shape)
         }
         guard entry.kind == .structType || entry.kind == .enumType else {
@@ -484,17 +489,21 @@ struct GuestSignatureReader {
         return .success(shape)
     }
 
-    /// A class's stored properties as its thunk's mirror sends them (`ReceiverCoding.object`), and
-    /// those it leaves out: the ones `StoredProperties.scan` leaves out (`weak`, closures, wrappers
-    /// other than `@Published`…) and those whose type the guest cannot hold (`URLSession`, another
-    /// class). Only the fields are part of the guest's copy of the class.
-    /// `copyingReferences`: whether its optional references to other objects travel as copies (a
+    /// A class's stored properties as its thunk's mirror sends them (`ReceiverCoding.object`), or a
+    /// struct's as a method that only reads `self` sends them when the whole value cannot travel
+    /// (`ReceiverCoding.mirror`, `structCopy(of:)`), and those it leaves out: the ones
+    /// `StoredProperties.scan` leaves out (`weak`, closures, a class's wrappers other than
+    /// `@Published`, a view's `@ObservedObject`…) and those whose type the guest cannot hold
+    /// (`URLSession`, another class). Only the fields are part of the guest's copy of the type.
+    /// `copyingReferences`: whether a class's optional references to other objects travel as copies (a
     /// receiver's do; those of an object it references do not, `referencedObjectMirror(of:)`).
-    func classMirror(of type: Int, copyingReferences: Bool = true) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
+    func receiverMirror(of type: Int, copyingReferences: Bool = true) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
         let entry = index.types[type]
         let file = index.files[entry.file]
-        guard let members = entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members else { return ([], []) }
-        let stored = StoredProperties.scan(members, isClass: true, line: { file.line(of: $0) })
+        let isClass = entry.kind == .classType
+        guard let members = entry.decl.as(ClassDeclSyntax.self)?.memberBlock.members ?? (isClass ? nil : entry.decl.as(StructDeclSyntax.self)?.memberBlock.members)
+        else { return ([], []) }
+        let stored = StoredProperties.scan(members, isClass: isClass, line: { file.line(of: $0) })
         var leftOut = stored.leftOut
         var fields: [CodableShape.Field] = []
         var bindings: [String: PatternBindingSyntax] = [:]
@@ -508,6 +517,16 @@ struct GuestSignatureReader {
             guard let binding = bindings[property.name] else { continue }
             let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
+            case .success(let resolved)? where !isClass:
+                // A value the glue cannot encode (an object, an enum with an `Any` payload) has no
+                // value mirror in prepare either: left out on both sides. Not Codable, it travels as
+                // its value mirror, the JSON this field's codec reads.
+                if let problem = valueProblem(resolved) {
+                    leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)`: \(problem)"))
+                } else {
+                    fields.append(.init(name: property.name, key: property.name, type: resolved,
+                                        isConstant: property.isLet && binding.initializer != nil, hasDefault: !property.isLet && binding.initializer != nil))
+                }
             case .success(.optional(.project(let object)))? where index.types[object].kind == .classType && !copyingReferences:
                 leftOut.append(LeftOutProperty(name: property.name, line: property.line, reason: "stored property `\(property.name)` references class \(index.types[object].qualifiedName) from an object the receiver references: objects travel one level deep, so a cycle cannot"))
             case .success(.optional(.project(let object)))? where referencedObjectProblem(object) == nil:
@@ -543,16 +562,51 @@ struct GuestSignatureReader {
         return (fields, leftOut)
     }
 
+    /// The copy of a struct with property wrappers (a view) that a method only reading `self`
+    /// receives (prepare's `receiver(of:)`): the fields of `receiverMirror(of:)`, those it leaves out,
+    /// and the wrapped properties with their attribute (`@State var x: T` is a plain `var x: T` in the
+    /// copy). Nil for a struct without wrappers, which travels whole as its own codec has it.
+    func structCopy(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty], wrapped: [String: String])? {
+        let entry = index.types[type]
+        guard entry.kind == .structType, let members = entry.decl.as(StructDeclSyntax.self)?.memberBlock.members else { return nil }
+        var wrapped: [String: String] = [:]
+        for member in members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self), SourceScanner.isStoredLayoutMember(variable),
+                  let attribute = variable.attributes.first?.as(AttributeSyntax.self) else { continue }
+            for binding in variable.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { wrapped[name] = attribute.trimmedText }
+            }
+        }
+        guard !wrapped.isEmpty else { return nil }
+        let mirror = receiverMirror(of: type)
+        return (mirror.fields, mirror.leftOut, wrapped)
+    }
+
+    /// Why the glue cannot encode a value of `type` (a project type it holds, at any depth, is a
+    /// class or has no codec), nil when it can.
+    private func valueProblem(_ type: GuestValueType) -> String? {
+        var pending = type.projectTypes()
+        var checked: Set<Int> = []
+        while let next = pending.popLast() {
+            guard checked.insert(next).inserted else { continue }
+            switch codableShape(of: next) {
+            case .success(let shape): pending += shape.referencedTypes
+            case .failure(let problem): return problem.detail
+            }
+        }
+        return nil
+    }
+
     /// The classes whose objects the mirror of a receiver of class `owner` carries copies of.
     func referencedObjects(ofReceiver owner: Int) -> Set<Int> {
-        Set(classMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
+        Set(receiverMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
     }
 
     /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
     /// which prepare's thunk sends as a copy of the object's own stored properties, one level deep
     /// (`Preparer.referencedObject`): its references are left out too, so a cycle never reaches the glue.
     func referencedObjectMirror(of type: Int) -> (fields: [CodableShape.Field], leftOut: [LeftOutProperty]) {
-        classMirror(of: type, copyingReferences: false)
+        receiverMirror(of: type, copyingReferences: false)
     }
 
     /// Why a receiver's reference to an object of class `type` cannot carry a copy of it (nil when it

@@ -111,7 +111,7 @@ struct ObjectCopies {
         self.receiver = receiver
         var references: [String: Int] = [:]
         if let receiver {
-            for field in reader.classMirror(of: receiver).fields {
+            for field in reader.receiverMirror(of: receiver).fields {
                 if case .optional(.project(let object)) = field.type, reader.index.types[object].kind == .classType { references[field.name] = object }
             }
         }
@@ -125,7 +125,7 @@ struct ObjectCopies {
         let entry = index.types[type]
         let uses = "uses \(entry.kind.rawValue) \(entry.qualifiedName)"
         if entry.kind == .actorType { return uses + "; an actor's state is isolated to it, so the module cannot work on a copy" }
-        if let receiver, let property = reader.classMirror(of: receiver).leftOut.first(where: { writtenType(of: $0.name, in: receiver).contains(entry.name) }) {
+        if let receiver, let property = reader.receiverMirror(of: receiver).leftOut.first(where: { writtenType(of: $0.name, in: receiver).contains(entry.name) }) {
             let file = index.files[index.types[receiver].file].relativePath
             return uses + ", which the receiver's `\(property.name)` (\(file):\(property.line)) references but its copy leaves out (\(property.reason))"
         }
@@ -188,7 +188,7 @@ struct ObjectCopies {
 
     private func storedNames(of type: Int) -> Set<String> {
         guard index.types[type].kind == .classType else { return [] }
-        let mirror = reader.classMirror(of: type)
+        let mirror = reader.receiverMirror(of: type)
         return Set(mirror.fields.map(\.name) + mirror.leftOut.map(\.name))
     }
 }

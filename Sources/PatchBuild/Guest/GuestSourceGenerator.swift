@@ -36,7 +36,7 @@ struct GuestSourceGenerator {
     init(index: GuestSourceIndex) {
         self.index = index
         closureBuilder = GuestDependencyClosure(index: index)
-        functionClosureBuilder = GuestDependencyClosure(index: index, withoutFrameworkExtensions: true)
+        functionClosureBuilder = GuestDependencyClosure(index: index, withoutFrameworkExtensions: true, laysOutStructCopies: true)
     }
 
     /// Plans the requested exports, drops the ones that cannot be patched (with the reason), and
@@ -90,6 +90,19 @@ struct GuestSourceGenerator {
                 viewClosures.append(closure)
             }
         }
+        // A view the module lowers keeps its wrappers (the DSL's `@State`…) and every stored property,
+        // which the copy a helper of that type receives does not (`structCopy(of:)`): one declaration
+        // of the type cannot be both.
+        for position in plans.indices.reversed() {
+            guard let owner = structCopyReceiver(of: plans[position], reader: reader),
+                  let view = viewClosures.firstIndex(where: { $0.contains(.typeShell(owner)) }) else { continue }
+            let plan = plans.remove(at: position)
+            closures.remove(at: position)
+            unpatchable.append(GuestUnpatchable(
+                declarationID: plan.name.declarationID, reason: .unsupportedLanguageFeature,
+                detail: "the module also lowers the view `\(views[view].request.path.joined(separator: "."))`, whose code uses \(index.types[owner].qualifiedName) with its property wrappers, while this method receives a copy of \(index.types[owner].qualifiedName) without them; it ships in a build without that view's change",
+                location: plan.location))
+        }
         // With the view DSL compiled in, SwiftUI's builder attribute means what it says.
         var writer = GuestSourceWriter()
         writer.keepsViewBuilder = !views.isEmpty
@@ -107,7 +120,8 @@ struct GuestSourceGenerator {
         let receiverClasses = Set(plans.compactMap(objectReceiver(of:)))
         let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
                                          receiverClasses: receiverClasses,
-                                         referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) })
+                                         referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) },
+                                         copiedStructs: Set(plans.compactMap { structCopyReceiver(of: $0, reader: reader) }))
         emitProjectCode(included, viewTypes: Set(views.map(\.type)), exported: Set(plans.map(\.unit)), codecs: codecs, into: &writer)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
             codecs.emitCodec(for: type, into: &writer)
@@ -135,11 +149,18 @@ struct GuestSourceGenerator {
         return owner
     }
 
+    /// The receiver's struct of an export of a method of a struct with property wrappers, which the
+    /// module receives as a copy (`GuestSignatureReader.structCopy`); nil for any other export.
+    private func structCopyReceiver(of plan: GuestExportPlan, reader: GuestSignatureReader) -> Int? {
+        guard plan.isInstanceMethod, let owner = plan.owner, reader.structCopy(of: owner) != nil else { return nil }
+        return owner
+    }
+
     /// The stored properties of an export's class receiver that reference other objects (`species:
-    /// BirdSpecies?`), which its copy holds (`GuestSignatureReader.classMirror`).
+    /// BirdSpecies?`), which its copy holds (`GuestSignatureReader.receiverMirror`).
     private func referenceMembers(of plan: GuestExportPlan, reader: GuestSignatureReader) -> [GuestUnit] {
         guard let owner = objectReceiver(of: plan) else { return [] }
-        let names = Set(reader.classMirror(of: owner).fields.filter { field in field.type.projectTypes().contains { index.types[$0].kind == .classType } }.map(\.name))
+        let names = Set(reader.receiverMirror(of: owner).fields.filter { field in field.type.projectTypes().contains { index.types[$0].kind == .classType } }.map(\.name))
         return index.types[owner].members.indices.filter { index.types[owner].members[$0].kind == .storedProperty && !names.isDisjoint(with: index.types[owner].members[$0].names) }
             .map { .member(type: owner, member: $0) }
     }
@@ -175,7 +196,14 @@ struct GuestSourceGenerator {
     /// Constructs in the needed code that the guest tier cannot run, found without compiling.
     private func staticProblem(in closure: Set<GuestUnit>, for plan: GuestExportPlan, declaredMembers: Set<String>, reader: GuestSignatureReader) -> GuestUnpatchable? {
         let objects = ObjectCopies(receiver: objectReceiver(of: plan), reader: reader)
-        for unit in closure.sorted() {
+        let structCopy = structCopyReceiver(of: plan, reader: reader).flatMap { owner in reader.structCopy(of: owner).map { (owner, $0) } }
+        // A struct copy's members first: a left-out `@ObservedObject var model: Model` reaches class
+        // Model too, and the property is the reason to name.
+        let isCopyMember = { (unit: GuestUnit) -> Bool in
+            if let (owner, _) = structCopy, case .member(owner, _) = unit { return true }
+            return false
+        }
+        for unit in closure.sorted().filter(isCopyMember) + closure.sorted().filter({ !isCopyMember($0) }) {
             let (decl, file, owner) = declaration(of: unit)
             let sourceFile = index.files[file]
             func problem(_ reason: GuestUnpatchable.Reason, _ detail: String, _ node: some SyntaxProtocol) -> GuestUnpatchable {
@@ -184,20 +212,25 @@ struct GuestSourceGenerator {
                     declarationID: plan.name.declarationID, reason: reason, detail: detail + via,
                     location: GuestSourceLocation(file: sourceFile.relativePath, line: sourceFile.line(of: node)))
             }
-            // The receiver's class travels as a copy (`classMirror(of:)`), and so do the objects its
+            // The receiver's class travels as a copy (`receiverMirror(of:)`), and so do the objects its
             // stored properties reference (`referencedObjectMirror(of:)`); any other object does not.
             if case .typeShell(let type) = unit, index.types[type].kind == .actorType
                 || (index.types[type].kind == .classType && type != plan.owner && !objects.classes.contains(type)) {
                 return problem(.unsupportedLanguageFeature, objects.whyNoCopy(of: type), decl)
             }
             if case .member(let type, let member) = unit, index.types[type].kind == .classType, type == plan.owner || objects.classes.contains(type),
-               let property = (type == plan.owner ? reader.classMirror(of: type) : reader.referencedObjectMirror(of: type)).leftOut
+               let property = (type == plan.owner ? reader.receiverMirror(of: type) : reader.referencedObjectMirror(of: type)).leftOut
                 .first(where: { index.types[type].members[member].names.contains($0.name) }) {
                 let copy = type == plan.owner ? "the copy the module receives" : "the copy of a referenced object the module receives"
                 return problem(.unsupportedLanguageFeature, "touches `\(property.name)` (\(sourceFile.relativePath):\(property.line)), a stored property of class \(index.types[type].qualifiedName) that \(copy) leaves out (\(property.reason))", decl)
             }
             if case .typeShell = unit {} else if let (write, detail) = objects.lostWrite(in: decl, of: unit) {
                 return problem(.unsupportedLanguageFeature, detail, write.node)
+            }
+            if let (owner, copy) = structCopy, case .member(owner, let member) = unit,
+               let (node, detail) = Self.copyProblem(in: index.types[owner].members[member], of: index.types[owner].qualifiedName,
+                                                     leftOut: copy.leftOut, wrapped: copy.wrapped, file: sourceFile) {
+                return problem(.unsupportedLanguageFeature, detail, node)
             }
             let references: GuestReferences
             if case .typeShell = unit { references = GuestReferences() } else { references = GuestReferenceCollector.collect(decl) }
@@ -216,7 +249,10 @@ struct GuestSourceGenerator {
                     && index.globals(named: name).isEmpty
             }
             let frameworkMembers = references.memberNames.filter { GuestFrameworkNames.members.contains($0) && !declaredMembers.contains($0) }
+            // A struct copy's wrappers are blanked (`emitType`): `@Environment(\.date)` names no framework type there.
+            let blanksWrappers = isCopyMember(unit) && decl.is(VariableDeclSyntax.self)
             for token in decl.tokens(viewMode: .sourceAccurate) {
+                if blanksWrappers, token.ancestorOrSelf(mapping: { $0.as(AttributeSyntax.self) }) != nil { continue }
                 // `@Published` is blanked in the copy (`droppedAttributes`): a pure-storage wrapper.
                 let isDroppedAttribute = token.parent?.parent?.as(AttributeSyntax.self).map { GuestSourceWriter.droppedAttributes.contains($0.attributeName.trimmedText) } == true
                 if frameworkTypes.contains(token.text), !isDroppedAttribute, let module = GuestFrameworkNames.types[token.text] {
@@ -226,6 +262,30 @@ struct GuestSourceGenerator {
                     return problem(.osFrameworkAPI, "uses .\(token.text), which Foundation adds to standard types; the guest does not have Foundation", token)
                 }
             }
+        }
+        return nil
+    }
+
+    /// Why a member of a struct whose copy the module receives cannot run on that copy: it touches a
+    /// stored property the copy leaves out, assigns to a wrapped one (`@State`, `@Binding`: natively a
+    /// nonmutating write to the app's storage; the copy's change would not come back), or reads a
+    /// wrapper's projected value (`$isOn`), which the copy's plain `var` does not have.
+    static func copyProblem(in member: GuestMember, of typeName: String, leftOut: [LeftOutProperty], wrapped: [String: String],
+                            file: GuestSourceFile) -> (Syntax, String)? {
+        if let property = leftOut.first(where: { member.names.contains($0.name) }) {
+            return (Syntax(member.decl), "touches `\(property.name)` (\(file.relativePath):\(property.line)), a stored property of struct \(typeName) that the copy the module receives leaves out (\(property.reason))")
+        }
+        guard member.kind != .storedProperty else { return nil }
+        let locals = Set(GuestObjectWriteCollector.bindings(in: member.decl).map(\.name))
+        for write in GuestObjectWriteCollector.collect(member.decl) {
+            let isSelf = write.chain.first == "self"
+            guard let name = isSelf ? write.chain.dropFirst().first : write.chain.first, isSelf || !locals.contains(name),
+                  let wrapper = wrapped[name] else { continue }
+            return (write.node, "writes `\(write.chain.joined(separator: "."))`, the `\(wrapper)` stored property `\(name)` of \(typeName): the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost")
+        }
+        for token in member.decl.tokens(viewMode: .sourceAccurate) where token.text.hasPrefix("$") {
+            guard let wrapper = wrapped[String(token.text.dropFirst())] else { continue }
+            return (Syntax(token), "uses `\(token.text)`, the projected value of `\(wrapper)` stored property `\(token.text.dropFirst())` of \(typeName): the copy the module receives holds the wrapped value only")
         }
         return nil
     }
@@ -304,6 +364,14 @@ struct GuestSourceGenerator {
             if exported.contains(.member(type: type, member: memberIndex)),
                let keyword = member.decl.asProtocol(WithModifiersSyntax.self).flatMap({ PrivateMemberWidening.privateKeyword($0.modifiers) }) {
                 edits.append((keyword..<keyword, PrivateMemberWidening.insertion))
+            }
+            // The copy of a struct with wrappers a helper receives holds their wrapped values as plain
+            // stored `var`s: the attributes are blanked (spaces, so lines and columns stay).
+            if codecs.copiedStructs.contains(type), member.kind == .storedProperty, let variable = member.decl.as(VariableDeclSyntax.self) {
+                for attribute in variable.attributes {
+                    let range = attribute.positionAfterSkippingLeadingTrivia.utf8Offset..<attribute.endPositionBeforeTrailingTrivia.utf8Offset
+                    edits.append((range, String(attribute.trimmedDescription.map { $0 == "\n" ? "\n" : " " })))
+                }
             }
             writer.copy(member.decl, from: index.files[member.file], renames: edits)
         }
