@@ -275,7 +275,8 @@ public enum ChangeDetector {
             case .initialization:
                 // A view's re-initialised `@State` is the guest's: it ships with the body.
                 if let viewName = ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames) {
-                    let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, location: location(declaration))
+                    let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, current: current,
+                                                         location: location(declaration))
                     if state.change.status == .patched {
                         changes.append(state.change)
                         continue
@@ -417,7 +418,7 @@ public enum ChangeDetector {
             // Named property by property; a view's guest-held state ships with its body.
             return ViewStateShipping.change(of: declaration, previous: previous,
                                             viewName: ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames),
-                                            location: location).change
+                                            current: current, location: location).change
         case .viewBody:
             let view = PatchNames.ViewIdentity(baselineID: declaration.id)
             guard view.flatMap(shippedViewNames.typeName(of:)) != nil else {

@@ -82,6 +82,19 @@ import Testing
                                                      reinitializedState: ["count"])])
     }
 
+    /// An `init` of the view may set the state from its arguments, which the guest's new default
+    /// would wrongly replace: the type's initializers are judged as for any other default.
+    @Test func aReinitialisedStateOfAViewWithAnInitializerStaysWithTheInitializer() {
+        let judged = Self.judge([("@State private var count = 0", "@State private var count = 10"),
+                                 ("    var body: some View {", "    init(title: String) { self.title = title }\n\n    var body: some View {")])
+        #expect(judged.byID["App:Counter"] == nil && judged.bodies.isEmpty, "\(judged.byID.keys.sorted())")
+        let verdict = ViewStateShipping.verdict(previous: PreparedProject(Self.view).plan.baseline.declarations.first { $0.id == "App:Counter" }?.behaviour,
+                                                current: PreparedProject(Self.view.replacingOccurrences(of: "count = 0", with: "count = 10")).plan
+                                                    .baseline.declarations.first { $0.id == "App:Counter" }?.behaviour,
+                                                isView: true, declaresInitializer: true)
+        #expect(verdict?.isGuestState == false && verdict?.items == ["`@State count: Int` re-initialised: the view declares an `init`, which may set it from its arguments (native layout)"])
+    }
+
     @Test func removedStateAndAppStorageShipAndOtherPropertiesStayNativeNamed() throws {
         let removed = Self.judge([("    @State private var count = 0\n", ""), ("    @AppStorage(\"compact\") private var compact = false\n", ""),
                                       ("Text(\"\\(count)\")", "Text(\"none\")")])

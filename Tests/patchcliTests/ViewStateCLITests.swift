@@ -14,6 +14,7 @@ import Testing
         struct Scoreboard: View {
             let team: String
             @State private var goals = 0
+            @State private var fouls = 0
 
             var body: some View {
                 VStack {
@@ -44,8 +45,9 @@ import Testing
             let initialized = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path])
             #expect(initialized.status == 0, "\(initialized.stdout)\(initialized.stderr)")
 
-            // A new counter and the button that increments it: no native counterpart.
-            try ViewBuildCLITests.edit(project, Self.scoreFile, replacing: "    @State private var goals = 0\n",
+            // A new counter and the button that increments it: no native counterpart. A removed one
+            // the host still passes.
+            try ViewBuildCLITests.edit(project, Self.scoreFile, replacing: "    @State private var goals = 0\n    @State private var fouls = 0\n",
                                        with: "    @State private var goals = 0\n    @State private var count = 0\n")
             try ViewBuildCLITests.edit(project, Self.scoreFile, replacing: #"Button("Goal") { goals += 1 }"#,
                                        with: #"Button("Goal") { goals += 1 }\#n            Button("Count \(count)") { count += 1 }"#)
@@ -53,11 +55,12 @@ import Testing
             let layout = try #require(added.changes["Greeter:Scoreboard"])
             #expect(layout["status"] as? String == "patched", "\(layout)")
             #expect((layout["detail"] as? String)?.contains("`@State count: Int` added: state the guest view holds") == true, "\(layout)")
+            #expect((layout["detail"] as? String)?.contains("`@State fouls: Int` removed: the host still passes it") == true, "\(layout)")
             #expect(added.changes["Greeter:Scoreboard.body"]?["status"] as? String == "patched")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
-            // The host passes the native props (no `count`: the shipped view has none).
-            let counted = try CLI.run(["run", module, "--view", "Scoreboard", "--inputs", #"{"goals":1,"team":"Ada"}"#,
+            // The host passes the native props (`fouls`, and no `count`: the shipped view has none).
+            let counted = try CLI.run(["run", module, "--view", "Scoreboard", "--inputs", #"{"fouls":3,"goals":1,"team":"Ada"}"#,
                                        "--event", "action_1", "--event", "action_1", "--event", "action_0"])
             #expect(counted.status == 0, "\(counted.stdout)\(counted.stderr)")
             #expect(counted.stdout.contains(#"-> state {"count":1,"goals":1}"#), "\(counted.stdout)")

@@ -11,7 +11,9 @@ import PatchManifest
 ///   not declare;
 /// - a `@State` whose default changed is re-initialised: the native one still starts from the old
 ///   default, so the guest view takes the new one until its own dispatch returned the field
-///   (`GuestViewRequest.reinitializedState`).
+///   (`GuestViewRequest.reinitializedState`). Only in a view without initializers of its own: one
+///   may set the state from its arguments (`_text = State(initialValue: text)`), which the guest's
+///   default would then wrongly replace.
 ///
 /// Everything else is native layout: a property the parent passes in (plain `let`/`var`,
 /// `@Binding`), one SwiftUI fills natively (`@Environment`, `@StateObject`, `@ObservedObject`…),
@@ -36,8 +38,9 @@ enum ViewStateShipping {
     /// Compares a type's stored properties as the baseline recorded them with the current ones; nil
     /// when either record lacks them (a baseline written before patchcli recorded them). `isView`:
     /// the type is a view whose body the shipped binary routes, whose guest-held state may change;
-    /// for any other type each difference is only named.
-    static func verdict(previous: Baseline.Behaviour?, current: Baseline.Behaviour?, isView: Bool) -> Verdict? {
+    /// for any other type each difference is only named. `declaresInitializer`: the type declares an
+    /// `init`, which may set a `@State` from its arguments.
+    static func verdict(previous: Baseline.Behaviour?, current: Baseline.Behaviour?, isView: Bool, declaresInitializer: Bool) -> Verdict? {
         guard let before = previous?.properties, let after = current?.properties else { return nil }
         let old = Dictionary(before.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(after.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -59,9 +62,11 @@ enum ViewStateShipping {
             }
             guard shipped != member else { continue }
             if shipped.layout == member.layout {
-                if isState(member) {
+                if isState(member) && !declaresInitializer {
                     note("\(described(member)) re-initialised", why: "the guest view starts it from its new default", guest: true)
                     reinitialized.append(member.name)
+                } else if isState(member) {
+                    note("\(described(member)) re-initialised", why: "the view declares an `init`, which may set it from its arguments (native layout)", guest: false)
                 } else {
                     note("\(described(member))'s default (or `let`/`var`) changed", why: initialRole(of: member), guest: false)
                 }
@@ -120,9 +125,10 @@ enum ViewStateShipping {
     /// carries its state change (`viewName`: the name the shipped thunk passes; nil when the type is
     /// no view whose body the shipped binary routes) is patched with that body; anything else is
     /// `stored_layout_changed`, with the properties named.
-    static func change(of layout: Baseline.Declaration, previous: Baseline.Declaration?, viewName: String?,
+    static func change(of layout: Baseline.Declaration, previous: Baseline.Declaration?, viewName: String?, current: PreparePlan,
                        location: GuestSourceLocation) -> (change: DeclarationChange, verdict: Verdict?) {
-        let verdict = verdict(previous: previous?.behaviour, current: layout.behaviour, isView: viewName != nil)
+        let verdict = verdict(previous: previous?.behaviour, current: layout.behaviour, isView: viewName != nil,
+                              declaresInitializer: declaresInitializer(layout.id, in: current))
         let owner = layout.id.split(separator: ":", maxSplits: 1).last.map(String.init) ?? layout.id
         if let verdict, verdict.isGuestState, let viewName {
             let detail = "ships inside its view's body patch (`\(PatchNames.viewBodyExport(typeName: viewName))`): "
@@ -149,6 +155,11 @@ enum ViewStateShipping {
         return shippedViewNames.typeName(of: view)
     }
 
+    /// Whether the type of the stored layout `id` declares an initializer now, in its body or an extension.
+    static func declaresInitializer(_ id: String, in current: PreparePlan) -> Bool {
+        current.baseline.declarations.contains { $0.kind == .initializer && $0.id.hasPrefix(id + ".init(") }
+    }
+
     /// `App:Outer.Row` (`#2`… for a type under another `#if` clause) → the view `Outer.Row` of `App`.
     static func viewIdentity(ofLayout id: String) -> PatchNames.ViewIdentity? {
         guard let colon = id.firstIndex(of: ":"), let local = id[id.index(after: colon)...].split(separator: "#", maxSplits: 1).first else { return nil }
@@ -168,7 +179,8 @@ enum ViewStateShipping {
             bodies[change.id] = body.id
             let previous = baseline.declarations.first { $0.id == change.id }
             let now = current.baseline.declarations.first { $0.id == change.id }
-            if let names = verdict(previous: previous?.behaviour, current: now?.behaviour, isView: true)?.reinitialized, !names.isEmpty {
+            if let names = verdict(previous: previous?.behaviour, current: now?.behaviour, isView: true,
+                                   declaresInitializer: declaresInitializer(change.id, in: current))?.reinitialized, !names.isEmpty {
                 reinitialized[body.id] = names
             }
         }
