@@ -109,9 +109,12 @@ public struct ChangeSet: Sendable {
             let helpers = Set(helperBodies.filter { $0.value == id }.keys)
             for index in changes.indices where changes[index].id == id || helpers.contains(changes[index].id) {
                 let isHelper = changes[index].id != id
+                // A view's state change keeps its named properties (`ViewStateShipping`).
+                let state = changes[index].kind == .storedLayout
+                    ? changes[index].detail?.components(separatedBy: ViewStateShipping.shipsWithBody).first.map { $0 + "; " } : nil
                 changes[index].status = .nativeOnly
                 changes[index].reason = item.reason.rawValue
-                changes[index].detail = isHelper ? "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + item.detail
+                changes[index].detail = isHelper ? (state ?? "") + "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + item.detail
                     : item.detail
                 // The guest pipeline indexes the project root: its locations are the report's. Where the
                 // guest compiler found the problem is reported beside the changed declaration.

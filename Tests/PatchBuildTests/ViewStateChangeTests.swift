@@ -61,7 +61,7 @@ import Testing
         ])
         let layout = try #require(judged.byID["App:Counter"])
         #expect(layout.status == .patched && layout.reason == nil, "\(layout)")
-        #expect(layout.detail == "ships inside its view's body patch (`view_body__Counter`): `@State taps: Int` added: state the guest view holds; the module lowers `Counter.body` again with it")
+        #expect(layout.detail == "`@State taps: Int` added: state the guest view holds; it ships inside its view's body patch (`view_body__Counter`): the module lowers `Counter.body` again with it")
         #expect(judged.byID["App:Counter.body"]?.status == .patched)
         #expect(judged.bodies == ["App:Counter": "App:Counter.body"])
         // The body changed itself: one request, with no state to re-initialise.
@@ -80,6 +80,19 @@ import Testing
         #expect(judged.reinitialized == ["App:Counter.body": ["count"]])
         #expect(judged.requests == [GuestViewRequest(declarationID: "App:Counter.body", typeName: "Counter", path: ["Counter"],
                                                      reinitializedState: ["count"])])
+    }
+
+    /// A body that does not lower keeps the state change native with the body's reason, its
+    /// properties still named.
+    @Test func aStateChangeSharesItsBodysGuestOutcome() throws {
+        let judged = Self.judge([("@State private var count = 0", "@State private var count = 10")])
+        let changeSet = ChangeSet(baselineFingerprint: "", changes: Array(judged.byID.values), candidates: [], viewCandidates: judged.requests,
+                                  helperBodies: judged.bodies, sourceRoots: [], missingSourceRoots: [], buildSettings: .init())
+        let failed = changeSet.applying(unpatchable: [GuestUnpatchable(declarationID: "App:Counter.body", reason: .viewNotLowerable,
+                                                                       detail: "cannot find 'Gauge' in scope", location: nil)])
+        let layout = try #require(failed.first { $0.id == "App:Counter" })
+        #expect(layout.status == .nativeOnly && layout.reason == "view_not_lowerable")
+        #expect(layout.detail == "`@State count: Int` re-initialised: the guest view starts it from its new default; it ships inside `Counter.body`, which does not lower: cannot find 'Gauge' in scope")
     }
 
     /// An `init` of the view may set the state from its arguments, which the guest's new default

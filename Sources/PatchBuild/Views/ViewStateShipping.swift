@@ -131,8 +131,8 @@ enum ViewStateShipping {
                               declaresInitializer: declaresInitializer(layout.id, in: current))
         let owner = layout.id.split(separator: ":", maxSplits: 1).last.map(String.init) ?? layout.id
         if let verdict, verdict.isGuestState, let viewName {
-            let detail = "ships inside its view's body patch (`\(PatchNames.viewBodyExport(typeName: viewName))`): "
-                + verdict.items.joined(separator: "; ") + "; the module lowers `\(owner).body` again with it"
+            let detail = verdict.items.joined(separator: "; ") + shipsWithBody
+                + " (`\(PatchNames.viewBodyExport(typeName: viewName))`): the module lowers `\(owner).body` again with it"
             return (DeclarationChange(id: layout.id, kind: .storedLayout, change: .modified, status: .patched, reason: nil,
                                       detail: detail, location: location), verdict)
         }
@@ -154,6 +154,10 @@ enum ViewStateShipping {
         guard let view = viewIdentity(ofLayout: layout.id) else { return nil }
         return shippedViewNames.typeName(of: view)
     }
+
+    /// Where a patched state change's detail says how it ships: what `ChangeSet.applying(unpatchable:)`
+    /// replaces with the body's reason when the body does not lower, keeping the named properties.
+    static let shipsWithBody = "; it ships inside its view's body patch"
 
     /// Whether the type of the stored layout `id` declares an initializer now, in its body or an extension.
     static func declaresInitializer(_ id: String, in current: PreparePlan) -> Bool {
