@@ -124,7 +124,8 @@ enum BehaviourDigest {
             layout.endPart()
             initialization.endPart()
             members.append(Baseline.StoredMember(name: names, attributes: attributes, type: type,
-                                                 layout: String(memberLayout.hash.prefix(16)), value: String(memberValue.hash.prefix(16))))
+                                                 layout: String(memberLayout.hash.prefix(16)), value: String(memberValue.hash.prefix(16)),
+                                                 hasDefault: variable.bindings.contains { $0.initializer != nil }))
         }
         for enumCase in cases {
             for element in enumCase.attributes {

@@ -83,13 +83,16 @@ public struct Baseline: Sendable, Equatable {
         public var layout: String
         /// First 16 hex digits of the hash of `let`/`var`, the names and the default values.
         public var value: String
+        /// It is declared with a default value (`= 0`): not a parameter its parent must pass.
+        public var hasDefault: Bool
 
-        public init(name: String, attributes: [String], type: String?, layout: String, value: String) {
+        public init(name: String, attributes: [String], type: String?, layout: String, value: String, hasDefault: Bool) {
             self.name = name
             self.attributes = attributes
             self.type = type
             self.layout = layout
             self.value = value
+            self.hasDefault = hasDefault
         }
     }
 
@@ -168,6 +171,7 @@ public struct Baseline: Sendable, Equatable {
                             }
                             output += Array("],".utf8)
                         }
+                        if member.hasDefault { output += Array(#""default":true,"#.utf8) }
                         output += Array(#""layout":"#.utf8)
                         CanonicalJSON.appendString(member.layout, to: &output)
                         output += Array(#","name":"#.utf8)
@@ -281,7 +285,8 @@ public struct Baseline: Sendable, Equatable {
                         }
                         var type: String?
                         if case let .string(written)? = member["type"] { type = written }
-                        properties?.append(StoredMember(name: name, attributes: attributes, type: type, layout: layout, value: value))
+                        properties?.append(StoredMember(name: name, attributes: attributes, type: type, layout: layout, value: value,
+                                                        hasDefault: member["default"] == .bool(true)))
                     }
                 }
                 behaviour = Behaviour(hash: try text("hash") ?? hash, inert: inert, signature: try text("signature"), layout: try text("layout"),

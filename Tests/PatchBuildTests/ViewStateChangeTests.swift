@@ -121,6 +121,9 @@ import Testing
         #expect(native.status == .nativeOnly && native.reason == DeclarationChange.NativeReason.storedLayoutChanged)
         #expect(native.detail == "`subtitle: String` added: passed in by the parent (native layout); the native binary owns the memory layout, so this needs an app release")
         #expect(passed.bodies.isEmpty && passed.requests.isEmpty)
+        let constant = Self.judge([("    let title: String\n", "    let title: String\n    let limit = 3\n")])
+        #expect(constant.byID["App:Counter"]?.detail?.hasPrefix("`limit: Int` added: a stored property of the native view, which its initializers set (native layout)") == true,
+                "\(constant.byID["App:Counter"]?.detail ?? "")")
 
         // One native property keeps the whole change native, each difference named.
         let mixed = Self.judge([("@State private var count = 0\n", "@State private var count = 0\n    @State private var taps = 0\n    @Binding var isOn: Bool\n    @Environment(\\.dismiss) private var dismiss\n")])
@@ -178,12 +181,13 @@ import Testing
         let baseline = PreparedProject(Self.view).plan.baseline
         let text = String(decoding: baseline.canonicalJSON, as: UTF8.self)
         #expect(text.contains(#""properties":[{"layout":""#), "\(text)")
-        #expect(text.contains(#"{"attributes":["State"],"layout":""#), "\(text)")
+        #expect(text.contains(#"{"attributes":["State"],"default":true,"layout":""#), "\(text)")
         #expect(try Baseline(json: JSONValue.parse(baseline.canonicalJSON)) == baseline)
         let counter = try #require(baseline.declarations.first { $0.id == "App:Counter" }?.behaviour?.properties)
         #expect(counter.map(\.name) == ["title", "count", "compact"])
         #expect(counter.map(\.type) == ["String", "Int", "Bool"])
         #expect(counter.map(\.attributes) == [[], ["State"], ["AppStorage"]])
+        #expect(counter.map(\.hasDefault) == [false, true, true])
         #expect(counter.allSatisfy { $0.layout.count == 16 && $0.value.count == 16 })
     }
 }

@@ -107,6 +107,7 @@ enum ViewStateShipping {
     /// Why a property that is not guest state belongs to the native view.
     private static func nativeRole(of member: Baseline.StoredMember) -> String {
         switch member.attributes.first.map({ $0.split(separator: ".").last.map(String.init) ?? $0 }) {
+        case nil where member.hasDefault: return "a stored property of the native view, which its initializers set (native layout)"
         case nil: return "passed in by the parent (native layout)"
         case "Binding"?: return "a binding the parent passes in (native layout)"
         case "AppStorage"?: return "the native wrapper reads and writes its store, which a patch cannot add (native layout)"
