@@ -133,6 +133,10 @@ import Testing
                      "`@Environment dismiss` added: a native `@Environment` that SwiftUI fills, which the host does not pass to the guest (native layout)"] {
             #expect(mixedLayout.detail?.contains(part) == true, "\(mixedLayout.detail ?? "")")
         }
+        // Set by an `init` the guest does not run; an optional one starts as nil.
+        let unset = Self.judge([("@State private var count = 0\n", "@State private var count = 0\n    @State private var total: Int\n    @State private var picked: String?\n")])
+        #expect(unset.byID["App:Counter"]?.detail?.hasPrefix("`@State total: Int` added: it has no default value, so the view's `init` sets it, which the guest view does not run (native layout); `@State picked: String?` added: state the guest view holds") == true,
+                "\(unset.byID["App:Counter"]?.detail ?? "")")
         let removedTitle = Self.judge([("    let title: String\n", ""), ("Text(title)", "Text(\"t\")")])
         #expect(removedTitle.byID["App:Counter"]?.detail?.hasPrefix("`title: String` removed: the shipped binary's view still has it (native layout)") == true)
     }

@@ -47,13 +47,16 @@ enum ViewStateShipping {
         var items: [String] = []
         var isGuestState = isView
         var reinitialized: [String] = []
-        func note(_ text: String, why: String?, guest: Bool) {
-            items.append(isView ? text + ": " + (why ?? "") : text)
+        func note(_ text: String, why: String, guest: Bool) {
+            items.append(isView ? text + ": " + why : text)
             isGuestState = isGuestState && guest
         }
         for member in after {
             guard let shipped = old[member.name] else {
-                if isState(member) {
+                if isState(member) && !member.hasDefault && member.type?.hasSuffix("?") != true {
+                    // The guest builds the view from its inputs, never through the view's `init`.
+                    note("\(described(member)) added", why: "it has no default value, so the view's `init` sets it, which the guest view does not run (native layout)", guest: false)
+                } else if isState(member) {
                     note("\(described(member)) added", why: "state the guest view holds", guest: true)
                 } else {
                     note("\(described(member)) added", why: nativeRole(of: member), guest: false)
