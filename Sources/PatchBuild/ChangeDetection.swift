@@ -280,8 +280,8 @@ public enum ChangeDetector {
                 if let viewName = ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames) {
                     let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, current: current,
                                                          location: location(declaration))
-                    if state.change.status == .patched {
-                        changes.append(state.change)
+                    if state.status == .patched {
+                        changes.append(state)
                         continue
                     }
                 }
@@ -421,7 +421,7 @@ public enum ChangeDetector {
             // Named property by property; a view's guest-held state ships with its body.
             return ViewStateShipping.change(of: declaration, previous: previous,
                                             viewName: ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames),
-                                            current: current, location: location).change
+                                            current: current, location: location)
         case .viewBody:
             let view = PatchNames.ViewIdentity(baselineID: declaration.id)
             guard view.flatMap(shippedViewNames.typeName(of:)) != nil else {

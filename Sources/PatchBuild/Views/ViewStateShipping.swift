@@ -21,7 +21,7 @@ import PatchManifest
 /// a retyped `@State` (the host writes it back into the native type).
 enum ViewStateShipping {
     /// What the stored properties' differences between the shipped build and now amount to.
-    struct Verdict: Equatable {
+    struct Verdict {
         /// The differences, named, each with why it can or cannot ship with the body.
         var items: [String]
         /// Every difference is guest-held state.
@@ -130,15 +130,15 @@ enum ViewStateShipping {
     /// no view whose body the shipped binary routes) is patched with that body; anything else is
     /// `stored_layout_changed`, with the properties named.
     static func change(of layout: Baseline.Declaration, previous: Baseline.Declaration?, viewName: String?, current: PreparePlan,
-                       location: GuestSourceLocation) -> (change: DeclarationChange, verdict: Verdict?) {
+                       location: GuestSourceLocation) -> DeclarationChange {
         let verdict = verdict(previous: previous?.behaviour, current: layout.behaviour, isView: viewName != nil,
                               declaresInitializer: declaresInitializer(layout.id, in: current))
         let owner = layout.id.split(separator: ":", maxSplits: 1).last.map(String.init) ?? layout.id
         if let verdict, verdict.isGuestState, let viewName {
             let detail = verdict.items.joined(separator: "; ") + shipsWithBody
                 + " (`\(PatchNames.viewBodyExport(typeName: viewName))`): the module lowers `\(owner).body` again with it"
-            return (DeclarationChange(id: layout.id, kind: .storedLayout, change: .modified, status: .patched, reason: nil,
-                                      detail: detail, location: location), verdict)
+            return DeclarationChange(id: layout.id, kind: .storedLayout, change: .modified, status: .patched, reason: nil,
+                                     detail: detail, location: location)
         }
         let what: String
         if let verdict {
@@ -146,10 +146,9 @@ enum ViewStateShipping {
         } else {
             what = "its stored properties or enum cases changed (re-run `patchcli prepare` for the build you ship to get per-property detail)"
         }
-        return (DeclarationChange(id: layout.id, kind: .storedLayout, change: .modified, status: .nativeOnly,
-                                  reason: DeclarationChange.NativeReason.storedLayoutChanged,
-                                  detail: what + "; the native binary owns the memory layout, so this needs an app release", location: location),
-                verdict)
+        return DeclarationChange(id: layout.id, kind: .storedLayout, change: .modified, status: .nativeOnly,
+                                 reason: DeclarationChange.NativeReason.storedLayoutChanged,
+                                 detail: what + "; the native binary owns the memory layout, so this needs an app release", location: location)
     }
 
     /// The name the shipped thunk passes for the view whose stored layout this is, nil when the type
