@@ -78,35 +78,54 @@ enum BehaviourDigest {
         var layout = ContentHash.TokenBytes()
         var initialization = ContentHash.TokenBytes()
         var inert: [String] = []
+        var members: [Baseline.StoredMember] = []
         for variable in storedProperties {
             let names = variable.bindings.map(\.pattern.textWithoutWhitespace).joined(separator: ",")
+            // This declaration's own parts, also recorded on their own (`Baseline.StoredMember`).
+            var memberLayout = ContentHash.TokenBytes()
+            var memberValue = ContentHash.TokenBytes()
+            var attributes: [String] = []
+            var type: String?
             for element in variable.attributes {
                 if let attribute = element.as(AttributeSyntax.self), isInert(attribute, isAsync: false) {
                     inert.append(names + ":" + collapsed(attribute))
                 } else {
-                    layout.append(element)
+                    memberLayout.append(element)
+                    if let attribute = element.as(AttributeSyntax.self) { attributes.append(attribute.attributeName.trimmedText) }
                 }
             }
             for modifier in variable.modifiers {
-                if isInert(modifier, isAsync: false) { inert.append(names + ":" + collapsed(modifier: modifier)) } else { layout.append(modifier) }
+                if isInert(modifier, isAsync: false) { inert.append(names + ":" + collapsed(modifier: modifier)) } else { memberLayout.append(modifier) }
             }
-            initialization.append(variable.bindingSpecifier)
+            memberValue.append(variable.bindingSpecifier)
             for binding in variable.bindings {
-                layout.append(binding.pattern)
-                initialization.append(binding.pattern)
+                memberLayout.append(binding.pattern)
+                memberValue.append(binding.pattern)
                 // As text, so that writing the type a literal default already gave (`= false` →
                 // `: Bool = false`) is no change.
-                if let type = binding.typeAnnotation {
-                    layout.append(text: spaced(type.type))
+                if let annotation = binding.typeAnnotation {
+                    let written = spaced(annotation.type)
+                    memberLayout.append(text: written)
+                    type = type ?? written
                 } else if let value = binding.initializer?.value {
                     // Without a written type the default decides it: a literal's kind is its type
                     // (`3` → `5` keeps `Int`), any other expression counts whole.
-                    if let literal = literalType(value) { layout.append(text: literal) } else { layout.append(value) }
+                    if let literal = literalType(value) {
+                        memberLayout.append(text: literal)
+                        type = type ?? literal
+                    } else {
+                        memberLayout.append(value)
+                    }
                 }
-                if let initializer = binding.initializer { initialization.append(initializer) }
+                if let initializer = binding.initializer { memberValue.append(initializer) }
             }
+            layout.append(contentsOf: memberLayout)
+            initialization.append(contentsOf: memberValue)
             layout.endPart()
             initialization.endPart()
+            members.append(Baseline.StoredMember(name: names, attributes: attributes, type: type,
+                                                 layout: String(memberLayout.hash.prefix(16)), value: String(memberValue.hash.prefix(16)),
+                                                 hasDefault: variable.bindings.contains { $0.initializer != nil }))
         }
         for enumCase in cases {
             for element in enumCase.attributes {
@@ -125,7 +144,7 @@ enum BehaviourDigest {
         behaviour.endPart()
         behaviour.append(text: "initialization")
         behaviour.append(contentsOf: initialization)
-        return Baseline.Behaviour(hash: behaviour.hash, inert: inert, layout: layout.hash)
+        return Baseline.Behaviour(hash: behaviour.hash, inert: inert, layout: layout.hash, properties: members)
     }
 
     // MARK: - What is inert

@@ -109,9 +109,12 @@ public struct ChangeSet: Sendable {
             let helpers = Set(helperBodies.filter { $0.value == id }.keys)
             for index in changes.indices where changes[index].id == id || helpers.contains(changes[index].id) {
                 let isHelper = changes[index].id != id
+                // A view's state change keeps its named properties (`ViewStateShipping`).
+                let state = changes[index].kind == .storedLayout
+                    ? changes[index].detail?.components(separatedBy: ViewStateShipping.shipsWithBody).first.map { $0 + "; " } : nil
                 changes[index].status = .nativeOnly
                 changes[index].reason = item.reason.rawValue
-                changes[index].detail = isHelper ? "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + item.detail
+                changes[index].detail = isHelper ? (state ?? "") + "it ships inside `\(id.split(separator: ":", maxSplits: 1).last ?? "")`, which does not lower: " + item.detail
                     : item.detail
                 // The guest pipeline indexes the project root: its locations are the report's. Where the
                 // guest compiler found the problem is reported beside the changed declaration.
@@ -171,12 +174,15 @@ public enum ChangeDetector {
         let current = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                     existingFile: { _ in nil })
         var changes = compare(baseline: baseline, current: current, shippedExports: shippedExports(targets))
-        let helperBodies = ViewHelperShipping.apply(to: &changes, baseline: baseline, current: current, targets: targets)
+        var helperBodies = ViewHelperShipping.apply(to: &changes, baseline: baseline, current: current, targets: targets)
+        // A view's state change ships inside its body's patch as a helper's does.
+        let state = ViewStateShipping.carriers(of: changes, baseline: baseline, current: current)
+        helperBodies.merge(state.bodies) { helper, _ in helper }
         changes.sort { $0.id < $1.id }
         let candidates = changes.filter { $0.status == .patched }.compactMap { change in
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
         }
-        let viewCandidates = viewCandidates(in: changes, baseline: baseline, helperBodies: helperBodies)
+        let viewCandidates = viewCandidates(in: changes, baseline: baseline, helperBodies: helperBodies, reinitializedState: state.reinitialized)
         let viewTargets = Set(viewCandidates.compactMap { PatchNames.ViewIdentity(baselineID: $0.declarationID)?.target })
         let candidateTargets = Set(current.functions.filter { function in candidates.contains { $0.declarationID == function.declarationID } }.map(\.target))
             .union(viewTargets)
@@ -193,15 +199,18 @@ public enum ChangeDetector {
 
     /// The changed view bodies to lower, and those carrying a changed helper (`helperBodies`' values),
     /// named as the shipped binary's thunks name them (from the baseline alone:
-    /// `PatchNames.viewTypeNames` of its views).
-    static func viewCandidates(in changes: [DeclarationChange], baseline: Baseline, helperBodies: [String: String] = [:]) -> [GuestViewRequest] {
+    /// `PatchNames.viewTypeNames` of its views). `reinitializedState`: body id → the `@State` fields
+    /// whose default changed (`ViewStateShipping`).
+    static func viewCandidates(in changes: [DeclarationChange], baseline: Baseline, helperBodies: [String: String] = [:],
+                               reinitializedState: [String: [String]] = [:]) -> [GuestViewRequest] {
         let shippedViewNames = PatchNames.viewTypeNames(PatchNames.viewClaims(in: baseline))
         let changedBodies = changes.filter { $0.status == .patched && $0.kind == .viewBody }.map(\.id)
         let carriers = Set(helperBodies.values).subtracting(changes.map(\.id)).sorted()
         return (changedBodies + carriers).compactMap { id in
             guard let view = PatchNames.ViewIdentity(baselineID: id), let typeName = shippedViewNames.typeName(of: view) else { return nil }
             let shipped = baseline.declarations.first { $0.id == id }
-            return GuestViewRequest(declarationID: id, typeName: typeName, path: view.path, shippedTokens: shipped?.tokens ?? [])
+            return GuestViewRequest(declarationID: id, typeName: typeName, path: view.path, shippedTokens: shipped?.tokens ?? [],
+                                    reinitializedState: reinitializedState[id] ?? [])
         }
     }
 
@@ -267,9 +276,18 @@ public enum ChangeDetector {
                                                  reason: DeclarationChange.NativeReason.signatureChanged, detail: detail,
                                                  location: location(declaration)))
             case .initialization:
+                // A view's re-initialised `@State` is the guest's: it ships with the body.
+                if let viewName = ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames) {
+                    let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, current: current,
+                                                         location: location(declaration))
+                    if state.status == .patched {
+                        changes.append(state)
+                        continue
+                    }
+                }
                 initializedTypes.append(declaration)
             case .behaviour:
-                changes.append(classifyModification(declaration, current: current, shippedExports: shippedExports,
+                changes.append(classifyModification(declaration, previous: previous, current: current, shippedExports: shippedExports,
                                                     shippedViewNames: shippedViewNames, location: location(declaration)))
             }
         }
@@ -385,8 +403,9 @@ public enum ChangeDetector {
         }
     }
 
-    private static func classifyModification(_ declaration: Baseline.Declaration, current: PreparePlan, shippedExports: Set<String>,
-                                             shippedViewNames: PatchNames.ViewNames, location: GuestSourceLocation) -> DeclarationChange {
+    /// `previous`: the baseline's record of it (nil for an initializer judged for its type's defaults).
+    private static func classifyModification(_ declaration: Baseline.Declaration, previous: Baseline.Declaration? = nil, current: PreparePlan,
+                                             shippedExports: Set<String>, shippedViewNames: PatchNames.ViewNames, location: GuestSourceLocation) -> DeclarationChange {
         func native(_ reason: String, _ detail: String) -> DeclarationChange {
             DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .nativeOnly, reason: reason,
                               detail: detail, location: location)
@@ -399,8 +418,10 @@ public enum ChangeDetector {
         }
         switch declaration.kind {
         case .storedLayout:
-            return native(DeclarationChange.NativeReason.storedLayoutChanged,
-                          "its stored properties or enum cases changed; the native binary owns the memory layout, so this needs an app release")
+            // Named property by property; a view's guest-held state ships with its body.
+            return ViewStateShipping.change(of: declaration, previous: previous,
+                                            viewName: ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames),
+                                            current: current, location: location)
         case .viewBody:
             let view = PatchNames.ViewIdentity(baselineID: declaration.id)
             guard view.flatMap(shippedViewNames.typeName(of:)) != nil else {

@@ -56,12 +56,43 @@ public struct Baseline: Sendable, Equatable {
         /// other attributes, `lazy`/`weak`, enum cases), without default values and `let`/`var`,
         /// which only the type's initializers act on.
         public var layout: String?
+        /// A stored layout's stored properties, one entry per declaration in source order, so `build`
+        /// can say which changed and whether a view's guest-held `@State` is all that did (docs/views.md
+        /// "Changing a view's state"). Nil in a baseline written before patchcli recorded them.
+        public var properties: [StoredMember]?
 
-        public init(hash: String, inert: [String] = [], signature: String? = nil, layout: String? = nil) {
+        public init(hash: String, inert: [String] = [], signature: String? = nil, layout: String? = nil, properties: [StoredMember]? = nil) {
             self.hash = hash
             self.inert = inert
             self.signature = signature
             self.layout = layout
+            self.properties = properties
+        }
+    }
+
+    /// One stored-property declaration of a type (`@State private var count = 0`; `var a, b: Int` is one).
+    public struct StoredMember: Sendable, Equatable, Codable {
+        /// The bound names, comma-separated.
+        public var name: String
+        /// The names of its attributes without arguments (`State`, `AppStorage`), in source order.
+        public var attributes: [String]
+        /// As written, or the type a literal default gives (`Int`); nil when neither says.
+        public var type: String?
+        /// First 16 hex digits of the hash of what the memory layout depends on (attributes with their
+        /// arguments, modifiers, names, type), as `Behaviour.layout` covers it.
+        public var layout: String
+        /// First 16 hex digits of the hash of `let`/`var`, the names and the default values.
+        public var value: String
+        /// It is declared with a default value (`= 0`): not a parameter its parent must pass.
+        public var hasDefault: Bool
+
+        public init(name: String, attributes: [String], type: String?, layout: String, value: String, hasDefault: Bool) {
+            self.name = name
+            self.attributes = attributes
+            self.type = type
+            self.layout = layout
+            self.value = value
+            self.hasDefault = hasDefault
         }
     }
 
@@ -126,6 +157,34 @@ public struct Baseline: Sendable, Equatable {
                 if let layout = behaviour.layout {
                     output += Array((separator + #""layout":"#).utf8)
                     CanonicalJSON.appendString(layout, to: &output)
+                    separator = ","
+                }
+                if let properties = behaviour.properties {
+                    output += Array((separator + #""properties":["#).utf8)
+                    for (position, member) in properties.enumerated() {
+                        output += Array((position == 0 ? "{" : ",{").utf8)
+                        if !member.attributes.isEmpty {
+                            output += Array(#""attributes":["#.utf8)
+                            for (index, attribute) in member.attributes.enumerated() {
+                                if index > 0 { output.append(UInt8(ascii: ",")) }
+                                CanonicalJSON.appendString(attribute, to: &output)
+                            }
+                            output += Array("],".utf8)
+                        }
+                        if member.hasDefault { output += Array(#""default":true,"#.utf8) }
+                        output += Array(#""layout":"#.utf8)
+                        CanonicalJSON.appendString(member.layout, to: &output)
+                        output += Array(#","name":"#.utf8)
+                        CanonicalJSON.appendString(member.name, to: &output)
+                        if let type = member.type {
+                            output += Array(#","type":"#.utf8)
+                            CanonicalJSON.appendString(type, to: &output)
+                        }
+                        output += Array(#","value":"#.utf8)
+                        CanonicalJSON.appendString(member.value, to: &output)
+                        output.append(UInt8(ascii: "}"))
+                    }
+                    output.append(UInt8(ascii: "]"))
                     separator = ","
                 }
                 if let signature = behaviour.signature {
@@ -212,7 +271,26 @@ public struct Baseline: Sendable, Equatable {
                     default: throw .notABaseline(reason: "declarations[\(index)].behaviour.\(key) is not a string")
                     }
                 }
-                behaviour = Behaviour(hash: try text("hash") ?? hash, inert: inert, signature: try text("signature"), layout: try text("layout"))
+                var properties: [StoredMember]?
+                if let items = parts["properties"] {
+                    guard case let .array(entries) = items else { throw .notABaseline(reason: "declarations[\(index)].behaviour.properties is not an array") }
+                    properties = []
+                    for entry in entries {
+                        guard case let .object(member) = entry, case let .string(name)? = member["name"],
+                              case let .string(layout)? = member["layout"], case let .string(value)? = member["value"]
+                        else { throw .notABaseline(reason: "declarations[\(index)].behaviour.properties has an entry without name, layout or value") }
+                        var attributes: [String] = []
+                        if case let .array(names)? = member["attributes"] {
+                            for case let .string(attribute) in names { attributes.append(attribute) }
+                        }
+                        var type: String?
+                        if case let .string(written)? = member["type"] { type = written }
+                        properties?.append(StoredMember(name: name, attributes: attributes, type: type, layout: layout, value: value,
+                                                        hasDefault: member["default"] == .bool(true)))
+                    }
+                }
+                behaviour = Behaviour(hash: try text("hash") ?? hash, inert: inert, signature: try text("signature"), layout: try text("layout"),
+                                      properties: properties)
             }
             declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens, behaviour: behaviour))
         }

@@ -12,12 +12,18 @@ public struct GuestViewRequest: Sendable, Equatable {
     /// The host tokens the shipped thunk passes (the baseline's record of the body): all the body
     /// may read of `@Environment` and observed models.
     public var shippedTokens: [Baseline.Token]
+    /// `@State` fields whose default changed since the shipped build (`ViewStateShipping`): the
+    /// native view still starts them from the old one, so the guest takes its own default until its
+    /// dispatch returned the field.
+    public var reinitializedState: [String]
 
-    public init(declarationID: String, typeName: String, path: [String], shippedTokens: [Baseline.Token] = []) {
+    public init(declarationID: String, typeName: String, path: [String], shippedTokens: [Baseline.Token] = [],
+                reinitializedState: [String] = []) {
         self.declarationID = declarationID
         self.typeName = typeName
         self.path = path
         self.shippedTokens = shippedTokens
+        self.reinitializedState = reinitializedState
     }
 
     public var bodyExport: String { PatchNames.viewBodyExport(typeName: typeName) }
@@ -76,6 +82,11 @@ struct GuestViewLowering {
     static let schemaVersion = 6
     /// Host color and font tokens (`hostToken`, `fontToken`) are IR v4.
     static let tokenSchemaVersion = 4
+    /// The key a dispatch's state carries (`true`) in a view that re-initialises `@State`: the inputs
+    /// hold state the guest returned, not the native field's old default. No native property has
+    /// this name, so the host writes nothing back for it (sdk-contract §5.4: write-back targets are
+    /// the view's `@State`/`@Binding`/`@AppStorage`).
+    static let dispatchedStateKey = "__patch_dispatched"
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
@@ -259,6 +270,10 @@ struct GuestViewLowering {
                 writer.line("        self.\(input.name) = try inputs.decode(\(key))")
             case .overridesDefault:
                 writer.line("        if inputs.hasMember(\(key)) { self.\(input.name) = try inputs.decode(\(key)) }")
+            case .state where plan.request.reinitializedState.contains(input.name):
+                // Its new default, until the state a dispatch returned comes back in the inputs.
+                writer.line("        if inputs.hasMember(\(Self.literal(Self.dispatchedStateKey))), inputs.hasMember(\(key)) { self._\(input.name) = State(wrappedValue: try inputs.decode(\(key))) }")
+                writer.line("        self._\(input.name)._patchNamed(\(key))")
             case .state:
                 writer.line("        if inputs.hasMember(\(key)) { self._\(input.name) = State(wrappedValue: try inputs.decode(\(key))) }")
                 // The controls bound to it send the field's name as their event id (docs/views.md "Events").
@@ -275,10 +290,11 @@ struct GuestViewLowering {
             // Inside the extension, where the view's private state is visible. The guest re-emits
             // only its state fields (§5.4), sorted as the host sorts inputs.
             writer.line("    static func _patchWriteState(_ view: Self, into writer: inout _PatchJSONWriter) {")
-            for (position, name) in plan.state.sorted().enumerated() {
+            let marks = !plan.request.reinitializedState.isEmpty
+            for (position, name) in (plan.state + (marks ? [Self.dispatchedStateKey] : [])).sorted().enumerated() {
                 let key = (position == 0 ? "{" : ",") + "\\\"" + name + "\\\":"
                 writer.line("        writer.append(\"\(key)\")")
-                writer.line("        view.\(name)._patchEncode(into: &writer)")
+                writer.line(name == Self.dispatchedStateKey ? "        writer.append(\"true\")" : "        view.\(name)._patchEncode(into: &writer)")
             }
             writer.line("        writer.append(\"}\")")
             writer.line("    }")
