@@ -53,7 +53,8 @@ public struct ServerConfiguration: Sendable {
 /// The SDK's update protocol (sdk-contract §7.2–7.4) over a signed release store:
 ///
 /// - `POST /api/v1/modules/check`: the release a device should run (fingerprint, channel, cohort,
-///   rollout bucket), with `diff_url` when the store holds a diff from the device's content.
+///   rollout bucket), with `diff_url` when the store holds a diff from the content the device's
+///   SDK will patch (its previous slot when it has one: `DeviceSlots`).
 /// - `POST /api/v1/events`: device telemetry, appended to the event database.
 /// - `GET /targets/<dir>/<sha256>.<name>`: artifacts, diffs and records exactly as the store holds
 ///   them, only when the current verified metadata lists that file with that hash, re-checked
@@ -94,11 +95,18 @@ public struct UpdateServer: Sendable {
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
                 try check.validate()
-                let (decision, catalog) = try watcher.decide(check, now: configuration.clock())
+                let now = configuration.clock()
+                let (decision, catalog, slots) = try decide(check, now: now)
                 if case .wrongAppKey = decision {
-                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(configuration.clock()))
+                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(now))
                 }
-                return try Self.encoded(.ok, updateResponse(decision, in: catalog, request: request))
+                let response = try updateResponse(decision, in: catalog, request: request)
+                if let (known, observed) = slots {
+                    var left = observed
+                    left.offered = response.hasUpdate ? response.version : nil
+                    if left != known { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                }
+                return try Self.encoded(.ok, response)
             }
         }
         router.post(RouterPath(Self.eventsPath)) { request, _ in
@@ -148,6 +156,22 @@ public struct UpdateServer: Sendable {
             throw RequestProblem(reason: "the body is larger than \(configuration.maxBodyBytes) bytes")
         }
         return Data(buffer.readableBytesView)
+    }
+
+    /// The decision for a check, with a diff from the content the device's SDK will patch: its
+    /// slots as its earlier checks left them (`known`, from the event database) and as this check
+    /// shows them (`observed`). Devices without an id of their own, and checks refused for their
+    /// app key, have no slots kept and get no diff.
+    private func decide(_ check: UpdateCheckRequest, now: Date) throws -> (CheckDecision, ReleaseCatalog, (known: DeviceSlots?, observed: DeviceSlots)?) {
+        guard check.deviceID != DeviceSlots.unconfiguredDeviceID else {
+            let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
+            return (decision, catalog, nil)
+        }
+        let known = try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey)
+        let observed = DeviceSlots.observing(check.currentVersion, after: known)
+        let (decision, catalog) = try watcher.decide(check, patchBase: observed.patchBase, now: now)
+        if case .wrongAppKey = decision { return (decision, catalog, nil) }
+        return (decision, catalog, (known, observed))
     }
 
     private func updateResponse(_ decision: CheckDecision, in catalog: ReleaseCatalog, request: Request) throws -> UpdateCheckResponse {

@@ -11,7 +11,7 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             POST /api/v1/modules/check answers the SDK's update check from the store's verified
             metadata (fingerprint, channel, cohort, rollout bucket; diff_url when a diff exists from
-            the device's version); POST /api/v1/events appends device events to the event database
+            the module the device's SDK will patch, its previous slot as its earlier checks show); POST /api/v1/events appends device events to the event database
             (`patchcli status` reports them); GET /targets/... serves the artifacts. A new publish is
             served without a restart, and several servers can share one store. Runs until SIGINT or
             SIGTERM. Protocol and rollout buckets: docs/serve.md.
