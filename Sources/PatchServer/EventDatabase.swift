@@ -37,12 +37,14 @@ public final class EventDatabase: Sendable {
         var insertWrongAppKey: OpaquePointer?
         var selectSlots: OpaquePointer?
         var upsertSlots: OpaquePointer?
+        var insertWastedDiff: OpaquePointer?
         init(handle: OpaquePointer) { self.handle = handle }
         deinit {
             sqlite3_finalize(insert)
             sqlite3_finalize(insertWrongAppKey)
             sqlite3_finalize(selectSlots)
             sqlite3_finalize(upsertSlots)
+            sqlite3_finalize(insertWastedDiff)
             sqlite3_close_v2(handle)
         }
     }
@@ -93,6 +95,12 @@ public final class EventDatabase: Sendable {
                 updated_at TEXT NOT NULL,
                 PRIMARY KEY (app_key, device_id)
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS wasted_diffs (
+                id INTEGER PRIMARY KEY,
+                received_at TEXT NOT NULL,
+                module_version TEXT,
+                diff_path TEXT NOT NULL
+            );
             """)
         let version = try Self.integer(connection.handle, path: path, "PRAGMA user_version")
         if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
@@ -114,6 +122,9 @@ public final class EventDatabase: Sendable {
             ON CONFLICT (app_key, device_id) DO UPDATE SET current_version = excluded.current_version,
                 previous_version = excluded.previous_version, previous_known = excluded.previous_known,
                 offered_version = excluded.offered_version, updated_at = excluded.updated_at
+            """)
+        connection.insertWastedDiff = try Self.prepare(connection.handle, path: path, """
+            INSERT INTO wasted_diffs (received_at, module_version, diff_path) VALUES (?, ?, ?)
             """)
         self.connection = Mutex(connection)
     }
@@ -148,6 +159,20 @@ public final class EventDatabase: Sendable {
             for (index, text) in texts.enumerated() {
                 Self.bind(statement, Int32(index + 1), text)
             }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
+    /// Appends a diff a device could not apply (`DiffFallbacks`): it downloaded the full module of
+    /// `moduleVersion` (the newest release of that content) after `diffPath`.
+    public func recordWastedDiff(diffPath: String, moduleVersion: String?, receivedAt: String) throws(EventDatabaseError) {
+        let path = self.path
+        try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
+            guard let statement = connection.insertWastedDiff else { return }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+            for (index, text) in [receivedAt, moduleVersion, diffPath].enumerated() { Self.bind(statement, Int32(index + 1), text) }
             guard sqlite3_step(statement) == SQLITE_DONE else {
                 throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
             }

@@ -145,6 +145,13 @@ public struct ReleaseCatalog: Sendable {
         return .upToDate
     }
 
+    /// The version of the newest release with that module content (the one devices are offered).
+    func newestVersion(ofContent sha256: String) -> String? {
+        versions.filter { $0.value.content == sha256 }.keys.max {
+            (ReleaseRecord.releaseCounter(ofVersion: $0) ?? 0, $0) < (ReleaseRecord.releaseCounter(ofVersion: $1) ?? 0, $1)
+        }
+    }
+
     /// The served file name (consistent snapshot) of a target the current metadata lists.
     func servedPath(ofTarget path: String) -> String? {
         guard let sha256 = targets[path]?.hashes["sha256"] else { return nil }
