@@ -1,4 +1,5 @@
 import Prometheus
+import Synchronization
 
 /// What `GET /metrics` exposes, in the Prometheus text exposition format (docs/serve.md,
 /// "Metrics"): one registry per server, every series of a fixed label set created at start so it
@@ -10,6 +11,14 @@ public final class ServerMetrics: Sendable {
     private let wastedDiffs: Counter
     private let events: [DeviceEventType: Counter]
     private let durations: [Route: DurationHistogram]
+    /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
+    /// request costs one small dictionary lookup rather than the registry's name-and-labels one.
+    private let responses = Mutex<[ResponseKey: Counter]>([:])
+
+    private struct ResponseKey: Hashable {
+        var route: Route
+        var status: Int
+    }
 
     /// How a check was answered, the `decision` label of `patchcli_serve_checks_total`.
     enum CheckOutcome: String, CaseIterable {
@@ -81,10 +90,16 @@ public final class ServerMetrics: Sendable {
     func answered(path: String, status: Int, after duration: Duration) {
         let route = Route(path: path)
         durations[route]?.record(duration)
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(metricName: "patchcli_serve_responses_total", helpText: "Answers sent, by route and HTTP status."),
-            labels: [("route", route.rawValue), ("status", String(status))]
-        ).increment()
+        let key = ResponseKey(route: route, status: status)
+        let counter = responses.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(metricName: "patchcli_serve_responses_total", helpText: "Answers sent, by route and HTTP status."),
+                labels: [("route", route.rawValue), ("status", String(status))])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
     }
 
     /// Every series in the text exposition format (version 0.0.4).

@@ -102,6 +102,14 @@ struct ObservabilityTests {
         #expect(RequestLog.Entry.logfmtValue("") == #""""#)
     }
 
+    @Test func timesAndDurationsAreWrittenInFull() {
+        #expect(RequestLog.Entry.timestamp(Date(timeIntervalSince1970: 0.007)) == "1970-01-01T00:00:00.007Z")
+        #expect(RequestLog.Entry.timestamp(Date(timeIntervalSince1970: 1_795_770_062.25)) == "2026-11-27T09:01:02.250Z")
+        #expect(RequestLog.Entry.milliseconds(1.5) == "1.500")
+        #expect(RequestLog.Entry.milliseconds(0.0004) == "0.000")
+        #expect(RequestLog.Entry.milliseconds(12.34567) == "12.346")
+    }
+
     @Test func anUnwritableLogFileIsRefusedByName() {
         #expect(throws: RequestLogError.self) { _ = try RequestLog(format: .logfmt, path: "/nonexistent-dir/requests.log") }
     }
