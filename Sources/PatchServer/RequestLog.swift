@@ -96,8 +96,8 @@ public enum RequestLogError: Error, Sendable, CustomStringConvertible {
 extension RequestLog.Entry {
     /// `time=… method=POST path=/api/v1/modules/check status=200 ms=0.412 app=1a2b3c4d device=3f1c`;
     /// `app` and `device` only when the request carried them. A value with a space, `=`, `"`, a
-    /// backslash or a control character is quoted, with `"` and `\` escaped and control characters
-    /// written as `\u{1B}`, so one request is always one line.
+    /// backslash, a control character or anything outside ASCII is quoted, with `"` and `\`
+    /// escaped and control characters written as `\u{1B}`, so one request is always one line.
     var logfmt: String {
         var fields = [
             ("time", Self.timestamp(time)), ("method", method), ("path", path), ("status", String(status)),
@@ -141,7 +141,8 @@ extension RequestLog.Entry {
     }
 
     package static func logfmtValue(_ value: String) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { !$0.isControlCharacter && !" =\"\\".unicodeScalars.contains($0) }
+        // Bytes, not scalars: paths and hashes are ASCII, and this runs for every request.
+        let plain = !value.isEmpty && value.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         if plain { return value }
         var quoted = "\""
         for scalar in value.unicodeScalars {

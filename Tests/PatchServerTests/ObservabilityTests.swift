@@ -100,6 +100,7 @@ struct ObservabilityTests {
         #expect(RequestLog.Entry.logfmtValue(#"/a b"c\d"#) == #""/a b\"c\\d""#)
         #expect(RequestLog.Entry.logfmtValue("/a\nb") == #""/a\u{A}b""#)
         #expect(RequestLog.Entry.logfmtValue("") == #""""#)
+        #expect(RequestLog.Entry.logfmtValue("/é") == #""/é""#)
     }
 
     @Test func timesAndDurationsAreWrittenInFull() {
