@@ -22,8 +22,9 @@ final class DiffFallbacks: Sendable {
     private let served = Mutex<(byModule: [String: [Served]], count: Int)>(([:], 0))
 
     /// A diff `diffs/<to>/<from>.bsdiff` (ReleasePaths.diff) was sent on `connection`.
-    func servedDiff(_ diffPath: String, connection: String, at now: ContinuousClock.Instant = .now) {
+    func servedDiff(_ diffPath: String, connection: String) {
         guard let module = Self.module(ofDiff: diffPath) else { return }
+        let now = ContinuousClock.now
         served.withLock { state in
             if state.count >= Self.capacity { Self.prune(&state, before: now - Self.window, keepingAtMost: Self.capacity - 1) }
             state.byModule[module, default: []].append(Served(diffPath: diffPath, connection: connection, at: now))
@@ -33,8 +34,9 @@ final class DiffFallbacks: Sendable {
 
     /// The full module with that content was sent on `connection`: the diff to it sent on the same
     /// connection within the window, if any (forgotten: one fallback is one wasted diff).
-    func servedModule(sha256: String, connection: String, at now: ContinuousClock.Instant = .now) -> String? {
-        served.withLock { state in
+    func servedModule(sha256: String, connection: String) -> String? {
+        let now = ContinuousClock.now
+        return served.withLock { state in
             guard let diffs = state.byModule[sha256],
                   let index = diffs.lastIndex(where: { $0.connection == connection && now - $0.at <= Self.window }) else { return nil }
             let diff = diffs[index]

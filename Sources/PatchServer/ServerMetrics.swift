@@ -4,7 +4,7 @@ import Synchronization
 /// What `GET /metrics` exposes, in the Prometheus text exposition format (docs/serve.md,
 /// "Metrics"): one registry per server, every series of a fixed label set created at start so it
 /// is exposed (at 0) before anything happened.
-public final class ServerMetrics: Sendable {
+final class ServerMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let checks: [CheckOutcome: Counter]
     private let downloads: [DownloadKind: Counter]
@@ -48,7 +48,7 @@ public final class ServerMetrics: Sendable {
     /// From 0.5 ms (a check answered from the catalog) to 10 s (the request timeout's default).
     static let durationBuckets: [Duration] = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .microseconds($0 * 1000) }
 
-    public init() {
+    init() {
         let registry = registry
         func counter(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Counter {
             registry.makeCounter(descriptor: MetricNameDescriptor(metricName: name, helpText: help), labels: labels)
@@ -103,5 +103,5 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Every series in the text exposition format (version 0.0.4).
-    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
 }

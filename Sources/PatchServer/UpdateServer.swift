@@ -72,7 +72,7 @@ public struct UpdateServer: Sendable {
     public let watcher: StoreWatcher
     public let events: EventDatabase
     public let configuration: ServerConfiguration
-    public let metrics = ServerMetrics()
+    let metrics = ServerMetrics()
     let diffFallbacks = DiffFallbacks()
 
     public static let checkPath = "/api/v1/modules/check"
