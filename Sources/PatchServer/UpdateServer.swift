@@ -67,7 +67,8 @@ public struct ServerConfiguration: Sendable {
 ///
 /// Every answered request gets a line in the request log, when there is one (`RequestObserver`).
 ///
-/// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree.
+/// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree, on diffs
+/// too when they share one event database (the devices' slots live there).
 public struct UpdateServer: Sendable {
     public let watcher: StoreWatcher
     public let events: EventDatabase
