@@ -36,6 +36,9 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
     /// Update checks refused because their `app_key` is not the one of the fingerprint's release,
     /// by the key they sent (`(none)` for a check without one).
     public var wrongAppKeyChecks: [String: Int] = [:]
+    /// Diffs devices downloaded but could not apply (they fetched the full module next), by the
+    /// version the diff led to (`(unknown)` when no release of the store had that content).
+    public var wastedDiffs: [String: Int] = [:]
     public var releases: [ReleaseAdoption]
     /// With a store: every artifact `serve` would offer but does not, because its file no longer
     /// matches the metadata (target path → why).
@@ -119,6 +122,11 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
         for row in try database.rows("SELECT COALESCE(app_key, '(none)'), COUNT(*) FROM wrong_app_key_checks GROUP BY 1") {
             wrongAppKeyChecks[row[0] ?? "(none)"] = Int(row[1] ?? "0") ?? 0
         }
-        return AdoptionReport(events: events, devices: devices, checkErrors: checkErrors, wrongAppKeyChecks: wrongAppKeyChecks, releases: releases)
+        var wastedDiffs: [String: Int] = [:]
+        for row in try database.rows("SELECT COALESCE(module_version, '(unknown)'), COUNT(*) FROM wasted_diffs GROUP BY 1") {
+            wastedDiffs[row[0] ?? "(unknown)"] = Int(row[1] ?? "0") ?? 0
+        }
+        return AdoptionReport(
+            events: events, devices: devices, checkErrors: checkErrors, wrongAppKeyChecks: wrongAppKeyChecks, wastedDiffs: wastedDiffs, releases: releases)
     }
 }

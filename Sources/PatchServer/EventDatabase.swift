@@ -35,10 +35,16 @@ public final class EventDatabase: Sendable {
         let handle: OpaquePointer
         var insert: OpaquePointer?
         var insertWrongAppKey: OpaquePointer?
+        var selectSlots: OpaquePointer?
+        var upsertSlots: OpaquePointer?
+        var insertWastedDiff: OpaquePointer?
         init(handle: OpaquePointer) { self.handle = handle }
         deinit {
             sqlite3_finalize(insert)
             sqlite3_finalize(insertWrongAppKey)
+            sqlite3_finalize(selectSlots)
+            sqlite3_finalize(upsertSlots)
+            sqlite3_finalize(insertWastedDiff)
             sqlite3_close_v2(handle)
         }
     }
@@ -79,6 +85,22 @@ public final class EventDatabase: Sendable {
                 fingerprint TEXT NOT NULL,
                 channel TEXT NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS device_slots (
+                app_key TEXT NOT NULL,
+                device_id TEXT NOT NULL,
+                current_version TEXT,
+                previous_version TEXT,
+                previous_known INTEGER NOT NULL,
+                offered_version TEXT,
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (app_key, device_id)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS wasted_diffs (
+                id INTEGER PRIMARY KEY,
+                received_at TEXT NOT NULL,
+                module_version TEXT,
+                diff_path TEXT NOT NULL
+            );
             """)
         let version = try Self.integer(connection.handle, path: path, "PRAGMA user_version")
         if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
@@ -90,6 +112,19 @@ public final class EventDatabase: Sendable {
             """)
         connection.insertWrongAppKey = try Self.prepare(connection.handle, path: path, """
             INSERT INTO wrong_app_key_checks (received_at, device_id, app_key, fingerprint, channel) VALUES (?, ?, ?, ?, ?)
+            """)
+        connection.selectSlots = try Self.prepare(connection.handle, path: path, """
+            SELECT current_version, previous_version, previous_known, offered_version FROM device_slots WHERE app_key = ? AND device_id = ?
+            """)
+        connection.upsertSlots = try Self.prepare(connection.handle, path: path, """
+            INSERT INTO device_slots (app_key, device_id, current_version, previous_version, previous_known, offered_version, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_key, device_id) DO UPDATE SET current_version = excluded.current_version,
+                previous_version = excluded.previous_version, previous_known = excluded.previous_known,
+                offered_version = excluded.offered_version, updated_at = excluded.updated_at
+            """)
+        connection.insertWastedDiff = try Self.prepare(connection.handle, path: path, """
+            INSERT INTO wasted_diffs (received_at, module_version, diff_path) VALUES (?, ?, ?)
             """)
         self.connection = Mutex(connection)
     }
@@ -130,6 +165,62 @@ public final class EventDatabase: Sendable {
         }
     }
 
+    /// Appends a diff a device could not apply (`DiffFallbacks`): it downloaded the full module of
+    /// `moduleVersion` (the newest release of that content) after `diffPath`.
+    public func recordWastedDiff(diffPath: String, moduleVersion: String?, receivedAt: String) throws(EventDatabaseError) {
+        let path = self.path
+        try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
+            guard let statement = connection.insertWastedDiff else { return }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+            for (index, text) in [receivedAt, moduleVersion, diffPath].enumerated() { Self.bind(statement, Int32(index + 1), text) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
+    /// What earlier checks left of a device's slots (`DeviceSlots`), nil for a device never seen.
+    /// Devices are keyed by app key and id: the SDK keeps one set of slots per app key.
+    public func deviceSlots(deviceID: String, appKey: String?) throws(EventDatabaseError) -> DeviceSlots? {
+        let path = self.path
+        return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> DeviceSlots? in
+            guard let statement = connection.selectSlots else { return nil }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+            Self.bind(statement, 1, appKey ?? "")
+            Self.bind(statement, 2, deviceID)
+            switch sqlite3_step(statement) {
+            case SQLITE_DONE: return nil
+            case SQLITE_ROW:
+                let previous = Self.text(statement, 1)
+                return DeviceSlots(
+                    current: Self.text(statement, 0),
+                    previous: sqlite3_column_int(statement, 2) == 0 ? .unknown : previous.map(DeviceSlots.Previous.version) ?? .empty,
+                    offered: Self.text(statement, 3))
+            default: throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
+    /// Records a device's slots as its latest check left them.
+    public func saveDeviceSlots(_ slots: DeviceSlots, deviceID: String, appKey: String?, at time: String) throws(EventDatabaseError) {
+        let path = self.path
+        try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
+            guard let statement = connection.upsertSlots else { return }
+            defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+            let previous: String? = if case let .version(version) = slots.previous { version } else { nil }
+            Self.bind(statement, 1, appKey ?? "")
+            Self.bind(statement, 2, deviceID)
+            Self.bind(statement, 3, slots.current)
+            Self.bind(statement, 4, previous)
+            sqlite3_bind_int(statement, 5, slots.previous == .unknown ? 0 : 1)
+            Self.bind(statement, 6, slots.offered)
+            Self.bind(statement, 7, time)
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+        }
+    }
+
     /// Runs a read query and returns each row's columns as text (nil for NULL), each as long as
     /// SQLite says it is: text with a NUL in it comes back whole.
     package func rows(_ sql: String) throws(EventDatabaseError) -> [[String?]] {
@@ -142,11 +233,7 @@ public final class EventDatabase: Sendable {
                 let step = sqlite3_step(statement)
                 if step == SQLITE_DONE { break }
                 guard step == SQLITE_ROW else { throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle))) }
-                rows.append((0..<sqlite3_column_count(statement)).map { column in
-                    sqlite3_column_text(statement, column).map { text in
-                        String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
-                    }
-                })
+                rows.append((0..<sqlite3_column_count(statement)).map { Self.text(statement, $0) })
             }
             return rows
         }
@@ -162,6 +249,13 @@ public final class EventDatabase: Sendable {
     private static func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String?) {
         guard let text else { sqlite3_bind_null(statement, index); return }
         sqlite3_bind_text64(statement, index, text, sqlite3_uint64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+    }
+
+    /// A text column of the current row, whole (NULs included), nil for NULL.
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String? {
+        sqlite3_column_text(statement, column).map { text in
+            String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+        }
     }
 
     private static func execute(_ handle: OpaquePointer, path: String, _ sql: String) throws(EventDatabaseError) {

@@ -121,7 +121,10 @@ public struct ReleaseCatalog: Sendable {
     /// device's own release on this channel is offered only when the channel's record for the
     /// fingerprint is newer than the device's (a rollback, or a rollout lowered, decided after it):
     /// a store that went back in time never walks devices back with it.
-    public func decide(_ request: UpdateCheckRequest) -> CheckDecision {
+    ///
+    /// The diff offered is one from `patchBase`, the version whose bytes the device's SDK patches
+    /// (`DeviceSlots.patchBase`: its previous slot when it has one); nil offers none.
+    public func decide(_ request: UpdateCheckRequest, patchBase: String?) -> CheckDecision {
         guard let offer = offers[request.channel]?[request.fingerprint] else { return .upToDate }
         // Another app's release (or a check without a key) gets nothing; the server counts it.
         if let appKey = offer.current.appKey, request.appKey != appKey { return .wrongAppKey(expected: appKey) }
@@ -134,12 +137,19 @@ public struct ReleaseCatalog: Sendable {
             if request.currentVersion == record.version || running?.content == record.module.sha256 { return .upToDate }
             if unservable[record.module.path] != nil { continue }
             if let runningCounter, record.releaseCounter < runningCounter, offer.current.releaseCounter <= runningCounter { return .upToDate }
-            let diff = running.flatMap { running in
-                record.diffs.first { $0.fromSHA256 == running.content && unservable[$0.path] == nil }
+            let diff = patchBase.flatMap { versions[$0] }.flatMap { base in
+                record.diffs.first { $0.fromSHA256 == base.content && unservable[$0.path] == nil }
             }
             return .update(record, diff: diff)
         }
         return .upToDate
+    }
+
+    /// The version of the newest release with that module content (the one devices are offered).
+    func newestVersion(ofContent sha256: String) -> String? {
+        versions.filter { $0.value.content == sha256 }.keys.max {
+            (ReleaseRecord.releaseCounter(ofVersion: $0) ?? 0, $0) < (ReleaseRecord.releaseCounter(ofVersion: $1) ?? 0, $1)
+        }
     }
 
     /// The served file name (consistent snapshot) of a target the current metadata lists.
@@ -165,7 +175,7 @@ public struct ReleaseCatalog: Sendable {
 /// The outcome of one check.
 public enum CheckDecision: Sendable, Equatable {
     case upToDate
-    /// The release to install and, when the store holds one from the device's current content, a diff.
+    /// The release to install and, when the store holds one from the content the device patches, a diff.
     case update(ReleaseRecord, diff: DiffArtifact?)
     /// The fingerprint's release is for another app key than the check's: no update.
     case wrongAppKey(expected: String)

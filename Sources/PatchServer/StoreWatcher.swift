@@ -107,14 +107,15 @@ public final class StoreWatcher: Sendable {
         }
     }
 
-    /// The decision for one check, from the catalog in service. Before an artifact is offered its
+    /// The decision for one check, from the catalog in service (a diff from `patchBase`, see
+    /// `ReleaseCatalog.decide`). Before an artifact is offered its
     /// file is `stat`ed: if it changed since its bytes were checked, it is checked again, and one
     /// that no longer matches the metadata is marked unservable and the decision made again, so a
     /// device is never offered a download that would fail.
-    public func decide(_ request: UpdateCheckRequest, now: Date) throws(StoreError) -> (CheckDecision, ReleaseCatalog) {
+    public func decide(_ request: UpdateCheckRequest, patchBase: String?, now: Date) throws(StoreError) -> (CheckDecision, ReleaseCatalog) {
         var catalog = try catalog(now: now)
         while true {
-            let decision = catalog.decide(request)
+            let decision = catalog.decide(request, patchBase: patchBase)
             guard case let .update(record, diff) = decision else { return (decision, catalog) }
             let paths = [record.module.path] + (diff.map { [$0.path] } ?? [])
             var decideAgain = false

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var maxConnections: Int
     /// The time expiry is checked against; tests move it.
     public var clock: @Sendable () -> Date
+    /// Where each answered request gets its line (docs/serve.md "Request log"); nil logs nothing.
+    public var requestLog: RequestLog?
 
     public static let defaultIdleTimeout: Duration = .seconds(30)
     public static let defaultRequestTimeout: Duration = .seconds(10)
@@ -38,7 +40,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
         requestTimeout: Duration = defaultRequestTimeout, writeTimeout: Duration = defaultWriteTimeout, maxConnections: Int = defaultMaxConnections,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        requestLog: RequestLog? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maxBodyBytes = maxBodyBytes
@@ -46,6 +48,7 @@ public struct ServerConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
+        self.requestLog = requestLog
         self.clock = clock
     }
 }
@@ -53,20 +56,29 @@ public struct ServerConfiguration: Sendable {
 /// The SDK's update protocol (sdk-contract §7.2–7.4) over a signed release store:
 ///
 /// - `POST /api/v1/modules/check`: the release a device should run (fingerprint, channel, cohort,
-///   rollout bucket), with `diff_url` when the store holds a diff from the device's content.
+///   rollout bucket), with `diff_url` when the store holds a diff from the content the device's
+///   SDK will patch (its previous slot when it has one: `DeviceSlots`).
 /// - `POST /api/v1/events`: device telemetry, appended to the event database.
 /// - `GET /targets/<dir>/<sha256>.<name>`: artifacts, diffs and records exactly as the store holds
 ///   them, only when the current verified metadata lists that file with that hash, re-checked
-///   against it on every read; immutable, so cacheable forever.
+///   against it on every read; immutable, so cacheable forever. A full module fetched right after
+///   a diff to it on the same connection is a diff the device could not apply (`DiffFallbacks`).
+/// - `GET /metrics`: counters and request durations in the Prometheus text format (`ServerMetrics`).
 ///
-/// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree.
+/// Every answered request gets a line in the request log, when there is one (`RequestObserver`).
+///
+/// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree, on diffs
+/// too when they share one event database (the devices' slots live there).
 public struct UpdateServer: Sendable {
     public let watcher: StoreWatcher
     public let events: EventDatabase
     public let configuration: ServerConfiguration
+    let metrics = ServerMetrics()
+    let diffFallbacks = DiffFallbacks()
 
     public static let checkPath = "/api/v1/modules/check"
     public static let eventsPath = "/api/v1/events"
+    public static let metricsPath = "/metrics"
 
     public init(store: ReleaseStore, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
         self.init(watcher: StoreWatcher(store: store), events: events, configuration: configuration)
@@ -82,37 +94,54 @@ public struct UpdateServer: Sendable {
     /// The routes, each with the methods it answers: anything else is a JSON 404 or 405.
     static func allowedMethods(forPath path: String) -> [HTTPRequest.Method] {
         if path == checkPath || path == eventsPath { return [.post] }
-        if path.hasPrefix("/targets/") { return [.get, .head] }
+        if path.hasPrefix("/targets/") || path == metricsPath { return [.get, .head] }
         return []
     }
 
-    public func router() -> Router<BasicRequestContext> {
+    public func router() -> Router<ServerRequestContext> {
         // HEAD on an artifact answers GET's status and headers (after the same checks) without the body.
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestObserver(log: configuration.requestLog, metrics: metrics))
         router.add(middleware: UnroutedRequests())
-        router.post(RouterPath(Self.checkPath)) { request, _ in
+        router.post(RouterPath(Self.checkPath)) { request, context in
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
                 try check.validate()
-                let (decision, catalog) = try watcher.decide(check, now: configuration.clock())
+                context.notes.note(appKey: check.appKey, deviceID: check.deviceID)
+                let now = configuration.clock()
+                let (decision, catalog, slots) = try decide(check, now: now)
                 if case .wrongAppKey = decision {
-                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(configuration.clock()))
+                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(now))
                 }
-                return try Self.encoded(.ok, updateResponse(decision, in: catalog, request: request))
+                let response = try updateResponse(decision, in: catalog, request: request)
+                metrics.checked(decision, answer: response)
+                if let (known, observed) = slots {
+                    var left = observed
+                    left.offered = response.hasUpdate ? response.version : nil
+                    if left != known { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                }
+                return try Self.encoded(.ok, response)
             }
         }
-        router.post(RouterPath(Self.eventsPath)) { request, _ in
+        router.post(RouterPath(Self.eventsPath)) { request, context in
             await respond { () async throws -> Response in
                 let event = try RequestProblem.decode(DeviceEvent.self, from: try await jsonBody(of: request))
                 try event.validate()
+                context.notes.note(appKey: event.appKey, deviceID: event.deviceID)
                 try events.record(event, receivedAt: TUFTime.format(configuration.clock()))
+                metrics.stored(event.eventType)
                 return Self.json(.accepted, #"{"stored":true}"#)
             }
         }
         router.get("/targets/**") { request, context in
             await respond { () async throws -> Response in
-                try artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request)
+                try artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request, connection: context.connection)
             }
+        }
+        router.get(RouterPath(Self.metricsPath)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         return router
     }
@@ -150,6 +179,22 @@ public struct UpdateServer: Sendable {
         return Data(buffer.readableBytesView)
     }
 
+    /// The decision for a check, with a diff from the content the device's SDK will patch: its
+    /// slots as its earlier checks left them (`known`, from the event database) and as this check
+    /// shows them (`observed`). Devices without an id of their own, and checks refused for their
+    /// app key, have no slots kept and get no diff.
+    private func decide(_ check: UpdateCheckRequest, now: Date) throws -> (CheckDecision, ReleaseCatalog, (known: DeviceSlots?, observed: DeviceSlots)?) {
+        guard check.deviceID != DeviceSlots.unconfiguredDeviceID else {
+            let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
+            return (decision, catalog, nil)
+        }
+        let known = try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey)
+        let observed = DeviceSlots.observing(check.currentVersion, after: known)
+        let (decision, catalog) = try watcher.decide(check, patchBase: observed.patchBase, now: now)
+        if case .wrongAppKey = decision { return (decision, catalog, nil) }
+        return (decision, catalog, (known, observed))
+    }
+
     private func updateResponse(_ decision: CheckDecision, in catalog: ReleaseCatalog, request: Request) throws -> UpdateCheckResponse {
         guard case let .update(record, diff) = decision else { return .noUpdate }
         let base = try baseURL(of: request)
@@ -169,7 +214,7 @@ public struct UpdateServer: Sendable {
         return "http://\(authority)"
     }
 
-    private func artifact(_ relative: String, request: Request) throws -> Response {
+    private func artifact(_ relative: String, request: Request, connection: String?) throws -> Response {
         let catalog = try watcher.catalog(now: configuration.clock())
         guard let (path, sha256) = catalog.target(servedAs: relative) else {
             return Self.json(.notFound, #"{"error":"not_found","reason":"no such file in the store's current metadata"}"#)
@@ -181,7 +226,22 @@ public struct UpdateServer: Sendable {
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         let bytes = try watcher.servedBytes(ofTarget: path, in: catalog)
         headers[.contentLength] = String(bytes.count)
+        if request.method == .get { try countDownload(of: path, in: catalog, connection: connection) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// Counts a module or diff sent, and a full module sent on the connection that fetched a diff to
+    /// it shortly before as a wasted diff (metrics and the event database's `wasted_diffs`).
+    private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) throws {
+        if DiffFallbacks.module(ofDiff: path) != nil {
+            metrics.downloaded(.diff)
+            if let connection { diffFallbacks.servedDiff(path, connection: connection) }
+        } else if let content = DiffFallbacks.content(ofModule: path) {
+            metrics.downloaded(.full)
+            guard let connection, let diff = diffFallbacks.servedModule(sha256: content, connection: connection) else { return }
+            metrics.wastedDiff()
+            try events.recordWastedDiff(diffPath: diff, moduleVersion: catalog.newestVersion(ofContent: content), receivedAt: TUFTime.format(configuration.clock()))
+        }
     }
 
     /// Artifacts are served as the bytes devices hash: no Content-Encoding, even for `.br`, because
@@ -229,7 +289,7 @@ public struct UpdateServer: Sendable {
 /// "Errors"): 404 for an unknown path, 405 with `Allow` for a known path and another method.
 /// The router signals both as `HTTPError(.notFound)`; the handlers never throw.
 struct UnroutedRequests: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await unrouted(request, context: context, next: next)

@@ -59,6 +59,8 @@ extension CommandFailure {
             self.init(serve: error)
         case let error as EventDatabaseError:
             self.init(events: error)
+        case let error as RequestLogError:
+            self.init(requestLog: error)
         default:
             self.init(kind: "internal", message: String(describing: error), exitStatus: .internalError, hint: Self.reportBug)
         }

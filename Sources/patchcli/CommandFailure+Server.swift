@@ -1,6 +1,7 @@
 import PatchServer
 
-/// `serve` (47) and the event database behind `serve` and `status` (48), docs/cli.md.
+/// `serve` (47), its request log (7, an output) and the event database behind `serve` and `status`
+/// (48), docs/cli.md.
 extension CommandFailure {
     init(serve error: ServeError) {
         self.init(kind: "serve_failed", message: error.description, exitStatus: .serveFailed,
@@ -15,5 +16,9 @@ extension CommandFailure {
         case .newerSchema: "read it with the newer patchcli that wrote it"
         }
         self.init(kind: "events_db", message: error.description, exitStatus: .eventDatabase, hint: hint)
+    }
+
+    init(requestLog error: RequestLogError) {
+        self.init(kind: "output_unwritable", message: error.description, exitStatus: .outputUnwritable, hint: "pass a --log-file in a writable directory, or none to log on stderr")
     }
 }

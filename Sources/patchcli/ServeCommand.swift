@@ -11,10 +11,12 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             POST /api/v1/modules/check answers the SDK's update check from the store's verified
             metadata (fingerprint, channel, cohort, rollout bucket; diff_url when a diff exists from
-            the device's version); POST /api/v1/events appends device events to the event database
+            the module the device's SDK will patch, its previous slot as its earlier checks show); POST /api/v1/events appends device events to the event database
             (`patchcli status` reports them); GET /targets/... serves the artifacts. A new publish is
-            served without a restart, and several servers can share one store. Runs until SIGINT or
-            SIGTERM. Protocol and rollout buckets: docs/serve.md.
+            served without a restart, and several servers can share one store. GET /metrics answers
+            Prometheus counters; each request gets one line in the request log (stderr, or
+            --log-file). Runs until SIGINT or SIGTERM. Protocol, rollout buckets, log and metrics:
+            docs/serve.md.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -41,6 +43,12 @@ struct Serve: AsyncParsableCommand {
         "Connections open at once; past it a new one replaces the longest-idle one, or gets a JSON 503 (overloaded) and is closed if all are mid-request.",
         valueName: "N"))
     var maxConnections = ServerConfiguration.defaultMaxConnections
+    @Option(help: ArgumentHelp(
+        "The request log's format: logfmt (key=value pairs) or json (one object per line); one line per request, device ids and app keys hashed.",
+        valueName: "FORMAT"))
+    var logFormat = RequestLog.Format.logfmt
+    @Option(help: ArgumentHelp("Append the request log to this file (created if missing) instead of stderr.", valueName: "PATH"))
+    var logFile: String?
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -61,11 +69,13 @@ struct Serve: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("serve") {
             let events = try EventDatabase(path: eventsDB, create: true)
+            let requestLog = try RequestLog(format: logFormat, path: logFile)
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
                 console.log(message)
             }
             let configuration = ServerConfiguration(
-                publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections)
+                publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections,
+                requestLog: requestLog)
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
             let bound = BoundPort()
             try await server.run(host: host, port: port) { port in
@@ -77,6 +87,8 @@ struct Serve: AsyncParsableCommand {
         }
     }
 }
+
+extension RequestLog.Format: ExpressibleByArgument {}
 
 /// The port the server bound, for the report printed once it stops.
 private actor BoundPort {

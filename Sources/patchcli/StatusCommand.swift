@@ -10,7 +10,8 @@ struct Status: AsyncParsableCommand {
         discussion: """
             For each module version devices reported: downloads, activations, devices that activated
             it, devices running it now (their latest activation or fallback) as a share of every
-            device seen, errors (with the commonest message) and fallbacks. With --store, each
+            device seen, errors (with the commonest message) and fallbacks; update checks refused
+            for a wrong app key, and diffs devices could not apply. With --store, each
             version is matched to its channel, fingerprint and rollout, and releases no device has
             reported yet are listed too.
             """)
@@ -34,6 +35,10 @@ struct Status: AsyncParsableCommand {
             if !report.wrongAppKeyChecks.isEmpty {
                 let keys = report.wrongAppKeyChecks.sorted { $0.key < $1.key }.map { "\($0.key.withControlCharactersEscaped): \($0.value)" }
                 console.line("\(report.wrongAppKeyChecks.values.reduce(0, +)) update checks refused for a wrong app key (\(keys.joined(separator: ", ")))")
+            }
+            if !report.wastedDiffs.isEmpty {
+                let versions = report.wastedDiffs.sorted { $0.key < $1.key }.map { "\($0.key.withControlCharactersEscaped): \($0.value)" }
+                console.line("\(report.wastedDiffs.values.reduce(0, +)) diffs wasted: devices could not apply them and downloaded the full module (\(versions.joined(separator: ", ")))")
             }
             for (path, reason) in (report.unservable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 console.line("warning: serve does not offer \(path): \(reason)")

@@ -19,6 +19,7 @@ struct RoundTripTests {
         let firstModule = try guestModule(answer: 41)
         #expect(second.diffs.contains { $0.fromSHA256 == first.module.sha256 }, "the store should hold a diff from the first release")
 
+        try fixture.deviceInstalledFirst(first.version)
         try await fixture.application.test(.live) { client async throws in
             let update = try await client.check(sdkCheckBody(currentVersion: first.version))
             #expect(update.hasUpdate)

@@ -47,6 +47,13 @@ struct ServerFixture {
     }
 
     var application: some ApplicationProtocol { server.application(host: "127.0.0.1", port: 0) }
+
+    /// Records `deviceID` (of `sdkCheckBody`'s app key) as a device whose only OTA module is
+    /// `version`, its first update on a fresh install: its SDK patches that version, so a diff from
+    /// it is offered. A device `serve` never saw has an unknown previous slot and gets no diff.
+    func deviceInstalledFirst(_ version: String, deviceID: String = "device-1") throws {
+        try events.saveDeviceSlots(DeviceSlots(current: version, previous: .empty), deviceID: deviceID, appKey: "demo-app", at: "2026-11-27T08:00:00Z")
+    }
 }
 
 /// A guest exporting `memory` and `answer() -> i32`, plus 24 KB of fixed pseudo-random data that

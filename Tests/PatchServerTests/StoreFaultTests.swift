@@ -74,6 +74,7 @@ struct StoreFaultTests {
         let previous = try fixture.publish(answer: 1)
         let current = try fixture.publish(answer: 2)
         let diff = try #require(current.diffs.first)
+        try fixture.deviceInstalledFirst(previous.version)
         try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody(currentVersion: previous.version)).diffURL != nil)
             try Self.flipMiddleByte(of: try Self.file(of: diff.path, in: fixture))
@@ -125,12 +126,13 @@ struct StoreFaultTests {
         default: try Self.file(of: ReleasePaths.record(channel: "production", counter: 1), in: fixture)
         }
         let metadata = !["module", "diff"].contains(kind)
+        try fixture.deviceInstalledFirst(previous.version, deviceID: "device-2")
 
         try await fixture.application.test(.router) { client async throws in
             #expect(try await client.check(sdkCheckBody()).version == current.version)
             try Self.flipMiddleByte(of: file)
             let fresh = try await client.check(sdkCheckBody())
-            let fromPrevious = try await client.check(sdkCheckBody(currentVersion: previous.version))
+            let fromPrevious = try await client.check(sdkCheckBody(currentVersion: previous.version, deviceID: "device-2"))
             switch kind {
             case "module":
                 #expect(fresh.version == previous.version)

@@ -61,13 +61,14 @@ struct CheckTests {
         defer { fixture.remove() }
         let first = try fixture.publish(answer: 1)
         _ = try fixture.publish(answer: 2)
+        try fixture.deviceInstalledFirst(first.version)
         try await fixture.application.test(.router) { client async throws in
             let fromFirst = try await client.check(sdkCheckBody(currentVersion: first.version))
             #expect(fromFirst.diffURL != nil && fromFirst.diffSize != nil)
             // An unknown version of a lower counter gets the full artifact (a higher one is a device
             // ahead of this store, which is offered nothing: StoreFaultTests).
             for version in ["0.0.0", "1-0123456789ab"] {
-                let full = try await client.check(sdkCheckBody(currentVersion: version))
+                let full = try await client.check(sdkCheckBody(currentVersion: version, deviceID: "device-2"))
                 #expect(full.hasUpdate && full.diffURL == nil && full.diffSize == nil)
             }
         }

@@ -225,7 +225,9 @@ def main() -> int:
     store, fingerprints, versions = make_store(patchcli, work)
     port = free_port()
     server = subprocess.Popen(
-        [str(patchcli), "serve", "--store", str(store), "--port", str(port), "--events-db", str(work / "events.sqlite")],
+        # The request log goes to a file, as in production (a pipe nobody reads would stall the server).
+        [str(patchcli), "serve", "--store", str(store), "--port", str(port), "--events-db", str(work / "events.sqlite"),
+         "--log-file", str(work / "requests.log")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     if "serving" not in line:

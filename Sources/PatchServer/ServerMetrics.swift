@@ -1,0 +1,107 @@
+import Prometheus
+import Synchronization
+
+/// What `GET /metrics` exposes, in the Prometheus text exposition format (docs/serve.md,
+/// "Metrics"): one registry per server, every series of a fixed label set created at start so it
+/// is exposed (at 0) before anything happened.
+final class ServerMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let checks: [CheckOutcome: Counter]
+    private let downloads: [DownloadKind: Counter]
+    private let wastedDiffs: Counter
+    private let events: [DeviceEventType: Counter]
+    private let durations: [Route: DurationHistogram]
+    /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
+    /// request costs one small dictionary lookup rather than the registry's name-and-labels one.
+    private let responses = Mutex<[ResponseKey: Counter]>([:])
+
+    private struct ResponseKey: Hashable {
+        var route: Route
+        var status: Int
+    }
+
+    /// How a check was answered, the `decision` label of `patchcli_serve_checks_total`.
+    enum CheckOutcome: String, CaseIterable {
+        case updateWithDiff = "update_diff", updateFull = "update_full", upToDate = "up_to_date", wrongAppKey = "wrong_app_key"
+    }
+
+    /// What an artifact download was, the `kind` label of `patchcli_serve_downloads_total`.
+    enum DownloadKind: String, CaseIterable {
+        case full, diff
+    }
+
+    /// The endpoint a request went to, the `route` label of the duration histogram and responses.
+    enum Route: String, CaseIterable {
+        case check, events, targets, metrics, other
+
+        init(path: String) {
+            self = switch path {
+            case UpdateServer.checkPath: .check
+            case UpdateServer.eventsPath: .events
+            case UpdateServer.metricsPath: .metrics
+            case _ where path.hasPrefix("/targets/"): .targets
+            default: .other
+            }
+        }
+    }
+
+    /// From 0.5 ms (a check answered from the catalog) to 10 s (the request timeout's default).
+    static let durationBuckets: [Duration] = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .microseconds($0 * 1000) }
+
+    init() {
+        let registry = registry
+        func counter(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Counter {
+            registry.makeCounter(descriptor: MetricNameDescriptor(metricName: name, helpText: help), labels: labels)
+        }
+        checks = Dictionary(uniqueKeysWithValues: CheckOutcome.allCases.map {
+            ($0, counter("patchcli_serve_checks_total", "Update checks answered, by decision.", [("decision", $0.rawValue)]))
+        })
+        downloads = Dictionary(uniqueKeysWithValues: DownloadKind.allCases.map {
+            ($0, counter("patchcli_serve_downloads_total", "Artifacts sent (GET), full modules and diffs.", [("kind", $0.rawValue)]))
+        })
+        wastedDiffs = counter(
+            "patchcli_serve_wasted_diffs_total", "Diffs a device could not apply: it fetched the full module on the same connection next.")
+        events = Dictionary(uniqueKeysWithValues: DeviceEventType.allCases.map {
+            ($0, counter("patchcli_serve_events_total", "Device events stored, by type.", [("event_type", $0.rawValue)]))
+        })
+        durations = Dictionary(uniqueKeysWithValues: Route.allCases.map {
+            ($0, registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    metricName: "patchcli_serve_request_duration_seconds", helpText: "Time from a request's head to its answer, by route."),
+                labels: [("route", $0.rawValue)], buckets: Self.durationBuckets))
+        })
+    }
+
+    /// A check answered with `response` (an update whose artifact has no served path is answered
+    /// as no update, and counted so).
+    func checked(_ decision: CheckDecision, answer response: UpdateCheckResponse) {
+        let outcome: CheckOutcome = if case .wrongAppKey = decision { .wrongAppKey } else if !response.hasUpdate { .upToDate } else if response.diffURL != nil { .updateWithDiff } else { .updateFull }
+        checks[outcome]?.increment()
+    }
+
+    func downloaded(_ kind: DownloadKind) { downloads[kind]?.increment() }
+
+    func wastedDiff() { wastedDiffs.increment() }
+
+    func stored(_ event: DeviceEventType) { events[event]?.increment() }
+
+    /// One answered request: its duration, and its status in `patchcli_serve_responses_total`
+    /// (a series per route and status seen).
+    func answered(path: String, status: Int, after duration: Duration) {
+        let route = Route(path: path)
+        durations[route]?.record(duration)
+        let key = ResponseKey(route: route, status: status)
+        let counter = responses.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(metricName: "patchcli_serve_responses_total", helpText: "Answers sent, by route and HTTP status."),
+                labels: [("route", route.rawValue), ("status", String(status))])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Every series in the text exposition format (version 0.0.4).
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+}
