@@ -178,6 +178,7 @@ public enum ChangeDetector {
         // A view's state change ships inside its body's patch as a helper's does.
         let state = ViewStateShipping.carriers(of: changes, baseline: baseline, current: current)
         helperBodies.merge(state.bodies) { helper, _ in helper }
+        demoteMembersOfChangedLayouts(&changes, current: current)
         changes.sort { $0.id < $1.id }
         let candidates = changes.filter { $0.status == .patched }.compactMap { change in
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
@@ -195,6 +196,27 @@ public enum ChangeDetector {
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
                          candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
                          missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+    }
+
+    /// A changed instance member whose type's stored layout changed natively stays native: its
+    /// shipped thunk sends `self` (and reads it back) with the stored properties the shipped build
+    /// declares, while the module would decode the new ones, so on a device the call would fail to
+    /// decode and fall back to the shipped code. A layout change that ships (a view's guest-held
+    /// state, `ViewStateShipping`) keeps its members patched: the guest reads the state it adds
+    /// from its default.
+    static func demoteMembersOfChangedLayouts(_ changes: inout [DeclarationChange], current: PreparePlan) {
+        let changedLayouts = Dictionary(changes.filter { $0.kind == .storedLayout && $0.status == .nativeOnly }.map { ($0.id, $0) },
+                                        uniquingKeysWith: { first, _ in first })
+        guard !changedLayouts.isEmpty else { return }
+        let receiverSenders = Set(current.functions.filter(\.sendsReceiver).map(\.declarationID))
+        for index in changes.indices where changes[index].status == .patched && receiverSenders.contains(changes[index].id) {
+            guard let member = ViewHelperShipping.MemberName(baselineID: changes[index].id), !member.typePath.isEmpty else { continue }
+            let owner = member.typePath.joined(separator: ".")
+            guard let layout = changedLayouts["\(member.target):\(owner)"] else { continue }
+            changes[index].status = .nativeOnly
+            changes[index].reason = DeclarationChange.NativeReason.storedLayoutChanged
+            changes[index].detail = "its thunk sends `self` as the shipped build lays out `\(owner)`, whose stored properties changed (\(layout.location.file):\(layout.location.line)), so the module could not read it; this ships with an app release"
+        }
     }
 
     /// The changed view bodies to lower, and those carrying a changed helper (`helperBodies`' values),

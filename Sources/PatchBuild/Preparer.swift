@@ -69,6 +69,9 @@ public struct PreparePlan: Sendable {
         public var export: String
         public var file: String
         public var line: Int
+        /// Its thunk sends `self` (or reads it back): an instance member, whose module holds the type's
+        /// stored layout.
+        public var sendsReceiver: Bool
     }
 
     public struct Skip: Sendable, Equatable {
@@ -1152,7 +1155,7 @@ private struct Planner {
                 output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports(receiver: receiver))
             }
             output.functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
-                                          export: export, file: file.path, line: function.line))
+                                          export: export, file: file.path, line: function.line, sendsReceiver: receiver != nil))
         }
         var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
         if !sectionThunks.isEmpty {

@@ -88,7 +88,7 @@ import Testing
             let native = try #require(passed.changes["Greeter:Scoreboard"])
             #expect(native["status"] as? String == "native_only" && native["reason"] as? String == "stored_layout_changed", "\(native)")
             #expect((native["detail"] as? String)?.contains("`title: String` added: passed in by the parent (native layout)") == true, "\(native)")
-            #expect((passed.result.error?["message"] as? String)?.contains("Greeter:Scoreboard (stored_layout_changed)") == true, "\(passed.result.stdout)")
+            #expect(passed.result.errorText.contains("Greeter:Scoreboard (stored_layout_changed)"), "\(passed.result.stdout)")
         }
     }
 }
