@@ -581,7 +581,7 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "given a 1-byte OLD and the patch from it to itself: the resident pages of the executable, its shared libraries and the "
         "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
         "which the command pays before reading a byte; the rows below it show the raw figure.",
-        "- The Embedded Swift pair is built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
+        "- The Embedded Swift pairs are built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
         "the wheel pairs are fetched from PyPI with `pip download` and cached in `bench-work/diff/` (git-ignored).",
         SECTION_END,
     ]
