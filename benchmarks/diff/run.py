@@ -620,14 +620,9 @@ def ensure_python_packages(want_hdiffpatch: bool) -> bool:
 
 
 def build_patchcli() -> Path:
-    command = ["swift", "build", "-c", "release", "--scratch-path", ".build-bench", "--product", "patchcli"]
-    # As `make install` builds it: the Swift runtime linked in on Linux when the toolchain ships it
-    # (what the dynamic loader would otherwise map and relocate at every start is most of a small
-    # diff's wall time and of a small apply's resident memory).
-    swiftc = shutil.which("swiftc")
-    if platform.system() == "Linux" and swiftc and \
-            (Path(swiftc).resolve().parent.parent / "lib" / "swift_static" / "linux" / "static-stdlib-args.lnk").exists():
-        command.append("--static-swift-stdlib")
+    # `make install`'s release build, link flags included (on Linux the Swift runtime and Foundation
+    # are linked in: the dynamic loader would otherwise map and relocate them at every start).
+    command = ["make", "-s", "install-build", "CONFIGURATION=release", "SCRATCH=.build-bench"]
     print("building patchcli: " + " ".join(command))
     result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
     if result.returncode != 0:
