@@ -18,7 +18,7 @@ struct DiffCreate: AsyncParsableCommand {
     @Flag(help: "Apply the patch to OLD after writing and check it reproduces NEW byte for byte.") var verify = false
     @Flag(help: ArgumentHelp(
         "Also compress NEW with brotli and report the patch's size relative to it.",
-        discussion: "brotli(NEW) is what a device downloads without a patch. Off by default: at quality 11 it takes 10-20 times as long as the diff itself."))
+        discussion: "brotli(NEW) is what a device downloads without a patch. Off by default: at quality 11 it takes 10 to 40 times as long as the diff itself."))
     var compareBrotli = false
     @Option(help: ArgumentHelp(
         "Brotli quality (0-11) of the brotli(NEW) comparison; implies --compare-brotli.",
