@@ -3,7 +3,8 @@
 # Debian/Ubuntu: apt packages (as root, or through sudo). macOS: Homebrew. Then the Python peers.
 set -euo pipefail
 
-apt_packages=(pkg-config libbz2-dev libzstd-dev liblzma-dev libbrotli-dev libsqlite3-dev bsdiff wabt binaryen)
+# libcurl4-openssl-dev: the release build links Foundation statically on Linux, whose networking part needs libcurl.so.
+apt_packages=(pkg-config libbz2-dev libzstd-dev liblzma-dev libbrotli-dev libsqlite3-dev libcurl4-openssl-dev bsdiff wabt binaryen)
 brew_packages=(pkg-config bzip2 zstd xz brotli sqlite bsdiff wabt binaryen)
 python_modules=(bsdiff4:bsdiff4 wasmtime:wasmtime msgpack:msgpack tuf:tuf brotli:brotli pbxproj:pbxproj kin:kin)
 

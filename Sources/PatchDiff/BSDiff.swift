@@ -48,6 +48,11 @@ public struct BSDiffOptions: Sendable, Equatable {
     public var extraByteCost: Int
     public var mismatchCost: Int
     public var controlEntryCost: Int
+    /// Up to this size of old, the patch bsdiff 4.3's own search would give is also written
+    /// (`BSDiffReference`, on a second thread) and the smaller of the two patches is kept: never a
+    /// larger patch than bsdiff's. Above it the full suffix array it needs (4 bytes per old byte) and
+    /// bsdiff's quadratic worst case cost more than the rare saving. 0 never writes it.
+    public var referenceCandidateLimit: Int
 
     public init(
         bzip2BlockSize100k: Int32 = 9,
@@ -62,8 +67,10 @@ public struct BSDiffOptions: Sendable, Equatable {
         candidateWindow: Int = 16,
         extraByteCost: Int = 57,
         mismatchCost: Int = 160,
-        controlEntryCost: Int = 900
+        controlEntryCost: Int = 900,
+        referenceCandidateLimit: Int = 16 << 20
     ) {
+        self.referenceCandidateLimit = max(0, referenceCandidateLimit)
         self.extraByteCost = max(0, extraByteCost)
         self.mismatchCost = max(0, mismatchCost)
         self.controlEntryCost = max(0, controlEntryCost)
@@ -127,8 +134,27 @@ public enum BSDiff {
         guard new.count <= options.maxNewSize else {
             throw .newFileTooLarge(size: new.count, limit: options.maxNewSize)
         }
-        let covers = searchCovers(old: Bytes(old), new: Bytes(new), options: options)
-        return try writePatch(old: Bytes(old), new: Bytes(new), covers: covers, options: options)
+        let old = Bytes(old), new = Bytes(new)
+        guard old.count <= options.referenceCandidateLimit else {
+            return try writePatch(old: old, new: new, covers: searchCovers(old: old, new: new, options: options), options: options)
+        }
+        // Both candidates at once when a second thread is allowed; the output is the same either way.
+        let patches = SegmentSlots<Result<[UInt8], BSDiffError>>(count: 2, initial: .success([]))
+        DispatchQueue.concurrentPerform(iterations: options.threadCount > 1 ? 2 : 1) { task in
+            if task == 0 || options.threadCount == 1 {
+                patches[0] = Result { () throws(BSDiffError) in
+                    try writePatch(old: old, new: new, covers: searchCovers(old: old, new: new, options: options), options: options)
+                }
+            }
+            if task == 1 || options.threadCount == 1 {
+                let reference = BSDiffReference.scan(old: old, new: new)
+                patches[1] = Result { () throws(BSDiffError) in
+                    try writePatch(old: old, new: new, covers: reference.covers, finalSeek: reference.finalSeek, options: options)
+                }
+            }
+        }
+        let own = try patches[0].get(), reference = try patches[1].get()
+        return reference.count < own.count ? reference : own
     }
 
     /// Only suffixes at even positions of old are indexed: half the memory of a full suffix array
@@ -444,7 +470,9 @@ public enum BSDiff {
 
     // MARK: - Output
 
-    static func writePatch(old: Bytes, new: Bytes, covers: [Cover], options: BSDiffOptions) throws(BSDiffError) -> [UInt8] {
+    /// `finalSeek` is the old-position seek of the last control entry, which no applier uses
+    /// (0 unless the covers are bsdiff 4.3's, which writes the distance to its last match).
+    static func writePatch(old: Bytes, new: Bytes, covers: [Cover], finalSeek: Int = 0, options: BSDiffOptions) throws(BSDiffError) -> [UInt8] {
         // Control triples: (diff length, extra length, old seek). A leading entry with no diff bytes
         // covers new bytes before the first cover.
         var control: [UInt8] = []
@@ -465,7 +493,7 @@ public enum BSDiff {
             diffTotal &+= cover.length
         }
         if pending.length > 0 || pending.newEnd < new.count {
-            appendEntry(&control, diff: pending.length, extra: new.count &- pending.newEnd, seek: 0)
+            appendEntry(&control, diff: pending.length, extra: new.count &- pending.newEnd, seek: finalSeek)
             if pending.newEnd < new.count { extraRanges.append(pending.newEnd..<new.count) }
         }
         let diffCount = diffTotal

@@ -115,7 +115,7 @@ final class AtomicFileWriter {
 
     /// `flushBeforeCommit` false skips the flush (the file still appears whole or not at all): for
     /// outputs that can be made again from their inputs, where a flush of tens of MB would cost more
-    /// than producing them (`diff apply`).
+    /// than producing them (`diff`, `diff apply`).
     init(path: String, permissions: Int? = nil, flushBeforeCommit: Bool = true) throws(FileAccessError) {
         self.flushesBeforeCommit = flushBeforeCommit
         let destination = URL(fileURLWithPath: path)

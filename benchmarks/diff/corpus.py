@@ -150,6 +150,9 @@ def build(work_dir: Path, quick: bool) -> list[Pair]:
     old = _build_swift_module(swift_dir / "v1", [])
     new = _build_swift_module(swift_dir / "v2", ["-D", "PRICING_V2"])
     pairs.append(Pair("swift-pricing", "Embedded Swift, Pricing.swift v1 -> v2 (small edit), -Osize, stripped", old, new))
+    inserted = _build_swift_module(swift_dir / "insert", ["-D", "PRICING_INSERT"])
+    pairs.append(Pair("swift-insert", "Embedded Swift, Pricing.swift v1 -> a function inserted and called, -Osize, stripped",
+                      old, inserted))
 
     for spec in WHEEL_PAIRS:
         if quick and not spec.quick:

