@@ -205,7 +205,8 @@ public enum ChangeDetector {
     /// state, `ViewStateShipping`) keeps its members patched: the guest reads the state it adds
     /// from its default.
     static func demoteMembersOfChangedLayouts(_ changes: inout [DeclarationChange], current: PreparePlan) {
-        let changedLayouts = Dictionary(changes.filter { $0.kind == .storedLayout && $0.status == .nativeOnly }.map { ($0.id, $0) },
+        // By the type's id without the `#2` of a declaration under another `#if` clause.
+        let changedLayouts = Dictionary(changes.filter { $0.kind == .storedLayout && $0.status == .nativeOnly }.map { (String($0.id.prefix { $0 != "#" }), $0) },
                                         uniquingKeysWith: { first, _ in first })
         guard !changedLayouts.isEmpty else { return }
         let receiverSenders = Set(current.functions.filter(\.sendsReceiver).map(\.declarationID))
@@ -300,8 +301,8 @@ public enum ChangeDetector {
             case .initialization:
                 // A view's re-initialised `@State` is the guest's: it ships with the body.
                 if let viewName = ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames) {
-                    let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, current: current,
-                                                         location: location(declaration))
+                    let state = ViewStateShipping.change(of: declaration, previous: previous, viewName: viewName, shipped: baseline,
+                                                         current: current, location: location(declaration))
                     if state.status == .patched {
                         changes.append(state)
                         continue
@@ -309,14 +310,14 @@ public enum ChangeDetector {
                 }
                 initializedTypes.append(declaration)
             case .behaviour:
-                changes.append(classifyModification(declaration, previous: previous, current: current, shippedExports: shippedExports,
+                changes.append(classifyModification(declaration, previous: previous, shipped: baseline, current: current, shippedExports: shippedExports,
                                                     shippedViewNames: shippedViewNames, location: location(declaration)))
             }
         }
         // After the loop, so that an initializer changed in its own right keeps that change.
         for layout in initializedTypes {
             changes += initializerChanges(of: layout, current: current, reported: Set(changes.map(\.id))) { initializer in
-                classifyModification(initializer, current: current, shippedExports: shippedExports, shippedViewNames: shippedViewNames,
+                classifyModification(initializer, shipped: baseline, current: current, shippedExports: shippedExports, shippedViewNames: shippedViewNames,
                                      location: location(initializer))
             }
         }
@@ -426,7 +427,7 @@ public enum ChangeDetector {
     }
 
     /// `previous`: the baseline's record of it (nil for an initializer judged for its type's defaults).
-    private static func classifyModification(_ declaration: Baseline.Declaration, previous: Baseline.Declaration? = nil, current: PreparePlan,
+    private static func classifyModification(_ declaration: Baseline.Declaration, previous: Baseline.Declaration? = nil, shipped: Baseline, current: PreparePlan,
                                              shippedExports: Set<String>, shippedViewNames: PatchNames.ViewNames, location: GuestSourceLocation) -> DeclarationChange {
         func native(_ reason: String, _ detail: String) -> DeclarationChange {
             DeclarationChange(id: declaration.id, kind: declaration.kind, change: .modified, status: .nativeOnly, reason: reason,
@@ -443,7 +444,7 @@ public enum ChangeDetector {
             // Named property by property; a view's guest-held state ships with its body.
             return ViewStateShipping.change(of: declaration, previous: previous,
                                             viewName: ViewStateShipping.routedViewName(ofLayout: declaration, shippedViewNames: shippedViewNames),
-                                            current: current, location: location)
+                                            shipped: shipped, current: current, location: location)
         case .viewBody:
             let view = PatchNames.ViewIdentity(baselineID: declaration.id)
             guard view.flatMap(shippedViewNames.typeName(of:)) != nil else {

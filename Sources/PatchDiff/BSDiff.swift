@@ -165,6 +165,27 @@ public enum BSDiff {
 
     /// Builds the search structures, finds the covers, and frees the structures before the caller
     /// writes the patch (the bzip2 writers then reuse that memory rather than add to the peak).
+    /// Where the last match's forward extension (from `lastScan`/`lastPosition`) and the next one's
+    /// backward extension (ending at `scan`/`position`) overlap in NEW, splits the overlap at the
+    /// point that keeps the most matching bytes (bsdiff 4.3's rule, which both searches use).
+    @inline(__always)
+    static func splitOverlap(old: Bytes, new: Bytes, lastScan: Int, lastPosition: Int, scan: Int, position: Int,
+                             forwardLength: inout Int, backwardLength: inout Int) {
+        guard lastScan &+ forwardLength > scan &- backwardLength else { return }
+        let overlap = (lastScan &+ forwardLength) &- (scan &- backwardLength)
+        var balance = 0, bestBalance = 0, split = 0
+        for index in 0..<overlap {
+            if new[lastScan &+ forwardLength &- overlap &+ index] == old[lastPosition &+ forwardLength &- overlap &+ index] { balance &+= 1 }
+            if new[scan &- backwardLength &+ index] == old[position &- backwardLength &+ index] { balance &-= 1 }
+            if balance > bestBalance {
+                bestBalance = balance
+                split = index &+ 1
+            }
+        }
+        forwardLength &+= split &- overlap
+        backwardLength &-= split
+    }
+
     static func searchCovers(old: Bytes, new: Bytes, options: BSDiffOptions) -> [Cover] {
         let suffixes = UnsafeMutableBufferPointer<Int32>.allocate(capacity: suffixSampling.entryCount(textCount: old.count))
         defer { suffixes.deallocate() }
@@ -349,21 +370,8 @@ public enum BSDiff {
                         index &+= 1
                     }
                 }
-                // Where the two extensions overlap, split at the point that keeps the most matches.
-                if lastScan &+ forwardLength > scan &- backwardLength {
-                    let overlap = (lastScan &+ forwardLength) &- (scan &- backwardLength)
-                    var balance = 0, bestBalance = 0, split = 0
-                    for index in 0..<overlap {
-                        if new[lastScan &+ forwardLength &- overlap &+ index] == old[lastPosition &+ forwardLength &- overlap &+ index] { balance &+= 1 }
-                        if new[scan &- backwardLength &+ index] == old[position &- backwardLength &+ index] { balance &-= 1 }
-                        if balance > bestBalance {
-                            bestBalance = balance
-                            split = index &+ 1
-                        }
-                    }
-                    forwardLength &+= split &- overlap
-                    backwardLength &-= split
-                }
+                splitOverlap(old: old, new: new, lastScan: lastScan, lastPosition: lastPosition, scan: scan, position: position,
+                             forwardLength: &forwardLength, backwardLength: &backwardLength)
                 covers.append(Cover(newStart: lastScan, oldStart: lastPosition, length: forwardLength))
                 lastScan = scan &- backwardLength
                 lastPosition = position &- backwardLength

@@ -69,20 +69,8 @@ enum BSDiffReference {
                     offset &+= 1
                 }
             }
-            if lastScan &+ forwardLength > scan &- backwardLength {
-                let overlap = (lastScan &+ forwardLength) &- (scan &- backwardLength)
-                var balance = 0, bestBalance = 0, split = 0
-                for offset in 0..<overlap {
-                    if new[lastScan &+ forwardLength &- overlap &+ offset] == old[lastPosition &+ forwardLength &- overlap &+ offset] { balance &+= 1 }
-                    if new[scan &- backwardLength &+ offset] == old[position &- backwardLength &+ offset] { balance &-= 1 }
-                    if balance > bestBalance {
-                        bestBalance = balance
-                        split = offset &+ 1
-                    }
-                }
-                forwardLength &+= split &- overlap
-                backwardLength &-= split
-            }
+            BSDiff.splitOverlap(old: old, new: new, lastScan: lastScan, lastPosition: lastPosition, scan: scan, position: position,
+                                forwardLength: &forwardLength, backwardLength: &backwardLength)
             covers.append(BSDiff.Cover(newStart: lastScan, oldStart: lastPosition, length: forwardLength))
             finalSeek = (position &- backwardLength) &- (lastPosition &+ forwardLength)
             lastScan = scan &- backwardLength

@@ -145,6 +145,12 @@ public struct ReleaseCatalog: Sendable {
         return .upToDate
     }
 
+    /// The channel has releases for the check's build fingerprint: only such a device's slots are
+    /// worth keeping (a check for a build the store never served would only grow the table).
+    func hasReleases(for request: UpdateCheckRequest) -> Bool {
+        offers[request.channel]?[request.fingerprint] != nil
+    }
+
     /// The version of the newest release with that module content (the one devices are offered).
     func newestVersion(ofContent sha256: String) -> String? {
         versions.filter { $0.value.content == sha256 }.keys.max {

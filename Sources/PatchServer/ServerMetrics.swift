@@ -9,6 +9,7 @@ final class ServerMetrics: Sendable {
     private let checks: [CheckOutcome: Counter]
     private let downloads: [DownloadKind: Counter]
     private let wastedDiffs: Counter
+    private let bookkeepingFailures: Counter
     private let events: [DeviceEventType: Counter]
     private let durations: [Route: DurationHistogram]
     /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
@@ -61,6 +62,9 @@ final class ServerMetrics: Sendable {
         })
         wastedDiffs = counter(
             "patchcli_serve_wasted_diffs_total", "Diffs a device could not apply: it fetched the full module on the same connection next.")
+        bookkeepingFailures = counter(
+            "patchcli_serve_bookkeeping_failures_total",
+            "Device slots or wasted diffs the event database could not read or write; the request was answered without them.")
         events = Dictionary(uniqueKeysWithValues: DeviceEventType.allCases.map {
             ($0, counter("patchcli_serve_events_total", "Device events stored, by type.", [("event_type", $0.rawValue)]))
         })
@@ -82,6 +86,8 @@ final class ServerMetrics: Sendable {
     func downloaded(_ kind: DownloadKind) { downloads[kind]?.increment() }
 
     func wastedDiff() { wastedDiffs.increment() }
+
+    func bookkeepingFailed() { bookkeepingFailures.increment() }
 
     func stored(_ event: DeviceEventType) { events[event]?.increment() }
 

@@ -115,10 +115,10 @@ public struct UpdateServer: Sendable {
                 }
                 let response = try updateResponse(decision, in: catalog, request: request)
                 metrics.checked(decision, answer: response)
-                if let (known, observed) = slots {
+                if let (known, observed) = slots, catalog.hasReleases(for: check) {
                     var left = observed
                     left.offered = response.hasUpdate ? response.version : nil
-                    if left != known { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                    if left != known { bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) } }
                 }
                 return try Self.encoded(.ok, response)
             }
@@ -188,7 +188,12 @@ public struct UpdateServer: Sendable {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
-        let known = try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey)
+        // Without the device's history (the database busy or failing) the check is still answered,
+        // with the full module only: a diff to a guessed base could be one the device cannot apply.
+        guard let known = bestEffort({ try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey) }) else {
+            let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
+            return (decision, catalog, nil)
+        }
         let observed = DeviceSlots.observing(check.currentVersion, after: known)
         let (decision, catalog) = try watcher.decide(check, patchBase: observed.patchBase, now: now)
         if case .wrongAppKey = decision { return (decision, catalog, nil) }
@@ -226,13 +231,13 @@ public struct UpdateServer: Sendable {
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         let bytes = try watcher.servedBytes(ofTarget: path, in: catalog)
         headers[.contentLength] = String(bytes.count)
-        if request.method == .get { try countDownload(of: path, in: catalog, connection: connection) }
+        if request.method == .get { countDownload(of: path, in: catalog, connection: connection) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Counts a module or diff sent, and a full module sent on the connection that fetched a diff to
     /// it shortly before as a wasted diff (metrics and the event database's `wasted_diffs`).
-    private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) throws {
+    private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) {
         if DiffFallbacks.module(ofDiff: path) != nil {
             metrics.downloaded(.diff)
             if let connection { diffFallbacks.servedDiff(path, connection: connection) }
@@ -240,7 +245,20 @@ public struct UpdateServer: Sendable {
             metrics.downloaded(.full)
             guard let connection, let diff = diffFallbacks.servedModule(sha256: content, connection: connection) else { return }
             metrics.wastedDiff()
-            try events.recordWastedDiff(diffPath: diff, moduleVersion: catalog.newestVersion(ofContent: content), receivedAt: TUFTime.format(configuration.clock()))
+            bestEffort { try events.recordWastedDiff(diffPath: diff, moduleVersion: catalog.newestVersion(ofContent: content), receivedAt: TUFTime.format(configuration.clock())) }
+        }
+    }
+
+    /// Runs bookkeeping that must never fail the request it accompanies: a device's slots and the
+    /// wasted-diff count are statistics and hints, while a failed check or download would make the
+    /// SDK roll a device back (sdk-contract §7.7). A failure is counted in the metrics.
+    @discardableResult
+    private func bestEffort<Value>(_ work: () throws -> Value) -> Value? {
+        do {
+            return try work()
+        } catch {
+            metrics.bookkeepingFailed()
+            return nil
         }
     }
 

@@ -59,7 +59,8 @@ struct PrepareCommand: AsyncParsableCommand {
                 let diff = session.updates.map { UnifiedDiff.make(path: $0.path, old: $0.before, new: $0.after) }.joined()
                 result.diff = diff
                 result.seconds = Self.seconds(since: start)
-                if !output.json { print(diff, terminator: "") }
+                // Through the console, which takes a terminal's progress line down first.
+                if !diff.isEmpty { console.line(String(diff.dropLast(diff.hasSuffix("\n") ? 1 : 0))) }
                 return result
             }
             try Self.apply(session.updatesInWriteOrder, root: project)
@@ -285,7 +286,7 @@ struct PrepareResult: Encodable {
         fingerprint = plan.fingerprint
         addedSourceRoots = plan.addedSourceRoots
         filesParsed = plan.filesParsed
-        parseSeconds = plan.parseSeconds
-        parseCPUSeconds = plan.parseCPUSeconds
+        parseSeconds = plan.parseSeconds.rounded(toPlaces: 3)
+        parseCPUSeconds = plan.parseCPUSeconds.rounded(toPlaces: 3)
     }
 }

@@ -147,6 +147,8 @@ struct Run: AsyncParsableCommand {
             CallRequest(export: name, arguments: arguments, input: try inputBytes(), encoding: encode, decoding: decode)
         }
         if export == nil && input != nil { throw usage("--input needs an EXPORT to call") }
+        // The input is the export's whole argument (its packed bytes or its (ptr, len) buffer).
+        if input != nil && !arguments.isEmpty { throw usage("--input and wasm arguments cannot be combined: --input is the export's whole input") }
         guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
         let started = ContinuousClock.now
         let (result, exports, highWater, activation, calling, bridgeCalls) = try RuntimeSession.withSession(artifact: artifact, options: options) {

@@ -45,7 +45,7 @@ struct EnvelopeSchemaCLITests {
             Issue.record("\(label): stdout is not JSON (\(error)): \(result.stdout)", sourceLocation: sourceLocation)
             return
         }
-        let problems = schema.errors(envelope)
+        let problems = schema.errors(envelope) + overPreciseNumbers(in: envelope)
         #expect(problems.isEmpty, "\(label): \(problems.joined(separator: "; "))\n\(result.stdout)", sourceLocation: sourceLocation)
         guard case let .object(members) = envelope else { return }
         #expect(members["command"] == .string(command), "\(label): \(result.stdout)", sourceLocation: sourceLocation)
@@ -53,6 +53,22 @@ struct EnvelopeSchemaCLITests {
             #expect(error["exit_code"] == .number(String(result.status)), "\(label): \(result.stdout)", sourceLocation: sourceLocation)
         }
         if succeeds { coverage.succeeded.insert(command) } else { coverage.failed.insert(command) }
+    }
+
+    /// The schema's rule for numbers (its `value` description): at most 3 decimals, checked on the
+    /// number's text as printed.
+    static func overPreciseNumbers(in value: JSONValue, at path: String = "$") -> [String] {
+        switch value {
+        case let .number(text):
+            let decimals = text.split(separator: ".", maxSplits: 1).dropFirst().first.map { $0.prefix { $0.isNumber }.count } ?? 0
+            return decimals > 3 ? ["\(path): \(text) has more than 3 decimals"] : []
+        case let .array(items):
+            return items.enumerated().flatMap { overPreciseNumbers(in: $1, at: "\(path)[\($0)]") }
+        case let .object(members):
+            return members.sorted { $0.key < $1.key }.flatMap { overPreciseNumbers(in: $1, at: "\(path).\($0)") }
+        default:
+            return []
+        }
     }
 
     /// `serve --json` until it listens, then SIGTERM: its envelope comes when it stops.
@@ -166,7 +182,7 @@ struct EnvelopeSchemaCLITests {
 
     /// The validator is only as good as what it rejects: the schema's rules, one broken envelope each.
     @Test(arguments: [
-        (#"{"command":"diff","ok":true,"result":{"ratio_to_brotli":0.1066}}"#, "no anyOf branch (0.1066)"),
+        (#"{"command":"diff","ok":true,"result":{"ratio_to_brotli":0.1066}}"#, "$.result.ratio_to_brotli: 0.1066 has more than 3 decimals"),
         (#"{"command":"diff","ok":true}"#, "missing result"),
         (#"{"command":"diff","error":{"exit_code":4,"kind":"malformed_patch","message":"bad"},"ok":false}"#, "missing hint"),
         (#"{"command":"diff","error":{"exit_code":4,"hint":"h","kind":"malformed_patch","message":"bad\nlist"},"ok":false}"#, "does not match"),
@@ -176,7 +192,8 @@ struct EnvelopeSchemaCLITests {
         (#"{"command":"diff","ok":"yes","result":{}}"#, "expected true"),
     ])
     func theValidatorRejectsWhatTheSchemaForbids(envelope: String, complaint: String) throws {
-        let problems = Self.schema.errors(try JSONValue.parse(envelope))
+        let parsed = try JSONValue.parse(envelope)
+        let problems = Self.schema.errors(parsed) + Self.overPreciseNumbers(in: parsed)
         #expect(problems.contains { $0.contains(complaint) }, "\(problems)")
     }
 }

@@ -116,7 +116,7 @@ struct JSONSchemaSubset {
     private static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs"]
     private static let keywords: Set<String> = [
         "$ref", "oneOf", "anyOf", "type", "const", "properties", "required", "additionalProperties", "items",
-        "pattern", "minLength", "minimum", "maximum", "multipleOf",
+        "pattern", "minLength", "minimum", "maximum",
     ]
 
     /// Every violation of `schema` (the root when nil) by `value`, each with its JSON path.
@@ -184,11 +184,6 @@ struct JSONSchemaSubset {
             guard case let .number(text) = value, let number = Decimal(string: text), let limit = Decimal(string: bound) else { return [] }
             let within = keyword == "minimum" ? number >= limit : number <= limit
             return within ? [] : ["\(path): \(text) is out of \(keyword) \(bound)"]
-        case let ("multipleOf", .number(step)):
-            guard case let .number(text) = value, let number = Decimal(string: text), let unit = Decimal(string: step) else { return [] }
-            var quotient = number / unit, whole = Decimal()
-            NSDecimalRound(&whole, &quotient, 0, .plain)
-            return whole == quotient ? [] : ["\(path): \(text) is not a multiple of \(step)"]
         default:
             return ["\(path): malformed schema keyword \(keyword)"]
         }

@@ -34,6 +34,7 @@ struct RunCommandTests {
         ("recurse", ["1"], 25, "stack_exhausted"),
         ("spin", ["1", "--no-fuel-limit", "--timeout", "0.5"], 23, "timeout"),
         ("nope", [], 28, "call_failed"),
+        ("spin", ["1", "--input", "{}"], 2, "usage"),
     ])
     func failureModesHaveTheirExitCodes(export: String, extra: [String], status: Int32, kind: String) throws {
         let result = try fixture.patchcli(["run", fixture.guest, export] + extra + ["--json"])

@@ -600,6 +600,8 @@ struct State<Value> {
 
     init(wrappedValue: Value) { _box = _Box(wrappedValue) }
     init(initialValue: Value) { _box = _Box(initialValue) }
+    /// `@State var picked: String?` with no default starts as nil, as SwiftUI's does.
+    init() where Value: ExpressibleByNilLiteral { _box = _Box(nil) }
 
     /// Names the state after the view's field, so the controls bound to it send that id.
     func _patchNamed(_ name: StaticString) { _box.name = name }

@@ -19,7 +19,12 @@ struct GuestCodecGenerator {
     var copiedStructs: Set<Int> = []
 
     private func shape(of type: Int) -> Result<GuestSignatureReader.CodableShape, GuestSignatureReader.Problem> {
-        reader.codableShape(of: type, asReceiver: receiverClasses.contains(type) || copiedStructs.contains(type), asReferenced: referencedClasses.contains(type))
+        let asReceiver = receiverClasses.contains(type) || copiedStructs.contains(type), asReferenced = referencedClasses.contains(type)
+        // A copy's fields are those the dependency closure lays out and `staticProblem` checks, both
+        // with the plain reader: a module that also lowers views resolves the DSL's stand-ins
+        // (`CGFloat`…) for its own codecs, which would give the copy fields its declaration lacks.
+        let copyReader = asReceiver || asReferenced ? GuestSignatureReader(index: index) : reader
+        return copyReader.codableShape(of: type, asReceiver: asReceiver, asReferenced: asReferenced)
     }
 
     /// `extension Type: _PatchJSONCodable { init(_patchJSON:) … _patchEncode(into:) … }`.

@@ -283,9 +283,10 @@ struct GuestSourceGenerator {
                   let wrapper = wrapped[name] else { continue }
             return (write.node, "writes `\(write.chain.joined(separator: "."))`, the `\(wrapper)` stored property `\(name)` of \(typeName): the module runs on a copy of the view's values and does not write them back (only the result comes back), so the write would be lost")
         }
-        for token in member.decl.tokens(viewMode: .sourceAccurate) where token.text.hasPrefix("$") {
+        for token in member.decl.tokens(viewMode: .sourceAccurate) where token.text.hasPrefix("$") || token.text.hasPrefix("_") {
             guard let wrapper = wrapped[String(token.text.dropFirst())] else { continue }
-            return (Syntax(token), "uses `\(token.text)`, the projected value of `\(wrapper)` stored property `\(token.text.dropFirst())` of \(typeName): the copy the module receives holds the wrapped value only")
+            let what = token.text.hasPrefix("$") ? "the projected value" : "the wrapper's own storage"
+            return (Syntax(token), "uses `\(token.text)`, \(what) of `\(wrapper)` stored property `\(token.text.dropFirst())` of \(typeName): the copy the module receives holds the wrapped value only")
         }
         return nil
     }

@@ -129,10 +129,10 @@ enum ViewStateShipping {
     /// carries its state change (`viewName`: the name the shipped thunk passes; nil when the type is
     /// no view whose body the shipped binary routes) is patched with that body; anything else is
     /// `stored_layout_changed`, with the properties named.
-    static func change(of layout: Baseline.Declaration, previous: Baseline.Declaration?, viewName: String?, current: PreparePlan,
-                       location: GuestSourceLocation) -> DeclarationChange {
+    static func change(of layout: Baseline.Declaration, previous: Baseline.Declaration?, viewName: String?, shipped: Baseline,
+                       current: PreparePlan, location: GuestSourceLocation) -> DeclarationChange {
         let verdict = verdict(previous: previous?.behaviour, current: layout.behaviour, isView: viewName != nil,
-                              declaresInitializer: declaresInitializer(layout.id, in: current))
+                              declaresInitializer: declaresInitializer(layout.id, shipped: shipped, current: current))
         let owner = layout.id.split(separator: ":", maxSplits: 1).last.map(String.init) ?? layout.id
         if let verdict, verdict.isGuestState, let viewName {
             let detail = verdict.items.joined(separator: "; ") + shipsWithBody
@@ -162,9 +162,10 @@ enum ViewStateShipping {
     /// replaces with the body's reason when the body does not lower, keeping the named properties.
     static let shipsWithBody = "; it ships inside its view's body patch"
 
-    /// Whether the type of the stored layout `id` declares an initializer now, in its body or an extension.
-    static func declaresInitializer(_ id: String, in current: PreparePlan) -> Bool {
-        current.baseline.declarations.contains { $0.kind == .initializer && $0.id.hasPrefix(id + ".init(") }
+    /// Whether the type of the stored layout `id` declares an initializer, in its body or an
+    /// extension, in the shipped build (whose `init` is what runs on devices) or now.
+    static func declaresInitializer(_ id: String, shipped: Baseline, current: PreparePlan) -> Bool {
+        (shipped.declarations + current.baseline.declarations).contains { $0.kind == .initializer && $0.id.hasPrefix(id + ".init(") }
     }
 
     /// `App:Outer.Row` (`#2`… for a type under another `#if` clause) → the view `Outer.Row` of `App`.
@@ -187,7 +188,7 @@ enum ViewStateShipping {
             let previous = baseline.declarations.first { $0.id == change.id }
             let now = current.baseline.declarations.first { $0.id == change.id }
             if let names = verdict(previous: previous?.behaviour, current: now?.behaviour, isView: true,
-                                   declaresInitializer: declaresInitializer(change.id, in: current))?.reinitialized, !names.isEmpty {
+                                   declaresInitializer: declaresInitializer(change.id, shipped: baseline, current: current))?.reinitialized, !names.isEmpty {
                 reinitialized[body.id] = names
             }
         }
