@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PatchManifest
 import Synchronization
 
 /// The request context of `serve`'s routes: Hummingbird's core storage, the client's address (what
@@ -46,10 +47,9 @@ struct RequestObserver: RouterMiddleware {
             metrics.answered(path: request.uri.path, status: status, after: elapsed)
             if let log {
                 let noted = context.notes.noted
-                let (seconds, attoseconds) = elapsed.components
                 log.write(RequestLog.Entry(
                     time: Date(), method: request.method.rawValue, path: String(request.uri.path.prefix(512)), status: status,
-                    milliseconds: Double(seconds) * 1000 + Double(attoseconds) / 1e15, app: noted.app, device: noted.device))
+                    milliseconds: elapsed.inSeconds * 1000, app: noted.app, device: noted.device))
             }
         }
         let response = try await next(request, context)

@@ -67,7 +67,7 @@ struct DiffApply: AsyncParsableCommand {
             try writer.commit()
             let report = Report(
                 old: old, patch: patch, output: output, oldBytes: oldBytes.count, patchBytes: patchBytes.count,
-                newBytes: written, sha256: digest, seconds: (clock.now - start).seconds.rounded(toPlaces: 3))
+                newBytes: written, sha256: digest, seconds: (clock.now - start).inSeconds.rounded(toPlaces: 3))
             console.line("wrote  \(ByteCount.format(written))  \(output)")
             console.line("sha256 \(digest)")
             console.line(String(format: "time   %.3f s", report.seconds))

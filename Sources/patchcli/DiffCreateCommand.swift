@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchDiff
+import PatchManifest
 
 struct DiffCreate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,7 +79,7 @@ struct DiffCreate: AsyncParsableCommand {
             let clock = ContinuousClock()
             let start = clock.now
             let patch = try BSDiff.makePatch(old: oldBytes, new: newBytes)
-            let seconds = (clock.now - start).seconds
+            let seconds = (clock.now - start).inSeconds
             if verify {
                 console.progress("verifying the round trip…")
                 guard try BSPatch.apply(old: oldBytes, patch: patch) == newBytes else {
@@ -111,12 +112,5 @@ struct DiffCreate: AsyncParsableCommand {
             console.line(String(format: "time   %.3f s%@", seconds, verify ? ", round trip verified" : ""))
             return report
         }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchBuild
+import PatchManifest
 
 struct PrepareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchManifest
 import PatchRuntime
 
 /// `patchcli run`: executes a Patch module the way a device would (WasmKit 0.4.2, the SDK's calling
@@ -369,8 +370,7 @@ struct Run: AsyncParsableCommand {
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+        (duration.inSeconds * 1000).rounded(toPlaces: 3)
     }
 }
 
