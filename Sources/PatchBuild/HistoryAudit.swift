@@ -205,7 +205,7 @@ public enum HistoryAudit {
 
     private static func audit(_ replay: Replay, in scratch: ScratchWorktree, prefix: String, options: Options,
                               scanCache: inout [UInt8]?) throws(HistoryAuditError) -> AuditedCommit {
-        let tree = GitRepository(directory: scratch.tree)
+        let tree = scratch.treeRepository
         try tree.run(["checkout", "--quiet", "--force", "--detach", replay.parent])
         try tree.run(["clean", "--quiet", "-ffdx"])
         let root = Preparer.join(scratch.tree, prefix.isEmpty ? "." : String(prefix.dropLast()))
@@ -365,19 +365,46 @@ public enum HistoryAudit {
 /// `git` in one folder, with the user's hooks off (a checkout in the scratch tree must not run them).
 struct GitRepository {
     let directory: String
+    /// The scratch work tree's gate for commands that write it (an interrupt waits for the one under
+    /// way); a gate of its own, never closed, otherwise.
+    var gate = CommandGate()
 
     @discardableResult
     func run(_ arguments: [String]) throws(HistoryAuditError) -> String {
-        let result: ProcessRunner.Result
+        let command = "git " + arguments.joined(separator: " ")
+        let result: ProcessRunner.Result?
         do {
-            result = try ProcessRunner.run("/usr/bin/env", ["git", "-c", "core.hooksPath=/dev/null", "-C", directory] + arguments, in: nil)
+            result = try gate.run { try ProcessRunner.run("/usr/bin/env", ["git", "-c", "core.hooksPath=/dev/null", "-C", directory] + arguments, in: nil) }
         } catch {
-            throw .git(command: "git " + arguments.joined(separator: " "), message: "git could not be started (\(error)); install git")
+            throw .git(command: command, message: "git could not be started (\(error)); install git")
         }
+        guard let result else { throw .git(command: command, message: "interrupted") }
         guard result.status == 0 else {
-            throw .git(command: "git " + arguments.joined(separator: " "), message: result.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw .git(command: command, message: result.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return result.standardOutput
+    }
+}
+
+/// Runs commands one at a time until closed. Children ignore SIGINT (its ignored disposition is
+/// inherited) and outlive an exiting patchcli: a `git worktree add` or checkout under way when the
+/// scratch tree is deleted would write it back. Closing waits for the command under way.
+final class CommandGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var closed = false
+
+    /// `body`'s result, or nil once closed (the command does not run).
+    func run<T>(_ body: () throws -> T) rethrows -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return nil }
+        return try body()
+    }
+
+    func close() {
+        lock.lock()
+        closed = true
+        lock.unlock()
     }
 }
 
@@ -389,7 +416,12 @@ final class ScratchWorktree: @unchecked Sendable {
     let folder: String
     let tree: String
     private let repository: GitRepository
+    /// Every command that writes the tree runs through it, so an interrupt deletes nothing under way.
+    private let gate = CommandGate()
     private let lock = NSLock()
+    /// Signalled when the replay's thread reaches `remove()`: from then on it writes nothing.
+    private let unwound = DispatchSemaphore(value: 0)
+    private var interrupted = false
     private var removed = false
     private var signalSources: [DispatchSourceSignal] = []
 
@@ -413,22 +445,43 @@ final class ScratchWorktree: @unchecked Sendable {
             signalSources.append(source)
         }
         do {
-            try repository.run(["worktree", "add", "--quiet", "--detach", "--no-checkout", tree, "HEAD"])
+            var gated = repository
+            gated.gate = gate
+            try gated.run(["worktree", "add", "--quiet", "--detach", "--no-checkout", tree, "HEAD"])
         } catch {
             remove()
             throw error
         }
     }
 
+    /// git in the work tree, through the gate.
+    var treeRepository: GitRepository { GitRepository(directory: tree, gate: gate) }
+
     func remove() {
+        gate.close()
         lock.lock()
-        defer { lock.unlock() }
+        guard !interrupted else {
+            // The signal handler deletes and exits with the signal's status; this thread waits for it.
+            lock.unlock()
+            unwound.signal()
+            DispatchSemaphore(value: 0).wait()
+            fatalError("the signal handler ends the process")
+        }
         deleteOnce()
+        lock.unlock()
     }
 
-    /// The lock is held until the process ends: the replay's git command fails once the tree is
-    /// gone, and its thread must wait in `remove()` rather than exit with git's status first.
+    /// The replay keeps writing the tree (prepare, the commit's files) until its next git command,
+    /// which the closed gate fails, unwinds it to `remove()`: deleting before then would leave what it
+    /// writes next. A compile can take longer than a user waits after Ctrl-C: 2 s at most, then the
+    /// compiler's outputs have no folder to go to.
     private func removeThenExit(_ status: Int32) -> Never {
+        gate.close()
+        lock.lock()
+        interrupted = true
+        let done = removed
+        lock.unlock()
+        if !done { _ = unwound.wait(timeout: .now() + .seconds(2)) }
         lock.lock()
         deleteOnce()
         exit(status)
