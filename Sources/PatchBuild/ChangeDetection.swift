@@ -34,6 +34,9 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
         /// A `ToolbarContent` body: the SDK routes bodies to a view (`PatchedBodyHost`), which a
         /// toolbar cannot hold, so no thunk can route it (a limit of sdk-contract §5.1).
         public static let toolbarContentNotRoutable = "toolbar_content_not_routable"
+        /// With status `informational`: only other platforms' builds compile it (`#if os(macOS)`), so
+        /// the module of this platform has nothing to deliver; `build --platform P` ships it there.
+        public static let otherPlatform = "other_platform"
     }
 
     /// The baseline id, `Target:Type.name(label:Type)`.
@@ -49,6 +52,10 @@ public struct DeclarationChange: Sendable, Codable, Equatable {
     /// Where the guest compiler found the problem that keeps it native, when elsewhere than the
     /// declaration (a helper it uses, an API call inside it); `location` stays the changed declaration.
     public var problemLocation: GuestSourceLocation?
+    /// In an app that ships for several platforms (`Baseline.platforms`): those whose build compiles
+    /// this code (its `#if` branches), so a build for each of them can ship it; nil for an app of one
+    /// platform and for removed code.
+    public var platforms: [AppPlatform]?
 
     public init(id: String, kind: Baseline.Declaration.Kind, change: Change, status: Status, reason: String?, detail: String?,
                 location: GuestSourceLocation) {
@@ -72,8 +79,12 @@ public struct PatchCandidate: Sendable, Equatable {
 
 /// What changed since the baseline, before any guest code is built.
 public struct ChangeSet: Sendable {
-    /// `BuildFingerprint` of `.patch/baseline.json`: the native build the module is for.
+    /// `BuildFingerprint` of `.patch/baseline.json` for `platform`: the native build the module is for.
     public var baselineFingerprint: String
+    /// The platform this build is for, one of `platforms`.
+    public var platform: AppPlatform = .iOS
+    /// The platforms the shipped app is built for (`Baseline.platforms`), the default first.
+    public var platforms: [AppPlatform] = [.iOS]
     /// Sorted by id. Candidates appear as `.patched` until the guest build says otherwise.
     public var changes: [DeclarationChange]
     public var candidates: [PatchCandidate]
@@ -130,6 +141,8 @@ public enum ChangeDetectionError: Error, CustomStringConvertible {
     case project(ProjectError)
     case baselineMissing(path: String)
     case baselineInvalid(path: String, reason: String)
+    /// `build --platform P` for a platform the baseline does not record.
+    case platformNotShipped(AppPlatform, shipped: [AppPlatform])
 
     public var description: String {
         switch self {
@@ -137,15 +150,20 @@ public enum ChangeDetectionError: Error, CustomStringConvertible {
         case let .baselineMissing(path):
             return "\(path): no baseline; `patchcli prepare` records it for the build you ship, and `build` compares against it"
         case let .baselineInvalid(path, reason): return "\(path): \(reason)"
+        case let .platformNotShipped(platform, shipped):
+            return "the baseline records builds for \(AppPlatform.list(shipped)), not \(platform.rawValue): no build of the app on devices runs \(platform.displayName) code; add the platform to the app target and run `patchcli prepare` before shipping it"
         }
     }
 }
 
 /// Compares the project's sources with `.patch/baseline.json`, declaration by declaration.
 public enum ChangeDetector {
-    /// - Parameter baselinePath: the baseline of the build on devices; default `.patch/baseline.json`
-    ///   of the project (another file, e.g. one saved with a release, when `prepare` has run since).
-    public static func detect(root: String, baselinePath: String? = nil) throws(ChangeDetectionError) -> ChangeSet {
+    /// - Parameters:
+    ///   - baselinePath: the baseline of the build on devices; default `.patch/baseline.json` of the
+    ///     project (another file, e.g. one saved with a release, when `prepare` has run since).
+    ///   - platform: the platform whose build the module patches, one of the baseline's `platforms`;
+    ///     default its first.
+    public static func detect(root: String, baselinePath: String? = nil, platform: AppPlatform? = nil) throws(ChangeDetectionError) -> ChangeSet {
         let baselinePath = baselinePath ?? Preparer.join(root, PrepareState.baselinePath)
         let config: ProjectConfig
         let targets: [PrepareTarget]
@@ -170,6 +188,8 @@ public enum ChangeDetector {
         } catch {
             throw .baselineInvalid(path: baselinePath, reason: "\(error)")
         }
+        let platform = platform ?? baseline.platforms[0]
+        guard baseline.platforms.contains(platform) else { throw .platformNotShipped(platform, shipped: baseline.platforms) }
         // The plan of a `prepare` run now: its baseline is the current state of every declaration.
         let current = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                     existingFile: { _ in nil })
@@ -179,6 +199,11 @@ public enum ChangeDetector {
         let state = ViewStateShipping.carriers(of: changes, baseline: baseline, current: current)
         helperBodies.merge(state.bodies) { helper, _ in helper }
         demoteMembersOfChangedLayouts(&changes, current: current)
+        if baseline.platforms.count > 1 {
+            assignPlatforms(&changes, building: platform, platforms: baseline.platforms, root: root)
+            // A helper or state change compiled only elsewhere no longer makes its body a carrier here.
+            helperBodies = helperBodies.filter { helper, _ in changes.first { $0.id == helper }?.status != .informational }
+        }
         changes.sort { $0.id < $1.id }
         let candidates = changes.filter { $0.status == .patched }.compactMap { change in
             current.functions.first { $0.declarationID == change.id }.map { PatchCandidate(declarationID: change.id, functionKey: $0.key) }
@@ -193,9 +218,29 @@ public enum ChangeDetector {
         for target in targets.filter({ candidateTargets.contains($0.name) }) + targets {
             for sourceRoot in target.sourceRoots where !missing.contains(sourceRoot) && !roots.contains(sourceRoot) { roots.append(sourceRoot) }
         }
-        return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
+        return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes, platform: platform),
+                         platform: platform, platforms: baseline.platforms, changes: changes,
                          candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
                          missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+    }
+
+    /// Records the platforms whose build compiles each change (`DeclarationChange.platforms`); a
+    /// candidate that `platform`'s build does not compile becomes informational (`other_platform`):
+    /// its code is not in that binary, so the module has nothing to replace there, and the detail
+    /// says which build ships it.
+    static func assignPlatforms(_ changes: inout [DeclarationChange], building platform: AppPlatform, platforms: [AppPlatform], root: String) {
+        let compiling = ProjectPlatforms.compilingPlatforms(of: changes, platforms: platforms, root: root)
+        for index in changes.indices {
+            guard let those = compiling[index] else { continue }
+            changes[index].platforms = those
+            guard changes[index].status == .patched, !those.contains(platform) else { continue }
+            changes[index].status = .informational
+            changes[index].reason = DeclarationChange.NativeReason.otherPlatform
+            let builds = those.map { "`patchcli build --platform \($0.rawValue)`" }.joined(separator: " or ")
+            changes[index].detail = those.isEmpty
+                ? "no build of the app compiles it (its `#if` branches are inactive on \(AppPlatform.list(platforms))): nothing to ship"
+                : "only the \(those.map(\.displayName).joined(separator: " and ")) build compiles it (its `#if` branches), not the \(platform.displayName) one this module patches: \(builds) ships it there"
+        }
     }
 
     /// A changed instance member whose type's stored layout changed natively stays native: its

@@ -253,9 +253,11 @@ package enum Doctor {
         let baseline = (try? ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))) ?? nil
         let fingerprintFile = (try? ProjectSources.readIfPresent(Preparer.join(root, fingerprintPath))) ?? nil
         if let baseline, let fingerprintFile {
-            let fingerprint = BuildFingerprint.compute(canonicalBaseline: baseline)
-            if fingerprintFile == Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8) {
-                checks.append(DoctorCheck("fingerprint", .ok, "\(fingerprintPath) is the baseline's (\(fingerprint))"))
+            // One fingerprint per platform the baseline records (an unreadable baseline: iOS alone).
+            let platforms = ((try? JSONValue.parse(baseline)).flatMap { try? Baseline(json: $0) })?.platforms ?? [.iOS]
+            let fingerprints = platforms.map { "\(platforms.count > 1 ? $0.rawValue + " " : "")\(BuildFingerprint.compute(canonicalBaseline: baseline, platform: $0))" }
+            if fingerprintFile == Array(ThunkEmitter.fingerprintFile(canonicalBaseline: baseline, platforms: platforms).utf8) {
+                checks.append(DoctorCheck("fingerprint", .ok, "\(fingerprintPath) is the baseline's (\(fingerprints.joined(separator: ", ")))"))
             } else {
                 checks.append(DoctorCheck("fingerprint", .failure, "\(fingerprintPath) does not hold the fingerprint of \(PrepareState.baselinePath): devices would report a build no patch targets",
                                           fix: "run `patchcli prepare` before building the app you ship"))

@@ -39,9 +39,13 @@ public struct AuditedCommit: Sendable, Encodable {
     /// At least one change is patched or native-only (informational changes do not count).
     public var behaviourChanging: Bool
     public var fullyPatched: Bool
-    /// Every declaration change, as `build --json` reports it (`result.changes`).
+    /// Every declaration change, as `build --json` reports it (`result.changes`); in an app that
+    /// ships for several platforms, merged over the platforms' builds (`mergingPlatforms`).
     public var changes: [DeclarationChange]
     public var failure: Failure?
+    /// The platforms whose module the replay built, the default first, when it built more than the
+    /// default one's (a change only another platform's build compiles).
+    public var platforms: [AppPlatform]? = nil
 }
 
 /// What `patchcli audit --history N` found.
@@ -227,7 +231,17 @@ public enum HistoryAudit {
         }
         do {
             let build = try ProjectBuilder.build(root: root, outputDirectory: Preparer.join(scratch.folder, "build"), toolchain: options.toolchain)
-            return outcome(of: replay, changes: build.changes, failure: nil)
+            var builds = [(platform: build.platform, changes: build.changes)]
+            for platform in otherPlatformsToBuild(build) {
+                // The default platform's build succeeded with this toolchain: another's failure
+                // leaves its changes as the default build reported them.
+                guard let other = try? ProjectBuilder.build(root: root, platform: platform, outputDirectory: Preparer.join(scratch.folder, "build-" + platform.rawValue),
+                                                            toolchain: options.toolchain) else { continue }
+                builds.append((platform, other.changes))
+            }
+            var audited = outcome(of: replay, changes: mergingPlatforms(builds), failure: nil)
+            if builds.count > 1 { audited.platforms = builds.map(\.platform) }
+            return audited
         } catch {
             switch error {
             case let .guest(error):
@@ -309,6 +323,39 @@ public enum HistoryAudit {
             guard var bytes = try ProjectSources.readIfPresent(location), GeneratedSection.section(of: bytes) == nil else { continue }
             if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
             try Data(bytes + section).write(to: URL(fileURLWithPath: location))
+        }
+    }
+
+    /// The platforms besides the default one whose build could ship a change its build does not:
+    /// one only they compile (`other_platform`), or one whose declaration the default build's
+    /// `#if` branches do not hold (`not_found`).
+    static func otherPlatformsToBuild(_ build: ProjectBuildReport) -> [AppPlatform] {
+        let unshipped = build.changes.filter { $0.reason == DeclarationChange.NativeReason.otherPlatform || $0.reason == GuestUnpatchable.Reason.notFound.rawValue }
+        return build.platforms.filter { platform in
+            platform != build.platform && unshipped.contains { $0.platforms?.contains(platform) ?? false }
+        }
+    }
+
+    /// One report of a commit over its platforms' builds (the default first): a change ships when
+    /// some platform's module patches it, the default's if it does, else the first other's, whose
+    /// detail says which module ships it. A change only other platforms compile and none patches
+    /// is reported as the first of them reports it.
+    static func mergingPlatforms(_ builds: [(platform: AppPlatform, changes: [DeclarationChange])]) -> [DeclarationChange] {
+        guard let primary = builds.first else { return [] }
+        let others = builds.dropFirst().map { build in
+            (build.platform, Dictionary(build.changes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+        }
+        return primary.changes.map { change in
+            guard change.status != .patched else { return change }
+            if let (platform, shipped) = others.lazy.compactMap({ platform, changes in
+                changes[change.id].flatMap { $0.status == .patched ? (platform, $0) : nil }
+            }).first {
+                var merged = shipped
+                merged.detail = "ships in the \(platform.displayName) module (`patchcli build --platform \(platform.rawValue)`)"
+                return merged
+            }
+            guard change.reason == DeclarationChange.NativeReason.otherPlatform else { return change }
+            return others.lazy.compactMap { _, changes in changes[change.id] }.first { $0.reason != DeclarationChange.NativeReason.otherPlatform } ?? change
         }
     }
 

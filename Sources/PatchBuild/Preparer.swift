@@ -92,7 +92,11 @@ public struct PreparePlan: Sendable {
     public var declarationLines: [String: Int]
     /// The baseline's canonical JSON: the content of `.patch/baseline.json`.
     public var baselineBytes: [UInt8]
+    /// The fingerprint of the default platform's build (`platforms[0]`); the others' are
+    /// `BuildFingerprint.compute(canonicalBaseline: baselineBytes, platform:)`.
     public var fingerprint: String
+    /// The platforms the app ships a build for, the default first (`Baseline.platforms`).
+    public var platforms: [AppPlatform] { baseline.platforms }
     public var views: [RoutedView]
     public var functions: [RoutedFunction]
     public var skipped: [Skip]
@@ -340,11 +344,13 @@ public enum Preparer {
     ///     those this run does not generate again are deleted.
     ///   - previousInsertions: what earlier runs inserted, by file (`PrepareState`): the `dynamic` of
     ///     a function this run no longer routes is taken back out.
+    ///   - platforms: the platforms the app ships a build for, the default first (`ProjectPlatforms`):
+    ///     recorded in the baseline, one fingerprint each in the fingerprint file.
     public static func plan(targets: [PrepareTarget], appTarget: String, routing: RoutingSelection,
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
-                            previousInsertions: [String: PreparedInsertions] = [:],
+                            previousInsertions: [String: PreparedInsertions] = [:], platforms: [AppPlatform] = [.iOS],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
-        var planner = Planner(routing: routing, cache: cache, targets: targets, previousInsertions: previousInsertions)
+        var planner = Planner(routing: routing, cache: cache, targets: targets, previousInsertions: previousInsertions, platforms: platforms)
         var scanned = targets.map { planner.analyze($0) }
         planner.resolveViewTypes(&scanned)
         let analyses = scanned
@@ -353,7 +359,7 @@ public enum Preparer {
         // The baseline and the fingerprint depend on the scans and the tokens alone: they are made on
         // another thread while files are emitted.
         let viewTokens = planner.viewTokens
-        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens) }
+        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens, platforms: platforms) }
         planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
@@ -391,7 +397,7 @@ public enum Preparer {
         if let app = targets.first(where: { $0.name == appTarget }) ?? targets.first {
             let appRoot = app.sourceRoots.first ?? ""
             generated[legacyGeneratedPath(sourceRoot: appRoot, fileName: fingerprintFileName)] = .some(nil)
-            generated[fingerprintFilePath(appSourceRoot: appRoot)] = Array(ThunkEmitter.fingerprintFile(fingerprint: fingerprint).utf8)
+            generated[fingerprintFilePath(appSourceRoot: appRoot)] = Array(ThunkEmitter.fingerprintFile(canonicalBaseline: baselineBytes, platforms: baseline.platforms).utf8)
             generatedFileTargets[fingerprintFilePath(appSourceRoot: appRoot)] = [app.name]
         }
         for (path, bytes) in generated {
@@ -566,7 +572,13 @@ private struct Planner {
     /// Every target, to know which compile a file.
     let targets: [PrepareTarget]
 
-    init(routing: RoutingSelection, cache: ScanCache, targets: [PrepareTarget], previousInsertions: [String: PreparedInsertions]) {
+    /// The platforms the app ships a build for: a view's host reads are found in the `#if` branches
+    /// of the first platform whose build compiles the view.
+    let platforms: [AppPlatform]
+
+    init(routing: RoutingSelection, cache: ScanCache, targets: [PrepareTarget], previousInsertions: [String: PreparedInsertions],
+         platforms: [AppPlatform]) {
+        self.platforms = platforms.isEmpty ? [.iOS] : platforms
         self.sourceRoots = Set(targets.flatMap(\.sourceRoots))
         self.targets = targets
         self.routing = routing
@@ -948,16 +960,23 @@ private struct Planner {
             guard !sources.isEmpty else { continue }
             let own = Set(sources.map(\.path))
             // The target's own files first: a view's name finds the target's own declaration.
-            let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
-                + modelFiles.filter { !own.contains($0.path) }.map { ($0.path, $0.text) })
-            let tokenAnalysis = ViewTokenAnalysis(index: index)
-            for owner in analysis.viewTypes.sorted() {
-                guard let type = index.lookupType(path: owner.split(separator: ".").map(String.init)),
-                      own.contains(index.files[index.types[type].file].relativePath),
-                      case .success(let table) = tokenAnalysis.analyze(type: type), !table.tokens.isEmpty else { continue }
-                let id = "\(analysis.target.name):\(owner).body"
-                viewTokens[id] = table.tokens
-                if table.readsFilePrivateProperty { fileScopedTokenReads.insert(id) }
+            let texts = sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
+                + modelFiles.filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
+            // A view only another platform's build compiles (`#if os(macOS)`) is analysed as that
+            // build reads it: its thunk exists only there.
+            var remaining = analysis.viewTypes.sorted()
+            for platform in platforms where !remaining.isEmpty {
+                let index = GuestSourceIndex(sources: texts, platform: platform)
+                let tokenAnalysis = ViewTokenAnalysis(index: index)
+                remaining = remaining.filter { owner in
+                    guard let type = index.lookupType(path: owner.split(separator: ".").map(String.init)),
+                          own.contains(index.files[index.types[type].file].relativePath) else { return true }
+                    guard case .success(let table) = tokenAnalysis.analyze(type: type), !table.tokens.isEmpty else { return false }
+                    let id = "\(analysis.target.name):\(owner).body"
+                    viewTokens[id] = table.tokens
+                    if table.readsFilePrivateProperty { fileScopedTokenReads.insert(id) }
+                    return false
+                }
             }
         }
     }
@@ -1176,7 +1195,8 @@ private struct Planner {
 
     /// The baseline of all scanned files, its canonical bytes, the build fingerprint, and the line of
     /// each declaration by id.
-    static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
+    static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]],
+                         platforms: [AppPlatform]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
         var declarations: [Baseline.Declaration] = []
         var lines: [Int] = []
         for analysis in analyses {
@@ -1201,9 +1221,9 @@ private struct Planner {
             }
         }
         let disambiguated = disambiguated(declarations)
-        let baseline = Baseline(declarations: disambiguated)
+        let baseline = Baseline(declarations: disambiguated, platforms: platforms)
         let bytes = baseline.canonicalJSON
-        return (baseline, bytes, BuildFingerprint.compute(canonicalBaseline: bytes),
+        return (baseline, bytes, BuildFingerprint.compute(canonicalBaseline: bytes, platform: baseline.platforms[0]),
                 Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first }))
     }
 

@@ -3,8 +3,11 @@ import PatchManifest
 
 /// What `patchcli build` found and built in a prepared project.
 public struct ProjectBuildReport: Sendable {
-    /// The native build the module is for (`BuildFingerprint` of `.patch/baseline.json`).
+    /// The native build the module is for (`BuildFingerprint` of `.patch/baseline.json` and `platform`).
     public var baselineFingerprint: String
+    /// The platform whose build the module patches, and all the app ships for (the default first).
+    public var platform: AppPlatform = .iOS
+    public var platforms: [AppPlatform] = [.iOS]
     /// Every declaration that differs from the baseline, sorted by id, with its final status.
     public var changes: [DeclarationChange]
     /// The module, when at least one change could be patched.
@@ -34,15 +37,18 @@ public enum ProjectBuilder {
 
     /// - Parameter toolchain: called with patch.json's `build` settings only when there is something
     ///   to compile, so a project without patchable changes needs no toolchain (nor its Swift SDK).
-    public static func build(root: String, baselinePath: String? = nil, outputDirectory: String, templatesDirectory: String? = nil,
+    /// - Parameter platform: the platform whose build the module patches (`build --platform`); default
+    ///   the baseline's first.
+    public static func build(root: String, baselinePath: String? = nil, platform: AppPlatform? = nil, outputDirectory: String, templatesDirectory: String? = nil,
                              toolchain: (ProjectConfig.BuildSettings) throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
         let changeSet: ChangeSet
         do {
-            changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath)
+            changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath, platform: platform)
         } catch {
             throw .changeDetection(error)
         }
-        var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, changes: changeSet.changes, module: nil,
+        var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, platform: changeSet.platform, platforms: changeSet.platforms,
+                                        changes: changeSet.changes, module: nil,
                                         missingSourceRoots: changeSet.missingSourceRoots, addedSourceRoots: changeSet.addedSourceRoots)
         // A module from an earlier build must not outlive the sources it was built from: a release
         // step after this build would ship it.
@@ -53,7 +59,7 @@ public enum ProjectBuilder {
                 sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, exports: changeSet.candidates.map(\.functionKey),
                 views: changeSet.viewCandidates,
                 outputDirectory: outputDirectory, toolchain: try toolchain(changeSet.buildSettings), templatesDirectory: templatesDirectory,
-                baselineFingerprint: changeSet.baselineFingerprint))
+                baselineFingerprint: changeSet.baselineFingerprint, platform: changeSet.platform))
             report.module = result
             report.changes = changeSet.applying(unpatchable: result.manifest.unpatchable)
         } catch let GuestBuildError.nothingToPatch(unpatchable) {

@@ -355,16 +355,41 @@ enum ThunkEmitter {
         return text + PreparedNames.sectionEnd + "\n"
     }
 
-    /// The fingerprint constant the app passes to `Patch.configure` (sdk-contract §7.1).
+    /// The fingerprint constant the app passes to `Patch.configure` (sdk-contract §7.1). An app that
+    /// ships builds for several platforms gets one constant per platform, each under the `#if` that
+    /// only its build compiles (the first, default platform's under `#else`), so the launch code
+    /// passes every binary's own fingerprint (docs/prepare.md "Platforms").
+    static func fingerprintFile(canonicalBaseline: [UInt8], platforms: [AppPlatform]) -> String {
+        func constant(_ platform: AppPlatform, indent: String) -> String {
+            indent + "static let value = " + SwiftLiteral.string(BuildFingerprint.compute(canonicalBaseline: canonicalBaseline, platform: platform))
+        }
+        guard let primary = platforms.first, platforms.count > 1 else {
+            return fingerprintFile(fingerprint: BuildFingerprint.compute(canonicalBaseline: canonicalBaseline, platform: platforms.first ?? .iOS))
+        }
+        var lines: [String] = []
+        for (position, platform) in platforms.dropFirst().enumerated() {
+            lines.append("    " + (position == 0 ? "#if " : "#elseif ") + platform.compilationCondition)
+            lines.append(constant(platform, indent: "    "))
+        }
+        lines += ["    #else", constant(primary, indent: "    "), "    #endif"]
+        return fingerprintFile(body: lines.joined(separator: "\n"), perPlatform: true)
+    }
+
+    /// The file of an app that ships for one platform.
     static func fingerprintFile(fingerprint: String) -> String {
-        """
+        fingerprintFile(body: "    static let value = " + SwiftLiteral.string(fingerprint), perPlatform: false)
+    }
+
+    private static func fingerprintFile(body: String, perPlatform: Bool) -> String {
+        let platformNote = perPlatform ? "\n/// Each platform's build has its own: the baseline's `platforms`, the first under `#else`." : ""
+        return """
         \(PreparedNames.generatedHeader)
 
         /// The fingerprint of this native build: SHA-256 of `.patch/baseline.json` plus the call ABI and
         /// view IR versions (docs/prepare.md). Pass it as `PatchConfiguration(fingerprint:)` so the
-        /// backend only offers modules built against this binary.
+        /// backend only offers modules built against this binary.\(platformNote)
         enum PatchBuildFingerprint {
-            static let value = \(SwiftLiteral.string(fingerprint))
+        \(body)
         }
 
         """

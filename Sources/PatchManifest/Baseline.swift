@@ -119,9 +119,14 @@ public struct Baseline: Sendable, Equatable {
 
     /// Sorted by `id`, so the same sources always give the same bytes.
     public private(set) var declarations: [Declaration]
+    /// The platforms the app ships a native build for, the default one (`build`'s) first
+    /// (docs/prepare.md "Platforms"). Written only when it is not `[ios]`, so a baseline of an iOS
+    /// app (and its fingerprint) is what it was before platforms were recorded.
+    public var platforms: [AppPlatform]
 
-    public init(declarations: [Declaration]) {
+    public init(declarations: [Declaration], platforms: [AppPlatform] = [.iOS]) {
         self.declarations = declarations.sorted { $0.id < $1.id }
+        self.platforms = platforms.isEmpty ? [.iOS] : platforms
     }
 
     /// The content of `.patch/baseline.json`: canonical JSON (as `CanonicalJSON.serialize` writes it) of
@@ -213,7 +218,16 @@ public struct Baseline: Sendable, Equatable {
             if !declaration.tokens.isEmpty { output.append(UInt8(ascii: "]")) }
             output.append(UInt8(ascii: "}"))
         }
-        output += Array(#"],"format":\#(Self.formatVersion)}"#.utf8)
+        output += Array(#"],"format":\#(Self.formatVersion)"#.utf8)
+        if platforms != [.iOS] {
+            output += Array(#","platforms":["#.utf8)
+            for (position, platform) in platforms.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                CanonicalJSON.appendString(platform.rawValue, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
         return output
     }
 
@@ -235,6 +249,16 @@ public struct Baseline: Sendable, Equatable {
         guard case let .integer(format)? = root["format"] else { throw .notABaseline(reason: "\"format\" is missing") }
         guard format <= Self.formatVersion else { throw .unsupportedFormat(format) }
         guard case let .array(entries)? = root["declarations"] else { throw .notABaseline(reason: "\"declarations\" is missing") }
+        var platforms: [AppPlatform] = [.iOS]
+        if let listed = root["platforms"] {
+            guard case let .array(names) = listed, !names.isEmpty else { throw .notABaseline(reason: "\"platforms\" is not a non-empty array") }
+            platforms = try names.map { name throws(DecodingFailure) in
+                guard case let .string(text) = name, let platform = AppPlatform(rawValue: text) else {
+                    throw .notABaseline(reason: "\"platforms\" holds \(name), not one of \(AppPlatform.list(AppPlatform.allCases))")
+                }
+                return platform
+            }
+        }
         var declarations: [Declaration] = []
         for (index, entry) in entries.enumerated() {
             guard case let .object(fields) = entry,
@@ -294,7 +318,7 @@ public struct Baseline: Sendable, Equatable {
             }
             declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens, behaviour: behaviour))
         }
-        self.init(declarations: declarations)
+        self.init(declarations: declarations, platforms: platforms)
     }
 }
 
@@ -308,18 +332,22 @@ public enum BuildFingerprint {
     public static let irSchemaVersion: Int64 = 6
 
     /// SHA-256 (lowercase hex) of the canonical JSON
-    /// `{"abiVersion":1,"baselineSHA256":"<sha256 of the baseline bytes>","irSchemaVersion":6}`.
-    public static func compute(baseline: Baseline) -> String {
-        compute(canonicalBaseline: baseline.canonicalJSON)
+    /// `{"abiVersion":1,"baselineSHA256":"<sha256 of the baseline bytes>","irSchemaVersion":6}`,
+    /// with `"platform":"<raw value>"` added for a platform other than iOS: the macOS and iOS
+    /// binaries of one app are different builds (other `#if` branches), so a module built for
+    /// one must never be offered to the other.
+    public static func compute(baseline: Baseline, platform: AppPlatform = .iOS) -> String {
+        compute(canonicalBaseline: baseline.canonicalJSON, platform: platform)
     }
 
     /// The same, from the baseline's canonical bytes when the caller already has them.
-    public static func compute(canonicalBaseline: [UInt8]) -> String {
-        let input = JSONValue.object([
+    public static func compute(canonicalBaseline: [UInt8], platform: AppPlatform = .iOS) -> String {
+        var input: [String: JSONValue] = [
             "abiVersion": .integer(abiVersion),
             "baselineSHA256": .string(SHA256Hasher.hex(of: canonicalBaseline)),
             "irSchemaVersion": .integer(irSchemaVersion),
-        ])
-        return SHA256Hasher.hex(of: CanonicalJSON.serialize(input))
+        ]
+        if platform != .iOS { input["platform"] = .string(platform.rawValue) }
+        return SHA256Hasher.hex(of: CanonicalJSON.serialize(.object(input)))
     }
 }

@@ -38,6 +38,9 @@ struct Build: AsyncParsableCommand {
     @Option(help: "The baseline of the build on devices (default: <project>/.patch/baseline.json), e.g. one saved with a release.")
     var baseline: String?
 
+    @Option(help: "The platform whose app build the module patches, one the baseline records (\(AppPlatform.list(AppPlatform.allCases))); default: the app's first (iOS when it ships for iOS).")
+    var platform: AppPlatform?
+
     @Option(help: "With --export: the directory of the Swift sources to index.")
     var sources: String?
 
@@ -65,6 +68,7 @@ struct Build: AsyncParsableCommand {
         if !exports.isEmpty, sources == nil { throw ValidationError("--export needs --sources DIR") }
         if exports.isEmpty, sources != nil { throw ValidationError("--sources goes with --export; without it, build reads the project's patch.json") }
         if !exports.isEmpty, baseline != nil { throw ValidationError("--baseline is for change detection; --export builds the named declarations without one") }
+        if !exports.isEmpty, platform != nil { throw ValidationError("--platform is for change detection; --export builds the named declarations as an iOS build compiles them") }
         if let minCoverage, !(0...100).contains(minCoverage) { throw ValidationError("--min-coverage is a percentage from 0 to 100") }
     }
 
@@ -77,6 +81,10 @@ struct Build: AsyncParsableCommand {
         }
         var output: String
         var baselineFingerprint: String?
+        /// The platform whose build the module patches, and every platform the app ships for
+        /// (change detection only).
+        var platform: AppPlatform?
+        var platforms: [AppPlatform]?
         var moduleBytes: Int?
         var sha256: String?
         var exports: [Export]
@@ -122,7 +130,7 @@ struct Build: AsyncParsableCommand {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("comparing \(project) with its baseline…")
         // ProjectBuilder asks for the toolchain only when there is something to compile, right before it does.
-        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, outputDirectory: outputDirectory) { settings throws(GuestBuildError) in
+        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, platform: platform, outputDirectory: outputDirectory) { settings throws(GuestBuildError) in
             console.progress("compiling the guest module…")
             return try discoverToolchain(settings)
         }
@@ -137,6 +145,9 @@ struct Build: AsyncParsableCommand {
             let detail = (change.detail.map { ": \($0)" } ?? "") + (change.problemLocation.map { " (at \($0))" } ?? "")
             console.line("\(change.status.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(change.location)  \(change.id)  [\(change.change.rawValue)]\(reason)\(detail)")
         }
+        if build.platforms.count > 1 {
+            console.line("platform: \(build.platform.rawValue) (the app ships for \(AppPlatform.list(build.platforms)); `--platform P` builds the module of another)")
+        }
         let probes = try checkProbes(build.module, outputDirectory: outputDirectory, console: console)
         let manifest = build.module?.manifest
         if let manifest {
@@ -149,7 +160,8 @@ struct Build: AsyncParsableCommand {
         }
         console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
         let report = Report(
-            output: outputDirectory, baselineFingerprint: build.baselineFingerprint, moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
+            output: outputDirectory, baselineFingerprint: build.baselineFingerprint, platform: build.platform, platforms: build.platforms,
+            moduleBytes: manifest?.module.size, sha256: manifest?.module.sha256,
             exports: manifest.map(Self.exports) ?? [],
             views: (manifest?.views ?? []).map { .init(declarationID: $0.declarationID, type: $0.type, export: $0.export, dispatch: $0.dispatch) },
             changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
@@ -221,3 +233,5 @@ struct Build: AsyncParsableCommand {
         return results
     }
 }
+
+extension AppPlatform: ExpressibleByArgument {}

@@ -37,6 +37,9 @@ extension CommandFailure {
         case .changeDetection(.baselineInvalid):
             self.init(kind: "malformed_input", message: error.description, exitStatus: .malformedInput,
                       hint: "run `patchcli prepare` to write the baseline again")
+        case let .changeDetection(.platformNotShipped(_, shipped)):
+            self.init(kind: "usage", message: error.description, exitStatus: .usage,
+                      hint: "build for one of the platforms the baseline records: " + shipped.map { "--platform \($0.rawValue)" }.joined(separator: ", "))
         }
     }
 }

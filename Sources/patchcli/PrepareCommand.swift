@@ -233,6 +233,9 @@ struct PrepareCommand: AsyncParsableCommand {
             for path in result.changedFiles { console.line("  \(path)") }
         }
         console.line("routed \(result.views) view(s) and \(result.functions) function(s) in \(result.filesScanned) file(s) (routing: \(result.routing ?? "")); fingerprint \(result.fingerprint ?? "")")
+        if let platforms = result.platforms, platforms.count > 1, let fingerprints = result.fingerprints {
+            console.line("platforms: " + platforms.map { "\($0) \(fingerprints[$0] ?? "")" }.joined(separator: ", "))
+        }
         for line in Self.skipLines(result.skipped, verbose: verbose) { console.line(line) }
         for collision in result.collisions { console.line("collision: \(collision)") }
         for added in result.addedSourceRoots { console.line("note: \(added)") }
@@ -258,6 +261,10 @@ struct PrepareResult: Encodable {
     var skipped: [Skipped] = []
     var collisions: [String] = []
     var fingerprint: String?
+    /// The platforms the app ships for (the baseline's, the default first) and each one's
+    /// fingerprint (`fingerprint` is the first's): docs/prepare.md "Platforms".
+    var platforms: [String]?
+    var fingerprints: [String: String]?
     /// Folders the Xcode project gives a target that patch.json does not record: prepared all the same.
     var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     var diff: String?
@@ -285,6 +292,10 @@ struct PrepareResult: Encodable {
         skipped = plan.skipped.map { Skipped(file: $0.file, line: $0.line, declaration: $0.declaration, reason: $0.reason) }
         collisions = plan.collisions.map(\.description)
         fingerprint = plan.fingerprint
+        platforms = plan.platforms.map(\.rawValue)
+        fingerprints = Dictionary(uniqueKeysWithValues: plan.platforms.map {
+            ($0.rawValue, BuildFingerprint.compute(canonicalBaseline: plan.baselineBytes, platform: $0))
+        })
         addedSourceRoots = plan.addedSourceRoots
         filesParsed = plan.filesParsed
         parseSeconds = plan.parseSeconds.rounded(toPlaces: 3)

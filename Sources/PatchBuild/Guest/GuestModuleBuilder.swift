@@ -20,10 +20,12 @@ public struct GuestBuildRequest: Sendable {
     public var baselineFingerprint: String?
     /// Where the compiled guest libraries are kept between builds (`GuestLibrary`); nil keeps nothing.
     public var cacheDirectory: String?
+    /// The platform whose device build the module patches: the `#if` branches its sources are read with.
+    public var platform: AppPlatform
 
     public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
                 toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil,
-                cacheDirectory: String? = GuestLibrary.defaultCacheDirectory) {
+                cacheDirectory: String? = GuestLibrary.defaultCacheDirectory, platform: AppPlatform = .iOS) {
         self.sourcesDirectory = sourcesDirectory
         self.sourceFolders = sourceFolders
         self.exports = exports
@@ -33,6 +35,7 @@ public struct GuestBuildRequest: Sendable {
         self.templatesDirectory = templatesDirectory
         self.baselineFingerprint = baselineFingerprint
         self.cacheDirectory = cacheDirectory
+        self.platform = platform
     }
 }
 
@@ -184,7 +187,7 @@ public enum GuestModuleBuilder {
         }
         let templates = try GuestTemplates.locate(explicit: request.templatesDirectory)
         // Views read their host values (`@Environment`, observed models) from the thunk's tokens.
-        let tokenised = ViewTokenRewrite.apply(to: try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders),
+        let tokenised = ViewTokenRewrite.apply(to: try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders, platform: request.platform),
                                                views: request.views)
         let index = tokenised.index
         let generator = GuestSourceGenerator(index: index)

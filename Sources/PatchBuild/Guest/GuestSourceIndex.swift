@@ -1,3 +1,4 @@
+import PatchManifest
 import Foundation
 import SwiftParser
 import SwiftSyntax
@@ -7,7 +8,7 @@ struct GuestSourceFile {
     /// Path relative to the sources root, with `/` separators: what diagnostics and the manifest show,
     /// identical whatever the checkout path.
     let relativePath: String
-    /// The file as a device build compiles it (`GuestDeviceConfiguration.activeSource`).
+    /// The file as a device build of the index's platform compiles it (`GuestDeviceConfiguration.activeSource`).
     let tree: SourceFileSyntax
     /// The file with its `#if` directives and inactive branches, at the same offsets as `tree`.
     let written: SourceFileSyntax
@@ -98,6 +99,8 @@ struct GuestGlobalEntry {
 
 /// Everything the generator looks up by name: the project's files parsed with swift-syntax.
 struct GuestSourceIndex {
+    /// The platform whose device build the index reads (its active `#if` branches).
+    let platform: AppPlatform
     private(set) var files: [GuestSourceFile] = []
     private(set) var types: [GuestTypeEntry] = []
     private(set) var globals: [GuestGlobalEntry] = []
@@ -122,7 +125,7 @@ struct GuestSourceIndex {
     /// the given order; a folder may be a single file) when given. Within a folder files are sorted
     /// by relative path, so the generated guest is the same whatever order the file system lists
     /// them in; a file reached through two folders is read once.
-    static func load(root: String, folders: [String] = []) throws(GuestBuildError) -> GuestSourceIndex {
+    static func load(root: String, folders: [String] = [], platform: AppPlatform = .iOS) throws(GuestBuildError) -> GuestSourceIndex {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -163,17 +166,19 @@ struct GuestSourceIndex {
             }
             sources.append((relative, String(decoding: data, as: UTF8.self)))
         }
-        return GuestSourceIndex(sources: sources)
+        return GuestSourceIndex(sources: sources, platform: platform)
     }
 
-    /// Indexes in-memory sources: `(relative path, text)` pairs.
-    init(sources: [(String, String)]) {
+    /// Indexes in-memory sources: `(relative path, text)` pairs, as `platform`'s device build compiles them.
+    init(sources: [(String, String)], platform: AppPlatform = .iOS) {
+        self.platform = platform
+        let configuration = GuestDeviceConfiguration(platform: platform)
         // `prepare`'s routing files only make sense in the native binary.
         for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
             // The section `prepare` appends to a file holding private views routes them natively too.
             let userText = String(decoding: GeneratedSection.split(Array(text.utf8)).user, as: UTF8.self)
             let written = Self.unprepared(Parser.parse(source: userText))
-            let tree = GuestDeviceConfiguration.activeSource(written)
+            let tree = configuration.activeSource(written)
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree, written: written,

@@ -91,7 +91,7 @@ struct GuestViewLowering {
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
             return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .notFound,
-                                             detail: "no declaration of \(request.path.joined(separator: ".")) in the sources a device build compiles (the active `#if` branches of an iOS release build)",
+                                             detail: "no declaration of \(request.path.joined(separator: ".")) in the sources a device build compiles (the active `#if` branches of \(index.platform == .iOS ? "an" : "a") \(index.platform.displayName) release build)",
                                              location: nil))
         }
         let entry = index.types[type]

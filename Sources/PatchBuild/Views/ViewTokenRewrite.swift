@@ -45,7 +45,7 @@ enum ViewTokenRewrite {
         let sources = index.files.enumerated().map { position, file in
             (file.relativePath, edits[position].map { rewritten(Array(file.tree.description.utf8), $0) } ?? file.tree.description)
         }
-        return Outcome(index: GuestSourceIndex(sources: sources), unpatchable: unpatchable)
+        return Outcome(index: GuestSourceIndex(sources: sources, platform: index.platform), unpatchable: unpatchable)
     }
 
     /// `bytes` with each range replaced by its text, or blanked (newlines kept) when the text is nil.
