@@ -18,7 +18,9 @@ public enum ProjectPlatforms {
     /// An Xcode app target: its Release configuration's `SUPPORTED_PLATFORMS` (else `SDKROOT`; `auto`
     /// or nothing means iOS), plus Mac Catalyst when `SUPPORTS_MACCATALYST` is `YES`. A Swift package:
     /// the platforms its `Package.swift` lists in `platforms:`. iOS alone when the project says nothing.
+    /// patch.json's `platforms`, when it lists them, win, in its order.
     public static func detect(config: ProjectConfig, root: String) throws(ProjectError) -> [AppPlatform] {
+        if let listed = config.platforms { return listed }
         switch config.project.kind {
         case .xcodeProject:
             let file = Preparer.join(config.project.path, "project.pbxproj")

@@ -158,6 +158,9 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     public var signing: Signing
     public var build: BuildSettings?
     public var sdk: SDKPackage?
+    /// The platforms the app ships a build for, the default (`build`'s) first; nil: `prepare` reads
+    /// them from the project (docs/prepare.md "Platforms").
+    public var platforms: [AppPlatform]?
 
     /// The SDK package to depend on: `sdk`, or the defaults.
     public var sdkPackage: SDKPackage { sdk ?? SDKPackage() }
@@ -168,7 +171,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
-             patchableFunctions, routing, routingExclude, signing, build, sdk
+             patchableFunctions, routing, routingExclude, signing, build, sdk, platforms
     }
 
     public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
@@ -211,6 +214,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         signing = try container.decode(Signing.self, forKey: .signing)
         build = try container.decodeIfPresent(BuildSettings.self, forKey: .build)
         sdk = try container.decodeIfPresent(SDKPackage.self, forKey: .sdk)
+        platforms = try container.decodeIfPresent([AppPlatform].self, forKey: .platforms)
     }
 
     public enum LoadError: Error, CustomStringConvertible {
@@ -254,6 +258,12 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         // Target names prefix the baseline's declaration ids: two targets of one name would share ids.
         for (index, target) in config.targets.enumerated() where config.targets[..<index].contains(where: { $0.name == target.name }) {
             throw .invalid(path: path, field: "targets[\(index)].name", reason: "repeats \"\(target.name)\"; give each target its own name (a package's as \"<package>/<target>\")")
+        }
+        if let platforms = config.platforms {
+            guard !platforms.isEmpty else { throw .invalid(path: path, field: "platforms", reason: "is empty; list the platforms the app ships for (\(AppPlatform.list(AppPlatform.allCases))), or leave it out to read them from the project") }
+            for (index, platform) in platforms.enumerated() where platforms[..<index].contains(platform) {
+                throw .invalid(path: path, field: "platforms[\(index)]", reason: "repeats \"\(platform.rawValue)\"")
+            }
         }
         guard config.signing.keyDirectory != nil || config.signing.privateKeyPath != nil else {
             throw .invalid(path: path, field: "signing.keyDirectory", reason: "is missing; run `patchcli init` to create the signing keys and record their folder")

@@ -233,4 +233,24 @@ import Testing
         #expect(merged[2].reason == "view_not_lowerable")
         #expect(merged[3].reason == "stored_layout_changed")
     }
+
+    @Test func patchJSONsPlatformsWinInTheirOrder() throws {
+        var config = LaunchCodeCompileTests.config()
+        config.platforms = [.macOS, .iOS]
+        let decoded = try ProjectConfig.decode(config.encoded(), path: "patch.json")
+        #expect(decoded.platforms == [.macOS, .iOS])
+        // The listed platforms are used without reading the project (there is none here).
+        #expect(try ProjectPlatforms.detect(config: decoded, root: "/nonexistent") == [.macOS, .iOS])
+        // Absent: a Swift package without its Package.swift says nothing, so iOS.
+        #expect(try ProjectPlatforms.detect(config: LaunchCodeCompileTests.config(), root: "/nonexistent") == [.iOS])
+        for (platforms, field) in [([AppPlatform](), "platforms"), ([.iOS, .macOS, .iOS], "platforms[2]")] {
+            config.platforms = platforms
+            #expect {
+                try ProjectConfig.decode(config.encoded(), path: "patch.json")
+            } throws: { error in
+                guard case let .invalid(_, reported, _)? = error as? ProjectConfig.LoadError else { return false }
+                return reported == field
+            }
+        }
+    }
 }

@@ -39,19 +39,19 @@ struct GuestDeviceConfiguration: BuildConfiguration {
         case .macOS:
             return commonModules.union(["AppKit", "Cocoa", "Carbon", "ServiceManagement", "ScreenCaptureKit", "IOKit",
                                         "ContactsUI", "SafariServices", "PencilKit", "VisionKit"])
-                .subtracting(["ARKit", "HealthKit"])
+                .subtracting(["ARKit"])
         case .visionOS:
             return commonModules.union(["UIKit", "CompositorServices", "SafariServices", "MessageUI", "PencilKit", "VisionKit",
                                         "ContactsUI", "ActivityKit"])
         case .tvOS:
             return commonModules.union(["UIKit", "TVUIKit", "TVServices"])
                 .subtracting(["HealthKit", "ARKit", "RealityKit", "EventKit", "PassKit", "LocalAuthentication", "WebKit",
-                              "Contacts", "CoreMotion", "Speech", "CoreHaptics", "PhotosUI", "BackgroundTasks", "QuickLook"])
+                              "Contacts", "CoreMotion", "Speech", "QuickLook"])
         case .watchOS:
             // WatchKit apps still see the small UIKit of watchOS (UIImage, UIColor).
             return commonModules.union(["WatchKit", "ClockKit", "UIKit", "WatchConnectivity"])
                 .subtracting(["ARKit", "RealityKit", "Metal", "MetalKit", "CoreImage", "WebKit", "QuickLook", "PhotosUI",
-                              "LinkPresentation", "Vision", "BackgroundTasks", "SpriteKit", "SceneKit", "QuartzCore"])
+                              "LinkPresentation", "Vision", "BackgroundTasks", "QuartzCore"])
         }
     }
 
