@@ -89,7 +89,8 @@ struct Audit: AsyncParsableCommand {
     static func summary(_ commit: AuditedCommit) -> String {
         if let failure = commit.failure { return "failed (\(failure.kind))" }
         let counts = "\(commit.patched) patched, \(commit.nativeOnly) native-only, \(commit.informational) informational"
-        return "\(commit.outcome.rawValue.replacingOccurrences(of: "_", with: " ")): \(counts)"
+        let platforms = commit.platforms.map { " (built for \(AppPlatform.list($0)))" } ?? ""
+        return "\(commit.outcome.rawValue.replacingOccurrences(of: "_", with: " ")): \(counts)\(platforms)"
     }
 
     private func printReport(_ report: HistoryAuditReport, to console: Console) {
