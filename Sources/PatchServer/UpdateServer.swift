@@ -35,16 +35,20 @@ public struct ServerConfiguration: Sendable {
     /// it need not be reachable where devices are; the update port then answers it 404. Nil serves
     /// it on the update port.
     public var metricsAddress: ListenAddress?
+    /// A device that has not checked for this long has its slots forgotten (`DeviceForgetting`).
+    public var forgetDevicesAfter: Duration
 
     public static let defaultIdleTimeout: Duration = .seconds(30)
     public static let defaultRequestTimeout: Duration = .seconds(10)
     public static let defaultWriteTimeout: Duration = .seconds(60)
     public static let defaultMaxConnections = 4096
+    public static let defaultForgetDevicesAfter = DeviceForgetting.defaultAfter
 
     public init(
         publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
         requestTimeout: Duration = defaultRequestTimeout, writeTimeout: Duration = defaultWriteTimeout, maxConnections: Int = defaultMaxConnections,
-        requestLog: RequestLog? = nil, metricsAddress: ListenAddress? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        requestLog: RequestLog? = nil, metricsAddress: ListenAddress? = nil, forgetDevicesAfter: Duration = defaultForgetDevicesAfter,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maxBodyBytes = maxBodyBytes
@@ -54,6 +58,7 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.requestLog = requestLog
         self.metricsAddress = metricsAddress
+        self.forgetDevicesAfter = forgetDevicesAfter
         self.clock = clock
     }
 }
@@ -92,6 +97,7 @@ public struct UpdateServer: Sendable {
     public let configuration: ServerConfiguration
     let metrics = ServerMetrics()
     let diffFallbacks = DiffFallbacks()
+    let deviceForgetting = DeviceForgetting()
 
     public static let checkPath = "/api/v1/modules/check"
     public static let eventsPath = "/api/v1/events"
@@ -147,7 +153,9 @@ public struct UpdateServer: Sendable {
                 if let (known, observed) = slots, catalog.hasReleases(for: check) {
                     var left = observed
                     left.offered = response.hasUpdate ? response.version : nil
-                    if left != known { bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) } }
+                    if left != known?.slots || DeviceForgetting.mustRecordSeen(known?.seenAt, now: now) {
+                        bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                    }
                 }
                 return try Self.encoded(.ok, response)
             }
@@ -214,10 +222,11 @@ public struct UpdateServer: Sendable {
     }
 
     private func http1Configuration(maxConnections: Int) -> HTTP1Channel.Configuration {
-        HTTP1Channel.Configuration(
+        // One registry for the listener: the handlers argument is evaluated for each connection.
+        let registry = ConnectionRegistry(limit: maxConnections)
+        return HTTP1Channel.Configuration(
             additionalChannelHandlers: [ConnectionGuardInstaller(
-                registry: ConnectionRegistry(limit: maxConnections), requestTimeout: TimeAmount(configuration.requestTimeout),
-                writeTimeout: TimeAmount(configuration.writeTimeout))],
+                registry: registry, requestTimeout: TimeAmount(configuration.requestTimeout), writeTimeout: TimeAmount(configuration.writeTimeout))],
             idleTimeout: TimeAmount(configuration.idleTimeout))
     }
 
@@ -239,21 +248,23 @@ public struct UpdateServer: Sendable {
     }
 
     /// The decision for a check, with a diff from the content the device's SDK will patch: its
-    /// slots as its earlier checks left them (`known`, from the event database) and as this check
-    /// shows them (`observed`). Devices without an id of their own, and checks refused for their
-    /// app key, have no slots kept and get no diff.
-    private func decide(_ check: UpdateCheckRequest, now: Date) throws -> (CheckDecision, ReleaseCatalog, (known: DeviceSlots?, observed: DeviceSlots)?) {
+    /// slots as its earlier checks left them (`known`, from the event database, with when it was
+    /// last seen) and as this check shows them (`observed`). Devices without an id of their own,
+    /// and checks refused for their app key, have no slots kept and get no diff.
+    private func decide(_ check: UpdateCheckRequest, now: Date)
+        throws -> (CheckDecision, ReleaseCatalog, (known: (slots: DeviceSlots, seenAt: String)?, observed: DeviceSlots)?)
+    {
         guard check.deviceID != DeviceSlots.unconfiguredDeviceID else {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
         // Without the device's history (the database busy or failing) the check is still answered,
         // with the full module only: a diff to a guessed base could be one the device cannot apply.
-        guard let known = bestEffort({ try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey) }) else {
+        guard let known = bestEffort({ try events.device(deviceID: check.deviceID, appKey: check.appKey) }) else {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
-        let observed = DeviceSlots.observing(check.currentVersion, after: known)
+        let observed = DeviceSlots.observing(check.currentVersion, after: known?.slots)
         let (decision, catalog) = try watcher.decide(check, patchBase: observed.patchBase, now: now)
         if case .wrongAppKey = decision { return (decision, catalog, nil) }
         return (decision, catalog, (known, observed))
@@ -319,6 +330,16 @@ public struct UpdateServer: Sendable {
             metrics.bookkeepingFailed()
             return nil
         }
+    }
+
+    /// Forgets the slots of devices not seen for `forgetDevicesAfter` and, once per store version,
+    /// of devices running none of the store's releases (`DeviceForgetting`). Housekeeping: a
+    /// failure is counted with the other bookkeeping failures and retried on the next sweep.
+    @discardableResult
+    public func forgetDevices() -> ForgottenDevices {
+        let now = configuration.clock()
+        let catalog = try? watcher.catalog(now: now)
+        return bestEffort { try deviceForgetting.sweep(events, catalog: catalog, now: now, after: configuration.forgetDevicesAfter) } ?? ForgottenDevices()
     }
 
     /// Artifacts are served as the bytes devices hash: no Content-Encoding, even for `.br`, because
@@ -407,7 +428,8 @@ public enum ServeError: Error, Sendable, CustomStringConvertible {
 
 extension UpdateServer {
     /// Serves until SIGINT or SIGTERM, after checking the store verifies now so a broken store
-    /// fails at start rather than on the first device. With `configuration.metricsAddress`, the
+    /// fails at start rather than on the first device, and forgetting stale devices then and every
+    /// hour (`forgetDevices`). With `configuration.metricsAddress`, the
     /// metrics listener runs beside the update port (`onMetricsRunning` gets its bound port); if
     /// either cannot listen, both stop and the error names its address.
     public func run(
@@ -415,6 +437,14 @@ extension UpdateServer {
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         _ = try watcher.catalog(now: configuration.clock())
+        forgetDevices()
+        let forgetting = Task {
+            while true {
+                do { try await Task.sleep(for: DeviceForgetting.interval) } catch { return }
+                forgetDevices()
+            }
+        }
+        defer { forgetting.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await Self.listening(host: host, port: port, portOption: "--port") {

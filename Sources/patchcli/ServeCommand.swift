@@ -56,6 +56,10 @@ struct Serve: AsyncParsableCommand {
     var logFormat = RequestLog.Format.logfmt
     @Option(help: ArgumentHelp("Append the request log to this file (created if missing) instead of stderr.", valueName: "PATH"))
     var logFile: String?
+    @Option(help: ArgumentHelp(
+        "Forget the diff bookkeeping (module slots) of a device that has not checked for this many days; it gets the full module on its next update.",
+        valueName: "DAYS"))
+    var forgetDevicesAfter = Int(ServerConfiguration.defaultForgetDevicesAfter.inSeconds / 86_400)
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -63,6 +67,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
         }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
+        if !(1...36_500).contains(forgetDevicesAfter) { throw ValidationError("--forget-devices-after is a number of days from 1 to 36500, got \(forgetDevicesAfter)") }
         if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host needs --metrics-port (without it, /metrics is on --port)") }
         if let metricsPort, metricsPort != 0, metricsPort == port, (metricsHost ?? host) == host {
             throw ValidationError("--metrics-port must differ from --port (\(port)); leave it out to serve /metrics on --port")
@@ -88,7 +93,8 @@ struct Serve: AsyncParsableCommand {
             }
             let configuration = ServerConfiguration(
                 publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections,
-                requestLog: requestLog, metricsAddress: metricsPort.map { ListenAddress(host: metricsHost ?? host, port: $0) })
+                requestLog: requestLog, metricsAddress: metricsPort.map { ListenAddress(host: metricsHost ?? host, port: $0) },
+                forgetDevicesAfter: .seconds(forgetDevicesAfter * 86_400))
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
             let bound = BoundPort()
             let metricsBound = BoundPort()
