@@ -193,7 +193,7 @@ public struct UpdateServer: Sendable {
         router.get(RouterPath(Self.metricsPath)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(droppedLogLines: configuration.requestLog?.droppedLines))))
         }
     }
 

@@ -96,6 +96,9 @@ struct Serve: AsyncParsableCommand {
                 requestLog: requestLog, metricsAddress: metricsPort.map { ListenAddress(host: metricsHost ?? host, port: $0) },
                 forgetDevicesAfter: .seconds(forgetDevicesAfter * 86_400))
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
+            // Whatever ends the server (SIGTERM, SIGINT, a failure), the lines of the requests it
+            // answered are written before serve exits.
+            defer { requestLog.close() }
             let bound = BoundPort()
             let metricsBound = BoundPort()
             try await server.run(host: host, port: port, onRunning: { port in
