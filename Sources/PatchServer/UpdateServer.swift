@@ -308,10 +308,10 @@ public struct UpdateServer: Sendable {
     /// Counts a module or diff sent, and a full module sent on the connection that fetched a diff to
     /// it shortly before as a wasted diff (metrics and the event database's `wasted_diffs`).
     private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) {
-        if DiffFallbacks.module(ofDiff: path) != nil {
+        if let module = ReleasePaths.moduleContent(ofDiff: path) {
             metrics.downloaded(.diff)
-            if let connection { diffFallbacks.servedDiff(path, connection: connection) }
-        } else if let content = DiffFallbacks.content(ofModule: path) {
+            if let connection { diffFallbacks.servedDiff(path, to: module, connection: connection) }
+        } else if let content = ReleasePaths.content(ofModule: path) {
             metrics.downloaded(.full)
             guard let connection, let diff = diffFallbacks.servedModule(sha256: content, connection: connection) else { return }
             metrics.wastedDiff()

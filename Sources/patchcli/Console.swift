@@ -129,14 +129,6 @@ struct Envelope<Result: Encodable>: Encodable {
     var error: ErrorBody?
 }
 
-extension Double {
-    /// Ratios and times in `--json` results carry 3 decimals (docs/cli-envelope.schema.json): more
-    /// digits are noise to CI and make envelopes differ run to run for no reason.
-    func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
-}
 
 /// A failure's `result` (see `CommandFailure.result`), encoded exactly as the command's success result.
 struct GateResult: Encodable {
