@@ -243,11 +243,7 @@ extension RequestLog.Entry {
     }
 
     /// A duration in milliseconds with three decimals (microseconds), e.g. `0.412`.
-    package static func milliseconds(_ value: Double) -> String {
-        let microseconds = Int((value * 1000).rounded())
-        let fraction = microseconds % 1000
-        return "\(microseconds / 1000)." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
-    }
+    package static func milliseconds(_ value: Double) -> String { value.fixed(places: 3) }
 
     package static func logfmtValue(_ value: String) -> String {
         // Bytes, not scalars: paths and hashes are ASCII, and this runs for every request.

@@ -1,3 +1,4 @@
+import Foundation
 import PatchManifest
 import Testing
 
@@ -22,5 +23,16 @@ struct RoundingTests {
         #expect(0.123456.rounded(toPlaces: 3) == 0.123)
         #expect(2.0005.rounded(toPlaces: 2) == 2.0)
         #expect(1234.5678.rounded(toPlaces: 1) == 1234.6)
+    }
+}
+
+/// Fixed decimals without Foundation's formatter: what `String(format: "%.Nf")` prints, ties to
+/// even included (`1.25` → `1.2`).
+struct FixedDecimalsTests {
+    @Test(arguments: [0.0, 0.0004, 0.412, 1.5, 1.25, 2.05, 59.99, 60.0, 1024.25, 123_456.789, 0.1 + 0.2])
+    func matchesPrintf(value: Double) {
+        for places in 0...3 {
+            #expect(value.fixed(places: places) == String(format: "%.\(places)f", value), "\(value) to \(places)")
+        }
     }
 }
