@@ -110,6 +110,8 @@ private final class LineQueue: @unchecked Sendable {
     /// Guards everything below; signalled when lines arrive, a batch is written, or it closes.
     private let condition = NSCondition()
     private var lines: [[UInt8]] = []
+    /// Lines the writer took and is writing: they count against `capacity` until written.
+    private var inFlight = 0
     private var closed = false
     /// The writer wrote (or dropped) everything and closed its file: `close` returns.
     private var finished = false
@@ -130,7 +132,7 @@ private final class LineQueue: @unchecked Sendable {
     func append(_ line: [UInt8]) {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, lines.count < capacity else {
+        guard !closed, lines.count + inFlight < capacity else {
             droppedCount += 1
             return
         }
@@ -155,6 +157,7 @@ private final class LineQueue: @unchecked Sendable {
             if lines.isEmpty { break }
             let taken = lines
             lines.removeAll(keepingCapacity: true)
+            inFlight = taken.count
             condition.unlock()
             var unwritten = 0
             var batch: [UInt8] = []
@@ -167,6 +170,7 @@ private final class LineQueue: @unchecked Sendable {
             }
             unwritten += Self.write(batch, to: descriptor)
             condition.lock()
+            inFlight = 0
             droppedCount += unwritten
         }
         if ownsDescriptor { systemClose(descriptor) }
