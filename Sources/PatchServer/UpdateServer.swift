@@ -429,9 +429,9 @@ public enum ServeError: Error, Sendable, CustomStringConvertible {
 extension UpdateServer {
     /// Serves until SIGINT or SIGTERM, after checking the store verifies now so a broken store
     /// fails at start rather than on the first device, and forgetting stale devices then and every
-    /// hour (`forgetDevices`). With `configuration.metricsAddress`, the
-    /// metrics listener runs beside the update port (`onMetricsRunning` gets its bound port); if
-    /// either cannot listen, both stop and the error names its address.
+    /// hour (`forgetDevices`). With `configuration.metricsAddress`, the metrics listener runs
+    /// beside the update port, bound before it (`onMetricsRunning` gets its port); if either
+    /// cannot listen, both stop and the error names its address.
     public func run(
         host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void,
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -446,16 +446,32 @@ extension UpdateServer {
         }
         defer { forgetting.cancel() }
         try await withThrowingTaskGroup(of: Void.self) { group in
+            // The metrics listener binds first: a metrics port that cannot be bound stops serve
+            // before any device is answered (and before the update port would have to be torn down).
+            if let metricsAddress = configuration.metricsAddress {
+                let (bound, binding) = AsyncStream<Void>.makeStream()
+                group.addTask {
+                    defer { binding.finish() }
+                    try await Self.listening(host: metricsAddress.host, port: metricsAddress.port, portOption: "--metrics-port") {
+                        try await metricsApplication(host: metricsAddress.host, port: metricsAddress.port) { port in
+                            await onMetricsRunning(port)
+                            binding.yield()
+                        }.runService()
+                    }
+                }
+                var listening = false
+                for await _ in bound {
+                    listening = true
+                    break
+                }
+                guard listening else {
+                    while try await group.next() != nil {}  // its failure
+                    return
+                }
+            }
             group.addTask {
                 try await Self.listening(host: host, port: port, portOption: "--port") {
                     try await application(host: host, port: port, onRunning: onRunning).runService()
-                }
-            }
-            if let metricsAddress = configuration.metricsAddress {
-                group.addTask {
-                    try await Self.listening(host: metricsAddress.host, port: metricsAddress.port, portOption: "--metrics-port") {
-                        try await metricsApplication(host: metricsAddress.host, port: metricsAddress.port, onRunning: onMetricsRunning).runService()
-                    }
                 }
             }
             // The first failure leaves the body, which cancels (stops) the other listener.
