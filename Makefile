@@ -29,7 +29,8 @@ demo: build
 # `make install` (PREFIX, DESTDIR): a release build, then bin/patchcli and share/patchcli (the guest
 # templates `build` compiles against, found relative to the executable, and build-info with the commit
 # `patchcli --version` prints), and shell completions where bash-completion, zsh and fish look under
-# the prefix. CONFIGURATION=debug installs the existing debug build without building.
+# the prefix (BASH_COMPLETION_DIR, ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR move them).
+# CONFIGURATION=debug installs the existing debug build without building.
 # Needs no setup: the system libraries are the build's, the toolchain the user's.
 PREFIX ?= /usr/local
 CONFIGURATION ?= release
@@ -46,9 +47,15 @@ STATIC_FOUNDATION := FoundationNetworking _CFURLSessionInterface curl Foundation
 STATIC_LINK := $(if $(STATIC_STDLIB),$(STATIC_STDLIB) -Xlinker --start-group $(foreach lib,$(STATIC_FOUNDATION),-Xlinker -l$(lib)) -Xlinker --end-group)
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
 INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/patchcli
-INSTALL_BASH_COMPLETION = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-INSTALL_ZSH_COMPLETION = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-INSTALL_FISH_COMPLETION = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+# Where each shell's completion goes: under the prefix where bash-completion, zsh and fish look by
+# default; a packager puts them where its shells look instead (Homebrew's formula passes its
+# bash_completion, zsh_completion and fish_completion folders).
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETION_DIR ?= $(PREFIX)/share/zsh/site-functions
+FISH_COMPLETION_DIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALL_BASH_COMPLETION = $(DESTDIR)$(BASH_COMPLETION_DIR)
+INSTALL_ZSH_COMPLETION = $(DESTDIR)$(ZSH_COMPLETION_DIR)
+INSTALL_FISH_COMPLETION = $(DESTDIR)$(FISH_COMPLETION_DIR)
 
 .PHONY: install uninstall install-build
 install-build:

@@ -31,12 +31,14 @@ class Patchcli < Formula
       "unknown"
     end
     # `make install` is the one install layout (bin/patchcli, share/patchcli/templates, build-info),
-    # found relative to the executable through Homebrew's bin/ symlink. SwiftPM's own sandbox cannot
-    # nest inside Homebrew's build sandbox.
+    # found relative to the executable through Homebrew's bin/ symlink, and it writes the shell
+    # completions (`patchcli --generate-completion-script bash|zsh|fish`) into the folders Homebrew
+    # links for its shells: bash's is etc/bash_completion.d, not make's default
+    # share/bash-completion/completions. SwiftPM's own sandbox cannot nest inside Homebrew's build
+    # sandbox.
     system "make", "install", "PREFIX=#{prefix}", "COMMIT=#{commit}",
-           "SWIFT_BUILD_FLAGS=--disable-sandbox"
-    # swift-argument-parser: `patchcli --generate-completion-script bash|zsh|fish`.
-    generate_completions_from_executable(bin/"patchcli", "--generate-completion-script")
+           "BASH_COMPLETION_DIR=#{bash_completion}", "ZSH_COMPLETION_DIR=#{zsh_completion}",
+           "FISH_COMPLETION_DIR=#{fish_completion}", "SWIFT_BUILD_FLAGS=--disable-sandbox"
   end
 
   def caveats

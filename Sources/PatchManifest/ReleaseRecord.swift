@@ -228,6 +228,17 @@ public struct ChannelHead: Codable, Hashable, Sendable {
 public enum ReleasePaths {
     public static func module(sha256: String) -> String { "modules/\(sha256).wasm.br" }
     public static func diff(from: String, to: String) -> String { "diffs/\(to)/\(from).bsdiff" }
+    /// The module content (`to`) a `diff(from:to:)` path leads to; nil for another path.
+    public static func moduleContent(ofDiff path: String) -> String? {
+        let components = path.split(separator: "/")
+        guard components.count == 3, components[0] == "diffs", components[2].hasSuffix(".bsdiff") else { return nil }
+        return String(components[1])
+    }
+    /// The content (`sha256`) of a `module(sha256:)` path; nil for another path.
+    public static func content(ofModule path: String) -> String? {
+        guard path.hasPrefix("modules/"), path.hasSuffix(".wasm.br") else { return nil }
+        return String(path.dropFirst("modules/".count).dropLast(".wasm.br".count))
+    }
     public static func channelHead(_ channel: String) -> String { "channels/\(channel)/release.json" }
     public static func record(channel: String, counter: Int) -> String { "channels/\(channel)/releases/\(counter).json" }
 

@@ -21,9 +21,9 @@ final class DiffFallbacks: Sendable {
     /// Module content (raw SHA-256) → diffs to it served, oldest first.
     private let served = Mutex<(byModule: [String: [Served]], count: Int)>(([:], 0))
 
-    /// A diff `diffs/<to>/<from>.bsdiff` (ReleasePaths.diff) was sent on `connection`.
-    func servedDiff(_ diffPath: String, connection: String) {
-        guard let module = Self.module(ofDiff: diffPath) else { return }
+    /// A diff to the module content `module` (`ReleasePaths.moduleContent(ofDiff:)`) was sent on
+    /// `connection`.
+    func servedDiff(_ diffPath: String, to module: String, connection: String) {
         let now = ContinuousClock.now
         served.withLock { state in
             if state.count >= Self.capacity { Self.prune(&state, before: now - Self.window, keepingAtMost: Self.capacity - 1) }
@@ -54,18 +54,5 @@ final class DiffFallbacks: Sendable {
         all.removeFirst(max(0, all.count - limit))
         state.byModule = Dictionary(grouping: all, by: \.0).mapValues { $0.map(\.1) }
         state.count = all.count
-    }
-
-    /// The module content a diff leads to: `<to>` in `diffs/<to>/<from>.bsdiff`.
-    static func module(ofDiff path: String) -> String? {
-        let components = path.split(separator: "/")
-        guard components.count == 3, components[0] == "diffs" else { return nil }
-        return String(components[1])
-    }
-
-    /// The content of a module target `modules/<sha256>.wasm.br` (ReleasePaths.module).
-    static func content(ofModule path: String) -> String? {
-        guard path.hasPrefix("modules/"), path.hasSuffix(".wasm.br") else { return nil }
-        return String(path.dropFirst("modules/".count).dropLast(".wasm.br".count))
     }
 }

@@ -25,10 +25,65 @@ public enum EventDatabaseError: Error, Sendable, CustomStringConvertible {
 /// WAL mode lets readers (`status`) run while servers write; the busy timeout makes several
 /// servers sharing one file wait for each other instead of failing. One connection per instance,
 /// used under a lock, with the insert statement prepared once.
+///
+/// The schema's version is SQLite's `user_version`; opening a file of an older version migrates it
+/// in place (`migrations`), and a file of a newer version is refused before anything is written.
 public final class EventDatabase: Sendable {
-    static let schemaVersion = 1
+    static var schemaVersion: Int { migrations.count }
     public let path: String
     private let connection: Mutex<Connection>
+
+    /// The statements that take a database from version `index` to `index + 1`, in order; a new
+    /// file runs them all. Every step is idempotent (`IF NOT EXISTS`), because version 1 files in
+    /// the wild hold any of the tables later added under version 1.
+    static let migrations = [
+        // 1: device events.
+        """
+        CREATE TABLE IF NOT EXISTS events (
+            id INTEGER PRIMARY KEY,
+            received_at TEXT NOT NULL,
+            event_type TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            module_version TEXT,
+            error_message TEXT,
+            app_id TEXT, app_key TEXT, os_version TEXT, device_model TEXT, app_version TEXT,
+            duration_ms INTEGER
+        );
+        CREATE INDEX IF NOT EXISTS events_by_version ON events (module_version, event_type);
+        CREATE INDEX IF NOT EXISTS events_by_device ON events (device_id, event_type);
+        """,
+        // 2: checks refused for their app key, devices' slots (`updated_at`: when the device was
+        // last seen, to a day, indexed so devices not seen for long are found without a scan) and
+        // wasted diffs. The three tables were added to version 1 files without a bump: a file may
+        // already have any of them, but not the index.
+        """
+        CREATE TABLE IF NOT EXISTS wrong_app_key_checks (
+            id INTEGER PRIMARY KEY,
+            received_at TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            app_key TEXT,
+            fingerprint TEXT NOT NULL,
+            channel TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS device_slots (
+            app_key TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            current_version TEXT,
+            previous_version TEXT,
+            previous_known INTEGER NOT NULL,
+            offered_version TEXT,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (app_key, device_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS device_slots_by_seen ON device_slots (updated_at);
+        CREATE TABLE IF NOT EXISTS wasted_diffs (
+            id INTEGER PRIMARY KEY,
+            received_at TEXT NOT NULL,
+            module_version TEXT,
+            diff_path TEXT NOT NULL
+        );
+        """,
+    ]
 
     /// An open SQLite handle and its prepared insert. Only touched under `connection`'s lock.
     private final class Connection: @unchecked Sendable {
@@ -49,7 +104,7 @@ public final class EventDatabase: Sendable {
         }
     }
 
-    /// Opens (and with `create`, creates) the database at `path`.
+    /// Opens (and with `create`, creates) the database at `path`, migrating an older schema.
     public init(path: String, create: Bool) throws(EventDatabaseError) {
         self.path = path
         if !create, !FileManager.default.fileExists(atPath: path) { throw .notFound(path: path) }
@@ -62,49 +117,11 @@ public final class EventDatabase: Sendable {
         }
         let connection = Connection(handle: handle)
         sqlite3_busy_timeout(handle, 5_000)
-        try Self.execute(connection.handle, path: path, """
-            PRAGMA journal_mode=WAL;
-            PRAGMA synchronous=NORMAL;
-            CREATE TABLE IF NOT EXISTS events (
-                id INTEGER PRIMARY KEY,
-                received_at TEXT NOT NULL,
-                event_type TEXT NOT NULL,
-                device_id TEXT NOT NULL,
-                module_version TEXT,
-                error_message TEXT,
-                app_id TEXT, app_key TEXT, os_version TEXT, device_model TEXT, app_version TEXT,
-                duration_ms INTEGER
-            );
-            CREATE INDEX IF NOT EXISTS events_by_version ON events (module_version, event_type);
-            CREATE INDEX IF NOT EXISTS events_by_device ON events (device_id, event_type);
-            CREATE TABLE IF NOT EXISTS wrong_app_key_checks (
-                id INTEGER PRIMARY KEY,
-                received_at TEXT NOT NULL,
-                device_id TEXT NOT NULL,
-                app_key TEXT,
-                fingerprint TEXT NOT NULL,
-                channel TEXT NOT NULL
-            );
-            CREATE TABLE IF NOT EXISTS device_slots (
-                app_key TEXT NOT NULL,
-                device_id TEXT NOT NULL,
-                current_version TEXT,
-                previous_version TEXT,
-                previous_known INTEGER NOT NULL,
-                offered_version TEXT,
-                updated_at TEXT NOT NULL,
-                PRIMARY KEY (app_key, device_id)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS wasted_diffs (
-                id INTEGER PRIMARY KEY,
-                received_at TEXT NOT NULL,
-                module_version TEXT,
-                diff_path TEXT NOT NULL
-            );
-            """)
-        let version = try Self.integer(connection.handle, path: path, "PRAGMA user_version")
+        // A newer patchcli's file is refused before this one changes anything in it.
+        let version = try Self.integer(handle, path: path, "PRAGMA user_version")
         if version > Self.schemaVersion { throw .newerSchema(path: path, version: version) }
-        if version < Self.schemaVersion { try Self.execute(connection.handle, path: path, "PRAGMA user_version=\(Self.schemaVersion)") }
+        try Self.execute(handle, path: path, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        try Self.migrate(handle, path: path)
         connection.insert = try Self.prepare(connection.handle, path: path, """
             INSERT INTO events (received_at, event_type, device_id, module_version, error_message,
                                 app_id, app_key, os_version, device_model, app_version, duration_ms)
@@ -114,7 +131,7 @@ public final class EventDatabase: Sendable {
             INSERT INTO wrong_app_key_checks (received_at, device_id, app_key, fingerprint, channel) VALUES (?, ?, ?, ?, ?)
             """)
         connection.selectSlots = try Self.prepare(connection.handle, path: path, """
-            SELECT current_version, previous_version, previous_known, offered_version FROM device_slots WHERE app_key = ? AND device_id = ?
+            SELECT current_version, previous_version, previous_known, offered_version, updated_at FROM device_slots WHERE app_key = ? AND device_id = ?
             """)
         connection.upsertSlots = try Self.prepare(connection.handle, path: path, """
             INSERT INTO device_slots (app_key, device_id, current_version, previous_version, previous_known, offered_version, updated_at)
@@ -127,6 +144,22 @@ public final class EventDatabase: Sendable {
             INSERT INTO wasted_diffs (received_at, module_version, diff_path) VALUES (?, ?, ?)
             """)
         self.connection = Mutex(connection)
+    }
+
+    /// Brings the schema to `schemaVersion` in one write transaction: several servers opening one
+    /// old file at once migrate it once (the version is read again under the write lock).
+    private static func migrate(_ handle: OpaquePointer, path: String) throws(EventDatabaseError) {
+        guard try integer(handle, path: path, "PRAGMA user_version") < schemaVersion else { return }
+        try execute(handle, path: path, "BEGIN IMMEDIATE")
+        do throws(EventDatabaseError) {
+            let version = try integer(handle, path: path, "PRAGMA user_version")
+            if version > schemaVersion { throw .newerSchema(path: path, version: version) }
+            for step in migrations[version...] { try execute(handle, path: path, step) }
+            try execute(handle, path: path, "PRAGMA user_version=\(schemaVersion); COMMIT")
+        } catch {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
     }
 
     /// Appends one event, received at `receivedAt` (TUF-style UTC timestamp).
@@ -149,7 +182,6 @@ public final class EventDatabase: Sendable {
 
     /// Appends an update check `serve` refused because its `app_key` is not the one the
     /// fingerprint's release is for (a table of its own: such a device is not one of the app's).
-    /// A table added without a schema bump: an older patchcli reading the file ignores it.
     public func recordWrongAppKey(_ check: UpdateCheckRequest, receivedAt: String) throws(EventDatabaseError) {
         let path = self.path
         try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) in
@@ -182,8 +214,14 @@ public final class EventDatabase: Sendable {
     /// What earlier checks left of a device's slots (`DeviceSlots`), nil for a device never seen.
     /// Devices are keyed by app key and id: the SDK keeps one set of slots per app key.
     public func deviceSlots(deviceID: String, appKey: String?) throws(EventDatabaseError) -> DeviceSlots? {
+        try device(deviceID: deviceID, appKey: appKey)?.slots
+    }
+
+    /// A device's slots and when it was last seen (`updated_at`, a TUF time: `saveDeviceSlots`'s
+    /// `at`), nil for a device never seen.
+    public func device(deviceID: String, appKey: String?) throws(EventDatabaseError) -> (slots: DeviceSlots, seenAt: String)? {
         let path = self.path
-        return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> DeviceSlots? in
+        return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> (slots: DeviceSlots, seenAt: String)? in
             guard let statement = connection.selectSlots else { return nil }
             defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
             Self.bind(statement, 1, appKey ?? "")
@@ -192,10 +230,11 @@ public final class EventDatabase: Sendable {
             case SQLITE_DONE: return nil
             case SQLITE_ROW:
                 let previous = Self.text(statement, 1)
-                return DeviceSlots(
+                let slots = DeviceSlots(
                     current: Self.text(statement, 0),
                     previous: sqlite3_column_int(statement, 2) == 0 ? .unknown : previous.map(DeviceSlots.Previous.version) ?? .empty,
                     offered: Self.text(statement, 3))
+                return (slots, Self.text(statement, 4) ?? "")
             default: throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
             }
         }
@@ -221,13 +260,75 @@ public final class EventDatabase: Sendable {
         }
     }
 
+    /// Rows deleted per statement when forgetting devices: the lock every request needs is held
+    /// for one batch at a time (milliseconds), never for a whole sweep.
+    static let forgetBatch = 1000
+
+    /// Deletes the slots of devices last seen before `cutoff` (a TUF time), batch by batch through
+    /// the `updated_at` index; returns how many.
+    public func forgetDevices(seenBefore cutoff: String) throws(EventDatabaseError) -> Int {
+        var total = 0
+        while true {
+            let deleted = try changes("""
+                DELETE FROM device_slots WHERE (app_key, device_id) IN
+                    (SELECT app_key, device_id FROM device_slots WHERE updated_at < ?1 LIMIT \(Self.forgetBatch))
+                """, [cutoff])
+            total += deleted
+            if deleted < Self.forgetBatch { return total }
+        }
+    }
+
+    /// Deletes the slots of devices none of whose versions (current, previous, offered) is in
+    /// `versions`: slots of releases the store no longer has, which can never name a diff's base
+    /// again. Walks the table in key order, a batch of keys at a time; returns how many.
+    public func forgetDevices(runningNoneOf versions: Set<String>) throws(EventDatabaseError) -> Int {
+        try changes("CREATE TEMP TABLE IF NOT EXISTS live_versions (version TEXT PRIMARY KEY) WITHOUT ROWID", [])
+        _ = try changes("DELETE FROM temp.live_versions", [])
+        for version in versions { _ = try changes("INSERT OR IGNORE INTO temp.live_versions VALUES (?1)", [version]) }
+        defer { _ = try? changes("DELETE FROM temp.live_versions", []) }
+        var total = 0
+        var start: [String?] = [nil, nil]
+        while true {
+            // The last key of the next batch (nil: the rest of the table is one batch).
+            let end = try rows("""
+                SELECT app_key, device_id FROM device_slots WHERE ?1 IS NULL OR (app_key, device_id) > (?1, ?2)
+                ORDER BY app_key, device_id LIMIT 1 OFFSET \(Self.forgetBatch - 1)
+                """, start).first ?? [nil, nil]
+            total += try changes("""
+                DELETE FROM device_slots
+                WHERE (?1 IS NULL OR (app_key, device_id) > (?1, ?2)) AND (?3 IS NULL OR (app_key, device_id) <= (?3, ?4))
+                  AND (current_version IS NULL OR current_version NOT IN temp.live_versions)
+                  AND (previous_version IS NULL OR previous_version NOT IN temp.live_versions)
+                  AND (offered_version IS NULL OR offered_version NOT IN temp.live_versions)
+                """, start + end)
+            if end[0] == nil { return total }
+            start = end
+        }
+    }
+
+    /// Runs one statement with its parameters bound as text; returns how many rows it changed.
+    @discardableResult
+    private func changes(_ sql: String, _ parameters: [String?]) throws(EventDatabaseError) -> Int {
+        let path = self.path
+        return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> Int in
+            let statement = try Self.prepare(connection.handle, path: path, sql)
+            defer { sqlite3_finalize(statement) }
+            for (index, parameter) in parameters.enumerated() { Self.bind(statement, Int32(index + 1), parameter) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw .statementFailed(path: path, reason: String(cString: sqlite3_errmsg(connection.handle)))
+            }
+            return Int(sqlite3_changes(connection.handle))
+        }
+    }
+
     /// Runs a read query and returns each row's columns as text (nil for NULL), each as long as
     /// SQLite says it is: text with a NUL in it comes back whole.
-    package func rows(_ sql: String) throws(EventDatabaseError) -> [[String?]] {
+    package func rows(_ sql: String, _ parameters: [String?] = []) throws(EventDatabaseError) -> [[String?]] {
         let path = self.path
         return try connection.withLock { (connection: inout Connection) throws(EventDatabaseError) -> [[String?]] in
             let statement = try Self.prepare(connection.handle, path: path, sql)
             defer { sqlite3_finalize(statement) }
+            for (index, parameter) in parameters.enumerated() { Self.bind(statement, Int32(index + 1), parameter) }
             var rows: [[String?]] = []
             while true {
                 let step = sqlite3_step(statement)

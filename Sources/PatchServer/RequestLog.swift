@@ -9,32 +9,46 @@ import Glibc
 /// `serve`'s request log: one line per answered request (docs/serve.md, "Request log"), in logfmt
 /// or as one JSON object per line, on stderr or appended to a file. Device ids and app keys are
 /// never written: a device appears as its bucket, an app as a hash of its key.
+///
+/// Requests never wait for the log: `write` queues the line and a thread of the log's own writes
+/// it, so a slow disk or a stderr pipe nobody reads cannot stall the event loop. The queue holds at
+/// most `capacity` lines; a line that finds it full, or that the file refuses (disk full), is
+/// dropped and counted (`droppedLines`, exposed as a metric), never lost silently. `close` writes
+/// what is queued before it returns.
 public final class RequestLog: Sendable {
     public enum Format: String, CaseIterable, Sendable {
         case logfmt, json
     }
 
     public let format: Format
-    /// stderr, or the log file opened for appending; each line is one `write`, so lines of
-    /// concurrent requests (and of several servers appending to one file) never interleave.
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
+    private let queue: LineQueue
+
+    /// Lines queued at most: about 2 MB of log, seconds of a busy server's requests.
+    public static let defaultCapacity = 10_000
 
     /// A log on stderr (`path` nil) or appended to `path`, created if missing.
-    public init(format: Format, path: String?) throws(RequestLogError) {
+    public init(format: Format, path: String?, capacity: Int = defaultCapacity) throws(RequestLogError) {
         self.format = format
-        guard let path else {
-            descriptor = STDERR_FILENO
-            ownsDescriptor = false
-            return
+        var descriptor = STDERR_FILENO
+        if let path {
+            descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         }
-        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard opened >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        descriptor = opened
-        ownsDescriptor = true
+        let lines = LineQueue(descriptor: descriptor, ownsDescriptor: path != nil, capacity: capacity)
+        queue = lines
+        let writer = Thread { lines.drain() }
+        writer.name = "patchcli-request-log"
+        writer.start()
     }
 
-    deinit { if ownsDescriptor { close(descriptor) } }
+    deinit { queue.close() }
+
+    /// Lines dropped so far: the queue was full, the log was closed, or the file refused them.
+    public var droppedLines: Int { queue.dropped }
+
+    /// Waits until every line queued so far is written (or dropped), then stops the writer; lines
+    /// after it are dropped. What `serve` does once it stops answering (SIGTERM, SIGINT).
+    public func close() { queue.close() }
 
     /// One request as the log shows it.
     public struct Entry: Sendable, Equatable {
@@ -47,20 +61,21 @@ public final class RequestLog: Sendable {
         public var app: String?
         /// `RequestLog.deviceBucket(of:)` of the request's `device_id`, when it sent one.
         public var device: String?
+
+        package init(time: Date, method: String, path: String, status: Int, milliseconds: Double, app: String?, device: String?) {
+            self.time = time
+            self.method = method
+            self.path = path
+            self.status = status
+            self.milliseconds = milliseconds
+            self.app = app
+            self.device = device
+        }
     }
 
+    /// Queues the entry's line; never blocks on the log's file or pipe.
     public func write(_ entry: Entry) {
-        let line = Array((format == .json ? entry.json : entry.logfmt).utf8) + [UInt8(ascii: "\n")]
-        line.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                // A log that cannot be written (disk full) must not fail or stall the answer.
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        queue.append(Array((format == .json ? entry.json : entry.logfmt).utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Which of 65,536 buckets a device id falls in: the first two bytes of SHA-256(device_id) as
@@ -78,9 +93,107 @@ public final class RequestLog: Sendable {
 
 #if canImport(Darwin)
 private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
 #else
 private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
 #endif
+
+/// The request log's queue and its writer thread's loop. Lines go out in batches of whole lines of
+/// at most `PIPE_BUF` bytes (a longer line alone), each batch one `write`: one thread writes them in
+/// order, so this process's lines never interleave, and a write that size is atomic even on a pipe
+/// or a file other processes append to.
+private final class LineQueue: @unchecked Sendable {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let capacity: Int
+    /// Guards everything below; signalled when lines arrive, a batch is written, or it closes.
+    private let condition = NSCondition()
+    private var lines: [[UInt8]] = []
+    /// Lines the writer took and is writing: they count against `capacity` until written.
+    private var inFlight = 0
+    private var closed = false
+    /// The writer wrote (or dropped) everything and closed its file: `close` returns.
+    private var finished = false
+    private var droppedCount = 0
+
+    init(descriptor: Int32, ownsDescriptor: Bool, capacity: Int) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.capacity = capacity
+    }
+
+    var dropped: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return droppedCount
+    }
+
+    func append(_ line: [UInt8]) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed, lines.count + inFlight < capacity else {
+            droppedCount += 1
+            return
+        }
+        lines.append(line)
+        condition.signal()
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    /// The writer thread: takes every queued line, writes them in batches outside the lock, and
+    /// stops once closed and empty.
+    func drain() {
+        condition.lock()
+        while true {
+            while lines.isEmpty, !closed { condition.wait() }
+            if lines.isEmpty { break }
+            let taken = lines
+            lines.removeAll(keepingCapacity: true)
+            inFlight = taken.count
+            condition.unlock()
+            var unwritten = 0
+            var batch: [UInt8] = []
+            for line in taken {
+                if !batch.isEmpty, batch.count + line.count > Int(PIPE_BUF) {
+                    unwritten += Self.write(batch, to: descriptor)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                batch += line
+            }
+            unwritten += Self.write(batch, to: descriptor)
+            condition.lock()
+            inFlight = 0
+            droppedCount += unwritten
+        }
+        if ownsDescriptor { systemClose(descriptor) }
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Writes `bytes` whole (retrying short writes); returns how many of its lines did not make it
+    /// when the descriptor refuses (disk full, a closed pipe).
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { return buffer[offset...].filter { $0 == UInt8(ascii: "\n") }.count }
+                offset += written
+            }
+            return 0
+        }
+    }
+}
 
 /// Why the request log cannot be used.
 public enum RequestLogError: Error, Sendable, CustomStringConvertible {
@@ -134,11 +247,7 @@ extension RequestLog.Entry {
     }
 
     /// A duration in milliseconds with three decimals (microseconds), e.g. `0.412`.
-    package static func milliseconds(_ value: Double) -> String {
-        let microseconds = Int((value * 1000).rounded())
-        let fraction = microseconds % 1000
-        return "\(microseconds / 1000)." + (fraction < 10 ? "00" : fraction < 100 ? "0" : "") + "\(fraction)"
-    }
+    package static func milliseconds(_ value: Double) -> String { value.fixed(places: 3) }
 
     package static func logfmtValue(_ value: String) -> String {
         // Bytes, not scalars: paths and hashes are ASCII, and this runs for every request.

@@ -10,6 +10,9 @@ final class ServerMetrics: Sendable {
     private let downloads: [DownloadKind: Counter]
     private let wastedDiffs: Counter
     private let bookkeepingFailures: Counter
+    private let droppedLogLines: Counter
+    /// `RequestLog.droppedLines` as `droppedLogLines` last showed it (the log counts, this follows).
+    private let droppedLogLinesShown = Mutex(0)
     private let events: [DeviceEventType: Counter]
     private let durations: [Route: DurationHistogram]
     /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
@@ -65,6 +68,9 @@ final class ServerMetrics: Sendable {
         bookkeepingFailures = counter(
             "patchcli_serve_bookkeeping_failures_total",
             "Device slots or wasted diffs the event database could not read or write; the request was answered without them.")
+        droppedLogLines = counter(
+            "patchcli_serve_log_lines_dropped_total",
+            "Request log lines dropped: the log's queue was full (its file or pipe too slow) or its file refused them (disk full).")
         events = Dictionary(uniqueKeysWithValues: DeviceEventType.allCases.map {
             ($0, counter("patchcli_serve_events_total", "Device events stored, by type.", [("event_type", $0.rawValue)]))
         })
@@ -108,6 +114,16 @@ final class ServerMetrics: Sendable {
         counter.increment()
     }
 
-    /// Every series in the text exposition format (version 0.0.4).
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
+    /// Every series in the text exposition format (version 0.0.4), with the request log's dropped
+    /// lines brought up to `droppedLogLines` (the log's own count; nil without a log).
+    func exposition(droppedLogLines dropped: Int?) -> [UInt8] {
+        if let dropped {
+            let increase = droppedLogLinesShown.withLock { shown in
+                defer { shown = max(shown, dropped) }
+                return dropped - shown
+            }
+            if increase > 0 { droppedLogLines.increment(by: Int64(increase)) }
+        }
+        return registry.emitToBuffer()
+    }
 }

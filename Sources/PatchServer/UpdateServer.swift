@@ -31,16 +31,24 @@ public struct ServerConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Where each answered request gets its line (docs/serve.md "Request log"); nil logs nothing.
     public var requestLog: RequestLog?
+    /// Where `GET /metrics` listens when it has a listener of its own (`serve --metrics-port`), so
+    /// it need not be reachable where devices are; the update port then answers it 404. Nil serves
+    /// it on the update port.
+    public var metricsAddress: ListenAddress?
+    /// A device that has not checked for this long has its slots forgotten (`DeviceForgetting`).
+    public var forgetDevicesAfter: Duration
 
     public static let defaultIdleTimeout: Duration = .seconds(30)
     public static let defaultRequestTimeout: Duration = .seconds(10)
     public static let defaultWriteTimeout: Duration = .seconds(60)
     public static let defaultMaxConnections = 4096
+    public static let defaultForgetDevicesAfter = DeviceForgetting.defaultAfter
 
     public init(
         publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
         requestTimeout: Duration = defaultRequestTimeout, writeTimeout: Duration = defaultWriteTimeout, maxConnections: Int = defaultMaxConnections,
-        requestLog: RequestLog? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        requestLog: RequestLog? = nil, metricsAddress: ListenAddress? = nil, forgetDevicesAfter: Duration = defaultForgetDevicesAfter,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maxBodyBytes = maxBodyBytes
@@ -49,7 +57,20 @@ public struct ServerConfiguration: Sendable {
         self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
         self.requestLog = requestLog
+        self.metricsAddress = metricsAddress
+        self.forgetDevicesAfter = forgetDevicesAfter
         self.clock = clock
+    }
+}
+
+/// A host and port to listen on (port 0 picks a free one).
+public struct ListenAddress: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
     }
 }
 
@@ -63,7 +84,8 @@ public struct ServerConfiguration: Sendable {
 ///   them, only when the current verified metadata lists that file with that hash, re-checked
 ///   against it on every read; immutable, so cacheable forever. A full module fetched right after
 ///   a diff to it on the same connection is a diff the device could not apply (`DiffFallbacks`).
-/// - `GET /metrics`: counters and request durations in the Prometheus text format (`ServerMetrics`).
+/// - `GET /metrics`: counters and request durations in the Prometheus text format (`ServerMetrics`),
+///   on the update port, or on a listener of its own when `configuration.metricsAddress` is set.
 ///
 /// Every answered request gets a line in the request log, when there is one (`RequestObserver`).
 ///
@@ -75,6 +97,7 @@ public struct UpdateServer: Sendable {
     public let configuration: ServerConfiguration
     let metrics = ServerMetrics()
     let diffFallbacks = DiffFallbacks()
+    let deviceForgetting = DeviceForgetting()
 
     public static let checkPath = "/api/v1/modules/check"
     public static let eventsPath = "/api/v1/events"
@@ -91,18 +114,30 @@ public struct UpdateServer: Sendable {
         self.configuration = configuration
     }
 
-    /// The routes, each with the methods it answers: anything else is a JSON 404 or 405.
-    static func allowedMethods(forPath path: String) -> [HTTPRequest.Method] {
-        if path == checkPath || path == eventsPath { return [.post] }
-        if path.hasPrefix("/targets/") || path == metricsPath { return [.get, .head] }
+    /// What one listener answers: the update port, or the metrics port of `serve --metrics-port`.
+    enum Listener: Sendable {
+        case updates, metrics
+    }
+
+    /// The routes of a listener, each with the methods it answers: anything else is a JSON 404 or
+    /// 405. `GET /metrics` is the metrics listener's (run only with a `metricsAddress`), else the
+    /// update port's.
+    func allowedMethods(forPath path: String, on listener: Listener) -> [HTTPRequest.Method] {
+        let metricsHere = listener == .metrics || configuration.metricsAddress == nil
+        if path == Self.metricsPath { return metricsHere ? [.get, .head] : [] }
+        guard listener == .updates else { return [] }
+        if path == Self.checkPath || path == Self.eventsPath { return [.post] }
+        if path.hasPrefix("/targets/") { return [.get, .head] }
         return []
     }
 
+    /// The update port's routes: check, events, artifacts, and `GET /metrics` unless it has a
+    /// listener of its own (`metricsRouter`).
     public func router() -> Router<ServerRequestContext> {
         // HEAD on an artifact answers GET's status and headers (after the same checks) without the body.
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestObserver(log: configuration.requestLog, metrics: metrics))
-        router.add(middleware: UnroutedRequests())
+        router.add(middleware: UnroutedRequests { allowedMethods(forPath: $0, on: .updates) })
         router.post(RouterPath(Self.checkPath)) { request, context in
             await respond { () async throws -> Response in
                 let check = try RequestProblem.decode(UpdateCheckRequest.self, from: try await jsonBody(of: request))
@@ -118,7 +153,9 @@ public struct UpdateServer: Sendable {
                 if let (known, observed) = slots, catalog.hasReleases(for: check) {
                     var left = observed
                     left.offered = response.hasUpdate ? response.version : nil
-                    if left != known { bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) } }
+                    if left != known?.slots || DeviceForgetting.mustRecordSeen(known?.seenAt, now: now) {
+                        bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                    }
                 }
                 return try Self.encoded(.ok, response)
             }
@@ -138,28 +175,59 @@ public struct UpdateServer: Sendable {
                 try artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request, connection: context.connection)
             }
         }
+        if configuration.metricsAddress == nil { addMetricsRoute(to: router) }
+        return router
+    }
+
+    /// The metrics listener's routes (run with `configuration.metricsAddress`): `GET /metrics` only.
+    /// Its requests are logged and timed like the update port's (route `metrics`).
+    public func metricsRouter() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: RequestObserver(log: configuration.requestLog, metrics: metrics))
+        router.add(middleware: UnroutedRequests { allowedMethods(forPath: $0, on: .metrics) })
+        addMetricsRoute(to: router)
+        return router
+    }
+
+    private func addMetricsRoute(to router: Router<ServerRequestContext>) {
         router.get(RouterPath(Self.metricsPath)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(droppedLogLines: configuration.requestLog?.droppedLines))))
         }
-        return router
     }
+
+    /// At most this many connections to the metrics listener at once: it answers a scraper or two.
+    static let metricsConnections = 64
 
     /// The server on `host:port` (port 0 picks a free one); `onRunning` gets the bound port.
     /// Each connection gets the idle, request and write timeouts, and all of them share one registry
     /// that holds their number to `maxConnections` (see `ConnectionRegistry`).
     public func application(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let registry = ConnectionRegistry(limit: configuration.maxConnections)
-        let http = HTTP1Channel.Configuration(
+        Application(
+            router: router(),
+            server: .http1(configuration: http1Configuration(maxConnections: configuration.maxConnections)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "patchcli"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+    }
+
+    /// The metrics listener on `host:port` (`configuration.metricsAddress`), with the update port's
+    /// timeouts and a registry of its own: a flood of devices cannot crowd out the scraper.
+    public func metricsApplication(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: metricsRouter(),
+            server: .http1(configuration: http1Configuration(maxConnections: Self.metricsConnections)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "patchcli"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+    }
+
+    private func http1Configuration(maxConnections: Int) -> HTTP1Channel.Configuration {
+        // One registry for the listener: the handlers argument is evaluated for each connection.
+        let registry = ConnectionRegistry(limit: maxConnections)
+        return HTTP1Channel.Configuration(
             additionalChannelHandlers: [ConnectionGuardInstaller(
                 registry: registry, requestTimeout: TimeAmount(configuration.requestTimeout), writeTimeout: TimeAmount(configuration.writeTimeout))],
             idleTimeout: TimeAmount(configuration.idleTimeout))
-        return Application(
-            router: router(),
-            server: .http1(configuration: http),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "patchcli"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }
 
     // MARK: - Handlers
@@ -180,21 +248,23 @@ public struct UpdateServer: Sendable {
     }
 
     /// The decision for a check, with a diff from the content the device's SDK will patch: its
-    /// slots as its earlier checks left them (`known`, from the event database) and as this check
-    /// shows them (`observed`). Devices without an id of their own, and checks refused for their
-    /// app key, have no slots kept and get no diff.
-    private func decide(_ check: UpdateCheckRequest, now: Date) throws -> (CheckDecision, ReleaseCatalog, (known: DeviceSlots?, observed: DeviceSlots)?) {
+    /// slots as its earlier checks left them (`known`, from the event database, with when it was
+    /// last seen) and as this check shows them (`observed`). Devices without an id of their own,
+    /// and checks refused for their app key, have no slots kept and get no diff.
+    private func decide(_ check: UpdateCheckRequest, now: Date)
+        throws -> (CheckDecision, ReleaseCatalog, (known: (slots: DeviceSlots, seenAt: String)?, observed: DeviceSlots)?)
+    {
         guard check.deviceID != DeviceSlots.unconfiguredDeviceID else {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
         // Without the device's history (the database busy or failing) the check is still answered,
         // with the full module only: a diff to a guessed base could be one the device cannot apply.
-        guard let known = bestEffort({ try events.deviceSlots(deviceID: check.deviceID, appKey: check.appKey) }) else {
+        guard let known = bestEffort({ try events.device(deviceID: check.deviceID, appKey: check.appKey) }) else {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
-        let observed = DeviceSlots.observing(check.currentVersion, after: known)
+        let observed = DeviceSlots.observing(check.currentVersion, after: known?.slots)
         let (decision, catalog) = try watcher.decide(check, patchBase: observed.patchBase, now: now)
         if case .wrongAppKey = decision { return (decision, catalog, nil) }
         return (decision, catalog, (known, observed))
@@ -238,10 +308,10 @@ public struct UpdateServer: Sendable {
     /// Counts a module or diff sent, and a full module sent on the connection that fetched a diff to
     /// it shortly before as a wasted diff (metrics and the event database's `wasted_diffs`).
     private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) {
-        if DiffFallbacks.module(ofDiff: path) != nil {
+        if let module = ReleasePaths.moduleContent(ofDiff: path) {
             metrics.downloaded(.diff)
-            if let connection { diffFallbacks.servedDiff(path, connection: connection) }
-        } else if let content = DiffFallbacks.content(ofModule: path) {
+            if let connection { diffFallbacks.servedDiff(path, to: module, connection: connection) }
+        } else if let content = ReleasePaths.content(ofModule: path) {
             metrics.downloaded(.full)
             guard let connection, let diff = diffFallbacks.servedModule(sha256: content, connection: connection) else { return }
             metrics.wastedDiff()
@@ -260,6 +330,16 @@ public struct UpdateServer: Sendable {
             metrics.bookkeepingFailed()
             return nil
         }
+    }
+
+    /// Forgets the slots of devices not seen for `forgetDevicesAfter` and, once per store version,
+    /// of devices running none of the store's releases (`DeviceForgetting`). Housekeeping: a
+    /// failure is counted with the other bookkeeping failures and retried on the next sweep.
+    @discardableResult
+    public func forgetDevices() -> ForgottenDevices {
+        let now = configuration.clock()
+        let catalog = try? watcher.catalog(now: now)
+        return bestEffort { try deviceForgetting.sweep(events, catalog: catalog, now: now, after: configuration.forgetDevicesAfter) } ?? ForgottenDevices()
     }
 
     /// Artifacts are served as the bytes devices hash: no Content-Encoding, even for `.br`, because
@@ -308,6 +388,8 @@ public struct UpdateServer: Sendable {
 /// The router signals both as `HTTPError(.notFound)`; the handlers never throw.
 struct UnroutedRequests: RouterMiddleware {
     typealias Context = ServerRequestContext
+    /// The methods the listener answers on a path (none: not one of its paths).
+    let allowedMethods: @Sendable (String) -> [HTTPRequest.Method]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await unrouted(request, context: context, next: next)
@@ -318,7 +400,7 @@ struct UnroutedRequests: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            let allowed = UpdateServer.allowedMethods(forPath: request.uri.path)
+            let allowed = allowedMethods(request.uri.path)
             guard !allowed.isEmpty else {
                 return UpdateServer.errorResponse(.notFound, kind: "not_found", reason: "no such endpoint: \(request.uri.path.prefix(256))")
             }
@@ -333,25 +415,76 @@ struct UnroutedRequests: RouterMiddleware {
 
 /// Why `patchcli serve` stopped.
 public enum ServeError: Error, Sendable, CustomStringConvertible {
-    case cannotListen(host: String, port: Int, reason: String)
+    /// `portOption` is the flag that chose the port: `--port`, or `--metrics-port` for the metrics listener.
+    case cannotListen(host: String, port: Int, reason: String, portOption: String)
 
     public var description: String {
         switch self {
-        case let .cannotListen(host, port, reason):
-            return "cannot serve on \(host):\(port) (\(reason)); is another server using the port? choose another with --port"
+        case let .cannotListen(host, port, reason, portOption):
+            return "cannot serve on \(host):\(port) (\(reason)); is another server using the port? choose another with \(portOption)"
         }
     }
 }
 
 extension UpdateServer {
     /// Serves until SIGINT or SIGTERM, after checking the store verifies now so a broken store
-    /// fails at start rather than on the first device.
-    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+    /// fails at start rather than on the first device, and forgetting stale devices then and every
+    /// hour (`forgetDevices`). With `configuration.metricsAddress`, the metrics listener runs
+    /// beside the update port, bound before it (`onMetricsRunning` gets its port); if either
+    /// cannot listen, both stop and the error names its address.
+    public func run(
+        host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void,
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         _ = try watcher.catalog(now: configuration.clock())
+        forgetDevices()
+        let forgetting = Task {
+            while true {
+                do { try await Task.sleep(for: DeviceForgetting.interval) } catch { return }
+                forgetDevices()
+            }
+        }
+        defer { forgetting.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // The metrics listener binds first: a metrics port that cannot be bound stops serve
+            // before any device is answered (and before the update port would have to be torn down).
+            if let metricsAddress = configuration.metricsAddress {
+                let (bound, binding) = AsyncStream<Void>.makeStream()
+                group.addTask {
+                    defer { binding.finish() }
+                    try await Self.listening(host: metricsAddress.host, port: metricsAddress.port, portOption: "--metrics-port") {
+                        try await metricsApplication(host: metricsAddress.host, port: metricsAddress.port) { port in
+                            await onMetricsRunning(port)
+                            binding.yield()
+                        }.runService()
+                    }
+                }
+                var listening = false
+                for await _ in bound {
+                    listening = true
+                    break
+                }
+                guard listening else {
+                    while try await group.next() != nil {}  // its failure
+                    return
+                }
+            }
+            group.addTask {
+                try await Self.listening(host: host, port: port, portOption: "--port") {
+                    try await application(host: host, port: port, onRunning: onRunning).runService()
+                }
+            }
+            // The first failure leaves the body, which cancels (stops) the other listener.
+            while try await group.next() != nil {}
+        }
+    }
+
+    /// Runs a listener, its socket errors (the port in use) named by its address.
+    private static func listening(host: String, port: Int, portOption: String, _ serve: () async throws -> Void) async throws {
         do {
-            try await application(host: host, port: port, onRunning: onRunning).runService()
+            try await serve()
         } catch let error as IOError {
-            throw ServeError.cannotListen(host: host, port: port, reason: error.description)
+            throw ServeError.cannotListen(host: host, port: port, reason: error.description, portOption: portOption)
         }
     }
 }

@@ -4,8 +4,9 @@ import PatchServer
 /// (48), docs/cli.md.
 extension CommandFailure {
     init(serve error: ServeError) {
+        let portOption = switch error { case let .cannotListen(_, _, _, portOption): portOption }
         self.init(kind: "serve_failed", message: error.description, exitStatus: .serveFailed,
-                  hint: "pass a free --port (or --host), or stop the process listening there")
+                  hint: "pass a free \(portOption) (or another host), or stop the process listening there")
     }
 
     init(events error: EventDatabaseError) {

@@ -56,8 +56,9 @@ struct Console {
     /// A step of long work (`compiling the guest module…`), on stderr in every mode (under `--json`
     /// too: stdout keeps to the envelope): one updating status line on a terminal, a plain line
     /// otherwise (a CI log); nothing under `--quiet`.
-    func progress(_ text: String) {
-        progressDisplay?.show(text)
+    func progress(_ text: @autoclosure () -> String) {
+        // Built only when shown: under --json or --quiet there is no display to show it.
+        progressDisplay?.show(text())
     }
 
     /// Writes to stderr after flushing stdout, so a log capturing both reads in the order written
@@ -129,14 +130,6 @@ struct Envelope<Result: Encodable>: Encodable {
     var error: ErrorBody?
 }
 
-extension Double {
-    /// Ratios and times in `--json` results carry 3 decimals (docs/cli-envelope.schema.json): more
-    /// digits are noise to CI and make envelopes differ run to run for no reason.
-    func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
-    }
-}
 
 /// A failure's `result` (see `CommandFailure.result`), encoded exactly as the command's success result.
 struct GateResult: Encodable {

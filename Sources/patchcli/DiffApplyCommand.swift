@@ -70,7 +70,7 @@ struct DiffApply: AsyncParsableCommand {
                 newBytes: written, sha256: digest, seconds: (clock.now - start).inSeconds.rounded(toPlaces: 3))
             console.line("wrote  \(ByteCount.format(written))  \(output)")
             console.line("sha256 \(digest)")
-            console.line(String(format: "time   %.3f s", report.seconds))
+            console.line("time   \(report.seconds.fixed(places: 3)) s")
             return report
         }
     }

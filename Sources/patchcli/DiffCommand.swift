@@ -1,4 +1,5 @@
 import ArgumentParser
+import PatchManifest
 
 /// `patchcli diff`: BSDIFF40 patches between module versions (what devices download instead of a
 /// whole module) and the artifact codecs modules travel in.
@@ -22,7 +23,7 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@ (%d bytes)", value, units[unit], count)
+        return unit == 0 ? "\(count) B" : "\(value.fixed(places: 1)) \(units[unit]) (\(count) bytes)"
     }
 }
 

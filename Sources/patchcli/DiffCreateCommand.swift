@@ -107,9 +107,9 @@ struct DiffCreate: AsyncParsableCommand {
             console.line("new    \(ByteCount.format(report.newBytes))  \(new)")
             console.line("patch  \(ByteCount.format(report.patchBytes))  \(output)")
             if let ratio = report.ratioToBrotli, let brotliBytes = report.newBrotliBytes, let quality = report.brotliQuality {
-                console.line(String(format: "ratio  %.3f of brotli(new) = %@ (quality %d)", ratio, ByteCount.format(brotliBytes), quality))
+                console.line("ratio  \(ratio.fixed(places: 3)) of brotli(new) = \(ByteCount.format(brotliBytes)) (quality \(quality))")
             }
-            console.line(String(format: "time   %.3f s%@", seconds, verify ? ", round trip verified" : ""))
+            console.line("time   \(seconds.fixed(places: 3)) s\(verify ? ", round trip verified" : "")")
             return report
         }
     }

@@ -15,15 +15,21 @@ struct Serve: AsyncParsableCommand {
             the module the device's SDK will patch, its previous slot as its earlier checks show); POST /api/v1/events appends device events to the event database
             (`patchcli status` reports them); GET /targets/... serves the artifacts. A new publish is
             served without a restart, and several servers can share one store. GET /metrics answers
-            Prometheus counters; each request gets one line in the request log (stderr, or
-            --log-file). Runs until SIGINT or SIGTERM. Protocol, rollout buckets, log and metrics:
-            docs/serve.md.
+            Prometheus counters, on the update port or, with --metrics-port, only on a listener of
+            its own; each request gets one line in the request log (stderr, or --log-file). Runs
+            until SIGINT or SIGTERM. Protocol, rollout buckets, log and metrics: docs/serve.md.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var trustOptions: TrustOptions
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one and prints it).") var port = 8080
+    @Option(help: ArgumentHelp(
+        "Serve GET /metrics on this port only (0 picks a free one and prints it), not on --port (default: on --port).",
+        valueName: "PORT"))
+    var metricsPort: Int?
+    @Option(help: ArgumentHelp("Address the --metrics-port listener binds (default: --host's).", valueName: "HOST"))
+    var metricsHost: String?
     @Option(name: .customLong("events-db"), help: "SQLite database device events are appended to (created if missing).")
     var eventsDB = "patchcli-events.sqlite"
     @Option(help: ArgumentHelp(
@@ -50,6 +56,10 @@ struct Serve: AsyncParsableCommand {
     var logFormat = RequestLog.Format.logfmt
     @Option(help: ArgumentHelp("Append the request log to this file (created if missing) instead of stderr.", valueName: "PATH"))
     var logFile: String?
+    @Option(help: ArgumentHelp(
+        "Forget the diff bookkeeping (module slots) of a device that has not checked for this many days; it gets the full module on its next update.",
+        valueName: "DAYS"))
+    var forgetDevicesAfter = Int(ServerConfiguration.defaultForgetDevicesAfter.inSeconds / 86_400)
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -57,6 +67,11 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
         }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
+        if !(1...36_500).contains(forgetDevicesAfter) { throw ValidationError("--forget-devices-after is a number of days from 1 to 36500, got \(forgetDevicesAfter)") }
+        if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host needs --metrics-port (without it, /metrics is on --port)") }
+        if let metricsPort, metricsPort != 0, metricsPort == port, (metricsHost ?? host) == host {
+            throw ValidationError("--metrics-port must differ from --port (\(port)); leave it out to serve /metrics on --port")
+        }
     }
 
     struct Report: Encodable {
@@ -64,6 +79,8 @@ struct Serve: AsyncParsableCommand {
         var eventsDb: String
         var host: String
         var port: Int?
+        /// The metrics listener's port, with --metrics-port.
+        var metricsPort: Int?
     }
 
     func run() async throws {
@@ -76,15 +93,24 @@ struct Serve: AsyncParsableCommand {
             }
             let configuration = ServerConfiguration(
                 publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections,
-                requestLog: requestLog)
+                requestLog: requestLog, metricsAddress: metricsPort.map { ListenAddress(host: metricsHost ?? host, port: $0) },
+                forgetDevicesAfter: .seconds(forgetDevicesAfter * 86_400))
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
+            // Whatever ends the server (SIGTERM, SIGINT, a failure), the lines of the requests it
+            // answered are written before serve exits.
+            defer { requestLog.close() }
             let bound = BoundPort()
-            try await server.run(host: host, port: port) { port in
+            let metricsBound = BoundPort()
+            try await server.run(host: host, port: port, onRunning: { port in
                 await bound.set(port)
                 console.line("serving \(storeOptions.store) on http://\(host):\(port) (events: \(eventsDB)); Ctrl-C stops")
                 fflush(nil)  // a script waiting for this line reads stdout through a pipe
-            }
-            return Report(store: storeOptions.store, eventsDb: eventsDB, host: host, port: await bound.port)
+            }, onMetricsRunning: { port in
+                await metricsBound.set(port)
+                console.line("metrics on http://\(metricsHost ?? host):\(port)\(UpdateServer.metricsPath)")
+                fflush(nil)
+            })
+            return Report(store: storeOptions.store, eventsDb: eventsDB, host: host, port: await bound.port, metricsPort: await metricsBound.port)
         }
     }
 }

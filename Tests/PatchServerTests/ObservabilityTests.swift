@@ -68,12 +68,13 @@ struct ObservabilityTests {
         defer { fixture.remove() }
         _ = try fixture.publish(answer: 1)
         let path = fixture.directory.appendingPathComponent("requests.log").path
-        let server = UpdateServer(
-            store: fixture.store, events: fixture.events, configuration: ServerConfiguration(requestLog: try RequestLog(format: format, path: path)))
+        let log = try RequestLog(format: format, path: path)
+        let server = UpdateServer(store: fixture.store, events: fixture.events, configuration: ServerConfiguration(requestLog: log))
         try await server.application(host: "127.0.0.1", port: 0).test(.router) { client async throws in
             _ = try await client.check(sdkCheckBody(deviceID: "8C1F-secret-device"))
             _ = try await client.execute(uri: "/nowhere", method: .get)
         }
+        log.close()  // lines are written by the log's own thread
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(text)")

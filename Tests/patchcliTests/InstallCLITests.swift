@@ -28,11 +28,12 @@ import Testing
         """
 
     /// The debug build the tests run, installed with `make install CONFIGURATION=debug` (the build
-    /// products directory is `<scratch>/<triple>/debug`, linked as `<scratch>/debug`).
-    static func install(into prefix: URL) throws -> CLIResult {
+    /// products directory is `<scratch>/<triple>/debug`, linked as `<scratch>/debug`); `target`
+    /// `uninstall` removes it, `variables` are more `NAME=value` for make.
+    static func install(into prefix: URL, target: String = "install", variables: [String] = []) throws -> CLIResult {
         let scratch = CLI.binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return try CLI.run(
-            ["make", "-s", "-C", checkout.path, "install", "CONFIGURATION=debug", "SCRATCH=\(scratch.path)", "PREFIX=\(prefix.path)"],
+            ["make", "-s", "-C", checkout.path, target, "CONFIGURATION=debug", "SCRATCH=\(scratch.path)", "PREFIX=\(prefix.path)"] + variables,
             executable: URL(fileURLWithPath: "/usr/bin/env"))
     }
 

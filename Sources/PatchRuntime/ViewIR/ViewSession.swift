@@ -1,3 +1,5 @@
+import PatchManifest
+
 /// One entry of `patch_view_manifest` (sdk-contract §5.3).
 public struct ViewManifestEntry: Sendable, Equatable, Encodable {
     public var type: String
@@ -206,20 +208,15 @@ extension RuntimeSession {
         var tree = try host.render().tree
         let rendering = clock.now
         for _ in 0..<count { tree = try host.render().tree }
-        let renderMeanUs = Self.microseconds(clock.now - rendering) / Double(count)
+        let renderMeanUs = (clock.now - rendering).inSeconds * 1e6 / Double(count)
         var dispatchMeanUs: Double?
         if let event {
             let dispatching = clock.now
             for _ in 0..<count { _ = try host.dispatch(event, from: tree) }
-            dispatchMeanUs = Self.microseconds(clock.now - dispatching) / Double(count)
+            dispatchMeanUs = (clock.now - dispatching).inSeconds * 1e6 / Double(count)
         }
         // Nanosecond resolution: the clock's jitter is well above it, so further digits are noise.
-        func nanoseconds(_ microseconds: Double) -> Double { (microseconds * 1000).rounded() / 1000 }
-        return ViewTiming(calls: count, renderMeanUs: nanoseconds(renderMeanUs), dispatchMeanUs: dispatchMeanUs.map(nanoseconds))
-    }
-
-    private static func microseconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) * 1e6 + Double(parts.attoseconds) / 1e12
+        return ViewTiming(
+            calls: count, renderMeanUs: renderMeanUs.rounded(toPlaces: 3), dispatchMeanUs: dispatchMeanUs.map { $0.rounded(toPlaces: 3) })
     }
 }
