@@ -133,7 +133,9 @@ extension Double {
     /// Ratios and times in `--json` results carry 3 decimals (docs/cli-envelope.schema.json): more
     /// digits are noise to CI and make envelopes differ run to run for no reason.
     func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
+        // Qualified: RealModule (swift-numerics, under AsyncHTTPClient) adds a static `Double.pow` that
+        // unqualified lookup inside a Double extension would find first.
+        let scale = Foundation.pow(10, Double(places))
         return (self * scale).rounded() / scale
     }
 }
