@@ -129,10 +129,10 @@ public struct APNsSender: Sendable {
                 }
                 return collected
             }
-        } catch let error as NotifyError {
-            throw error
         } catch {
-            throw .endpointInvalid("\(error)")
+            // `deliver` throws nothing else; the group's closure only erases the type.
+            guard let error = error as? NotifyError else { preconditionFailure("unexpected \(error)") }
+            throw error
         }
         var summary = NotifySummary()
         for delivery in results {
@@ -159,7 +159,7 @@ public struct APNsSender: Sendable {
     }
 
     /// One device: send, and act on APNs' answer (its documented status codes and reasons).
-    func deliver(_ payload: [UInt8], to token: String, client: HTTPClient, providerToken: ProviderToken) async throws -> Delivery {
+    func deliver(_ payload: [UInt8], to token: String, client: HTTPClient, providerToken: ProviderToken) async throws(NotifyError) -> Delivery {
         var retries = 0
         var replacedProviderToken = false
         var jwt = try providerToken.current()
@@ -167,13 +167,10 @@ public struct APNsSender: Sendable {
             let answer: Answer
             do {
                 answer = try await post(payload, to: token, jwt: jwt, client: client)
-            } catch is CancellationError {
-                throw CancellationError()
             } catch {
-                guard retries < retry.maximumRetries, !(error is HTTP2Required) else {
+                guard retries < retry.maximumRetries, !(error is HTTP2Required), await pause(before: retries) else {
                     return Delivery(outcome: .failed(.init(token: token, status: nil, reason: Self.describe(error))), retries: retries)
                 }
-                try await Task.sleep(for: .seconds(retry.delay(retry: retries)))
                 retries += 1
                 continue
             }
@@ -183,18 +180,17 @@ public struct APNsSender: Sendable {
             case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"), (410, _):
                 return Delivery(outcome: .invalid(.init(token: token, status: answer.status, reason: answer.reason ?? "Unregistered", timestamp: answer.timestamp)), retries: retries)
             case (403, "ExpiredProviderToken"), (403, "InvalidProviderToken"):
-                guard !replacedProviderToken else { throw NotifyError.credentialsRejected(status: 403, reason: answer.reason ?? "") }
+                guard !replacedProviderToken else { throw .credentialsRejected(status: 403, reason: answer.reason ?? "") }
                 jwt = try providerToken.replacing(jwt)
                 replacedProviderToken = true
             case (403, let reason):
-                throw NotifyError.credentialsRejected(status: 403, reason: reason ?? "Forbidden")
+                throw .credentialsRejected(status: 403, reason: reason ?? "Forbidden")
             case (400, let reason?) where Self.credentialReasons.contains(reason):
-                throw NotifyError.credentialsRejected(status: 400, reason: reason)
+                throw .credentialsRejected(status: 400, reason: reason)
             case (429, _), (500...599, _):
-                guard retries < retry.maximumRetries else {
+                guard retries < retry.maximumRetries, await pause(before: retries) else {
                     return Delivery(outcome: .failed(.init(token: token, status: answer.status, reason: answer.reason ?? "HTTP \(answer.status)")), retries: retries)
                 }
-                try await Task.sleep(for: .seconds(retry.delay(retry: retries)))
                 retries += 1
             default:
                 // 413 PayloadTooLarge, other 400s (a request patchcli built wrong), 404, 405: sending
@@ -202,6 +198,13 @@ public struct APNsSender: Sendable {
                 return Delivery(outcome: .failed(.init(token: token, status: answer.status, reason: answer.reason ?? "HTTP \(answer.status)")), retries: retries)
             }
         }
+    }
+
+    /// Waits the backoff before retry number `retries` + 1; false when the run was cancelled (another
+    /// device's credentials error stopped it), so the device is reported as not sent.
+    private func pause(before retries: Int) async -> Bool {
+        do { try await Task.sleep(for: .seconds(retry.delay(retry: retries))) } catch { return false }
+        return !Task.isCancelled
     }
 
     /// 400 reasons about the team's configuration rather than one device: every push would fail.
