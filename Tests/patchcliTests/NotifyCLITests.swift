@@ -47,6 +47,17 @@ import Testing
             #expect(written == #"{"aps":{"content-available":1},"patch":{"app":"demo","channel":"production","version":"\#(patch["version"]!)"}}"# + "\n")
             // The store's records are still the top level of the result.
             #expect((json.result?["records"] as? [[String: Any]])?.count == 1)
+
+            let dryRun = try ReleaseCommandTests.publish("c.wasm", in: directory, extra: ["--notify", "--dry-run"], environment: env)
+            #expect(dryRun.status == 0 && (dryRun.result?["notify"] as? [String: Any])?["push"] != nil, "\(dryRun.stdout)")
+
+            // Tokens but no credentials anywhere: nothing could send to them.
+            try Self.write("\(Self.token(1))\n", to: "tokens.txt", in: directory)
+            let noCredentials = try ReleaseCommandTests.publish("c.wasm", in: directory, extra: ["--app-key", "demo", "--notify", "--device-tokens", "tokens.txt"], environment: env)
+            #expect(noCredentials.status == 70, "\(noCredentials.stdout)")
+            #expect(noCredentials.error?["message"] as? String == "no APNs credentials (looked in --apns-credentials, PATCHCLI_APNS_*, \(directory.path)/.config/patch/apns/demo.json)")
+            let serveWithout = try CLI.run(["serve", "--store", "store", "--port", "0", "--notify-on-publish", "--device-tokens", "tokens.txt", "--json"], in: directory, environment: env)
+            #expect(serveWithout.status == 70 && serveWithout.error?["kind"] as? String == "apns_credentials", "\(serveWithout.stdout)")
         }
     }
 
