@@ -117,7 +117,7 @@ struct ReleasePublish: AsyncParsableCommand {
         let sent: NotifyReport
         do { sent = try await delivery.send(push) } catch {
             var failure = CommandFailure(error)
-            failure.message = "\(published), but no device was notified: \(failure.message)"
+            failure.message = "\(published), but notifying devices stopped: \(failure.message)"
             failure.result = report(NotifyReport(push: push))
             throw failure
         }

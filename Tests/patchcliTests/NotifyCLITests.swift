@@ -153,7 +153,7 @@ import Testing
             defer { stranger.stop() }
             let refused = try ReleaseCommandTests.publish("b.wasm", in: directory, extra: apns + ["--apns-endpoint", stranger.endpoint], environment: env)
             #expect(refused.status == 70, "\(refused.stdout)")
-            #expect((refused.error?["message"] as? String)?.contains("but no device was notified: APNs refused the credentials: 403 InvalidProviderToken") == true, "\(refused.stdout)")
+            #expect((refused.error?["message"] as? String)?.contains("but notifying devices stopped: APNs refused the credentials: 403 InvalidProviderToken") == true, "\(refused.stdout)")
             // One fresh token after the first refusal, then no more: the run stops at the second.
             #expect(Set(stranger.received.compactMap(\.providerToken)).count == 2)
             #expect(stranger.received.allSatisfy { $0.reason == "InvalidProviderToken" })
