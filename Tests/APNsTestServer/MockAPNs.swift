@@ -36,29 +36,22 @@ public final class MockAPNs: Sendable {
 
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
-    private let state: Mutex<State>
-
-    private struct State {
-        var script: [String: [Reply]]
-        var expireProviderTokens: Int
-        var expired: Set<String> = []
-        var received: [Received] = []
-    }
+    private let ledger: Ledger
 
     /// `script`: the answers for a token, in order (then 200s). `expireProviderTokens`: the first
     /// that many distinct provider tokens are answered 403 ExpiredProviderToken, as APNs answers a
     /// token older than an hour.
     public init(teamID: String, keyID: String, publicKey: P256.Signing.PublicKey, topic: String,
                 script: [String: [Reply]] = [:], expireProviderTokens: Int = 0) throws {
-        state = Mutex(State(script: script, expireProviderTokens: expireProviderTokens))
+        let ledger = Ledger(script: script, expireProviderTokens: expireProviderTokens)
+        self.ledger = ledger
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(TestCertificates.serverPEM.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(TestCertificates.serverKeyPEM.utf8), format: .pem)))
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = Responder(teamID: teamID, keyID: keyID, publicKey: publicKey, topic: topic)
-        let stateBox = StateBox()
+        let responder = Responder(teamID: teamID, keyID: keyID, publicKey: publicKey, topic: topic)
         channel = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -68,7 +61,7 @@ public final class MockAPNs: Sendable {
                     channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandlers([
-                                HTTP2FramePayloadToHTTP1ServerCodec(), StreamHandler(respond: { head, body in stateBox.mock?.answer(head, body, server) ?? (503, nil, nil) }),
+                                HTTP2FramePayloadToHTTP1ServerCodec(), StreamHandler(respond: { head, body in ledger.answer(head, body, responder) }),
                             ])
                         }
                     }).map { _ in }
@@ -76,11 +69,10 @@ public final class MockAPNs: Sendable {
             }
             .bind(host: "127.0.0.1", port: 0).wait()
         port = channel.localAddress?.port ?? 0
-        stateBox.mock = self
     }
 
     /// Every request so far, in arrival order.
-    public var received: [Received] { state.withLock { $0.received } }
+    public var received: [Received] { ledger.state.withLock { $0.received } }
 
     public func stop() {
         try? channel.close().wait()
@@ -93,9 +85,25 @@ public final class MockAPNs: Sendable {
         try Data(TestCertificates.caPEM.utf8).write(to: url)
         return url.path
     }
+}
+
+/// What the mock has received and has still to play, shared by every stream's handler.
+private final class Ledger: Sendable {
+    struct State {
+        var script: [String: [MockAPNs.Reply]]
+        var expireProviderTokens: Int
+        var expired: Set<String> = []
+        var received: [MockAPNs.Received] = []
+    }
+
+    let state: Mutex<State>
+
+    init(script: [String: [MockAPNs.Reply]], expireProviderTokens: Int) {
+        state = Mutex(State(script: script, expireProviderTokens: expireProviderTokens))
+    }
 
     /// The checks a request passes, in APNs' order, then the script's answer.
-    private func answer(_ head: HTTPRequestHead, _ body: [UInt8], _ responder: Responder) -> (Int, String?, Int64?) {
+    func answer(_ head: HTTPRequestHead, _ body: [UInt8], _ responder: Responder) -> (Int, String?, Int64?) {
         let headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         let path = head.uri.split(separator: "/").map(String.init)
         let token = path.count == 3 && path[0] == "3" && path[1] == "device" ? path[2] : ""
@@ -112,15 +120,10 @@ public final class MockAPNs: Sendable {
                     state.script[token] = queue
                 }
             }
-            state.received.append(Received(token: token, headers: headers, payload: body, providerToken: jwt, status: reply.0, reason: reply.1))
+            state.received.append(MockAPNs.Received(token: token, headers: headers, payload: body, providerToken: jwt, status: reply.0, reason: reply.1))
             return reply
         }
     }
-}
-
-/// Lets the channel initializer reach the mock, which exists only once the socket is bound.
-private final class StateBox: @unchecked Sendable {
-    var mock: MockAPNs?
 }
 
 /// APNs' request checks, each answered with APNs' status and reason.
