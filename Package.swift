@@ -21,6 +21,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         // `serve`'s GET /metrics in the Prometheus text format (docs/serve.md "Metrics").
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `release --notify` and `serve --notify-on-publish` speak HTTP/2 to APNs (docs/triggers.md):
+        // FoundationNetworking on Linux cannot be told to trust another CA, so a mock APNs could not
+        // be tested through it. HummingbirdTesting already pulls these in for the tests.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -113,9 +119,22 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
+        // Update triggers: the silent-push payload, APNs token auth (ES256 JWT) and the HTTP/2 sender.
+        .target(
+            name: "PatchNotify",
+            dependencies: [
+                "PatchManifest",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+
         .executableTarget(
             name: "patchcli",
             dependencies: [
+                "PatchNotify",
                 "PatchDiff",
                 "PatchManifest",
                 "PatchRuntime",
@@ -137,6 +156,21 @@ let package = Package(
 
         // Test support: running the python3 peers that several test targets check our output against.
         .target(name: "PythonPeer", path: "Tests/PythonPeer"),
+        // Test support: a mock APNs (HTTP/2 over TLS on loopback) that checks what a provider sends.
+        .target(
+            name: "APNsTestServer",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/APNsTestServer"),
+        .testTarget(
+            name: "PatchNotifyTests",
+            dependencies: ["PatchNotify", "APNsTestServer", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "PatchDiffTests", dependencies: ["PatchDiff"]),
         .testTarget(
             name: "PatchRuntimeTests",
@@ -164,6 +198,6 @@ let package = Package(
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
         .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest", "PythonPeer"]),
-        .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
+        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "APNsTestServer"]),
     ]
 )

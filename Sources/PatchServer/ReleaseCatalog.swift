@@ -33,6 +33,12 @@ public struct ReleaseCatalog: Sendable {
     /// The earliest expiry of the four roles: past it, nothing from this state may be served.
     public let expires: Date
 
+    /// Each channel head's current record per fingerprint (channels and fingerprints sorted): what
+    /// `serve --notify-on-publish` compares to find a new release.
+    public var currentRecords: [ReleaseRecord] {
+        offers.keys.sorted().flatMap { channel in offers[channel, default: [:]].sorted { $0.key < $1.key }.map(\.value.current) }
+    }
+
     /// How far back a device outside newer rollouts can be offered older content.
     static let maximumGenerations = 8
 

@@ -2,6 +2,7 @@ import PatchDiff
 import PatchRuntime
 import PatchBuild
 import PatchManifest
+import PatchNotify
 import PatchServer
 import PatchStore
 import ProjectWiring
@@ -57,6 +58,8 @@ extension CommandFailure {
             self.init(keyDirectory: error)
         case let error as ServeError:
             self.init(serve: error)
+        case let error as NotifyError:
+            self.init(notify: error)
         case let error as EventDatabaseError:
             self.init(events: error)
         case let error as RequestLogError:

@@ -100,4 +100,10 @@ enum ExitStatus: Int32, Codable {
     case historyUnavailable = 60
     /// `audit`: fewer Swift-changing first-parent commits with a parent than `--history` asks for.
     case historyTooShort = 61
+    // Update triggers (70-71): `release --notify`, `serve --notify-on-publish` (docs/triggers.md).
+    /// APNs credentials are missing or malformed (a .p8 that is not a P-256 key, a key or team id
+    /// that is not 10 characters, no topic), or APNs refused them after the token was refreshed.
+    case apnsCredentials = 70
+    /// Some pushes still failed after the retries (the release itself is published).
+    case notifyFailed = 71
 }

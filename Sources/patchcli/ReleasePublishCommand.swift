@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchBuild
 import PatchManifest
+import PatchNotify
 import PatchRuntime
 import PatchStore
 
@@ -22,6 +23,11 @@ struct ReleasePublish: AsyncParsableCommand {
             warning says devices would fall back to the bundled code. All of it runs under `run`'s
             limits (--fuel, --max-memory-pages, --max-table-elements, …, same defaults). A failure
             exits 44 and publishes nothing; --skip-verify bypasses all of it.
+
+            --notify then wakes devices with a silent push for the new release: over APNs (HTTP/2,
+            token auth) to --device-tokens when APNs credentials are configured, else it writes the
+            payload for the team's own push service. Credentials and tokens are checked before
+            anything is published. Payload, credentials, errors and the app's glue: docs/triggers.md.
             """)
 
     @Argument(help: "The module artifact to publish.") var module: String
@@ -36,10 +42,22 @@ struct ReleasePublish: AsyncParsableCommand {
     var appKey: String?
     @Option(help: "Smoke probes to run before publishing (manifest.json format; default: manifest.json next to MODULE).") var probes: String?
     @Flag(help: "Publish without verifying the module (only for a module you have verified yourself).") var skipVerify = false
+    @Flag(help: "After publishing, wake devices with a silent push: over APNs when credentials are configured, else print the payload (or write it to --notify-payload-out).")
+    var notify = false
+    @Option(help: ArgumentHelp("With --notify and no APNs credentials: write the payload to FILE instead of stdout.", valueName: "FILE"))
+    var notifyPayloadOut: String?
+    @OptionGroup(title: "Notify (with --notify; docs/triggers.md)") var apns: APNsOptions
     @OptionGroup(title: "Limits of the proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
     @OptionGroup var outputOptions: OutputOptions
+
+    func validate() throws {
+        if !notify, let flag = [(notifyPayloadOut, "--notify-payload-out"), (apns.deviceTokens, "--device-tokens"), (apns.apnsCredentials, "--apns-credentials"),
+                                (apns.apnsEndpoint, "--apns-endpoint"), (apns.apnsCa, "--apns-ca")].first(where: { $0.0 != nil })?.1 {
+            throw ValidationError("\(flag) is an option of --notify")
+        }
+    }
 
     func run() async throws {
         let console = Console(outputOptions)
@@ -47,10 +65,13 @@ struct ReleasePublish: AsyncParsableCommand {
             let bytes = try FileAccess.read(module)
             let manifest = try Run.siblingManifest(of: module)
             let fingerprint = try publishedFingerprint(manifest)
+            let appKey = try appKey ?? projectAppKey()
+            // Bad credentials or tokens stop the command before the store changes.
+            let delivery = notify ? try apns.delivery(appKey: appKey) : nil
             var stdin = StandardInputKey()
             let signers = try keyOptions.signers(for: [.targets, .snapshot, .timestamp], stdin: &stdin)
             let request = PublishRequest(channel: channel, fingerprint: fingerprint, rolloutPercent: rollout.value, mandatory: mandatory, notes: notes, cohort: cohort,
-                                         source: ReleaseSource.of(path: module), appKey: try appKey ?? projectAppKey())
+                                         source: ReleaseSource.of(path: module), appKey: appKey)
             let store = storeOptions.releaseStore
             let publishing = "compressing, diffing against the channel's releases, signing…"
             var verifier = skipVerify ? nil : try deviceParityVerifier(bytes, manifest: manifest, fingerprint: fingerprint, store: store)
@@ -67,8 +88,42 @@ struct ReleasePublish: AsyncParsableCommand {
             }
             outcome.records.forEach(console.record)
             console.files(outcome.receipt)
-            return outcome
+            guard notify, let record = outcome.records.last else { return PublishReport(outcome: outcome) }
+            return try await notifyDevices(of: record, dryRun: outcome.receipt.dryRun, delivery: delivery, console: console) { PublishReport(outcome: outcome, notify: $0) }
         }
+    }
+
+    /// `--notify`: the silent push for `record`, sent over APNs with `delivery`, else written out.
+    private func notifyDevices(of record: ReleaseRecord, dryRun: Bool, delivery: APNsDelivery?, console: Console,
+                               report: (NotifyReport) -> PublishReport) async throws -> PublishReport {
+        let push = SilentPush(app: record.appKey, channel: record.channel, version: record.version)
+        let payload = String(decoding: try push.payload(), as: UTF8.self)
+        if dryRun {
+            console.line("dry run: would notify \(delivery.map { "the devices of \($0.tokenFile) over APNs" } ?? "nobody (no APNs credentials)") with \(payload)")
+            return report(NotifyReport(push: push))
+        }
+        guard let delivery else {
+            if let notifyPayloadOut {
+                try FileAccess.writeAtomically(Array((payload + "\n").utf8), to: notifyPayloadOut)
+                console.line("wrote the silent-push payload to \(notifyPayloadOut) (no APNs credentials configured: send it with your push service)")
+            } else {
+                console.line("silent-push payload (no APNs credentials configured: send it with your push service; docs/triggers.md):")
+                console.line(payload)
+            }
+            return report(NotifyReport(push: push, payloadFile: notifyPayloadOut))
+        }
+        console.progress("notifying devices over APNs…")
+        let published = "published \(record.version) on \(record.channel)"
+        let sent: NotifyReport
+        do { sent = try await delivery.send(push) } catch {
+            var failure = CommandFailure(error)
+            failure.message = "\(published), but notifying devices stopped: \(failure.message)"
+            failure.result = report(NotifyReport(push: push))
+            throw failure
+        }
+        sent.lines().forEach(console.line)
+        try sent.checkDelivered(published: published, result: report(sent))
+        return report(sent)
     }
 
     /// The `appKey` of the project MODULE was built in (the nearest patch.json above it, as
@@ -116,5 +171,19 @@ struct ReleasePublish: AsyncParsableCommand {
         let probeList = try probes.map { try RunManifest.parse(try FileAccess.read($0), source: $0).probes } ?? manifest?.probes ?? []
         let previous = try store.currentModule(channel: channel, fingerprint: fingerprint, now: Date())
         return DeviceParityVerifier(probes: probeList, previous: previous, limits: try limits.limits())
+    }
+}
+
+/// `release`'s result: the store's outcome, plus `notify` under --notify.
+struct PublishReport: Encodable, Sendable {
+    var outcome: ReleaseOutcome
+    var notify: NotifyReport?
+
+    enum CodingKeys: String, CodingKey { case notify }
+
+    func encode(to encoder: Encoder) throws {
+        try outcome.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(notify, forKey: .notify)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PatchBuild
 import PatchManifest
+import PatchNotify
 import PatchServer
 import PatchStore
 
@@ -18,6 +19,8 @@ struct Serve: AsyncParsableCommand {
             Prometheus counters, on the update port or, with --metrics-port, only on a listener of
             its own; each request gets one line in the request log (stderr, or --log-file). Runs
             until SIGINT or SIGTERM. Protocol, rollout buckets, log and metrics: docs/serve.md.
+            --notify-on-publish sends a silent push over APNs for each new release
+            (docs/triggers.md).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -60,9 +63,19 @@ struct Serve: AsyncParsableCommand {
         "Forget the diff bookkeeping (module slots) of a device that has not checked for this many days; it gets the full module on its next update.",
         valueName: "DAYS"))
     var forgetDevicesAfter = Int(ServerConfiguration.defaultForgetDevicesAfter.inSeconds / 86_400)
+    @Flag(help: "Send a silent push over APNs to --device-tokens whenever a new release appears on a channel (needs APNs credentials).")
+    var notifyOnPublish = false
+    @Option(help: ArgumentHelp("With --notify-on-publish: how often the store is looked at for new releases.", valueName: "SECONDS"))
+    var notifyInterval = 2.0
+    @OptionGroup(title: "Notify on publish (docs/triggers.md)") var apns: APNsOptions
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
+        if !notifyOnPublish, let flag = [(apns.deviceTokens, "--device-tokens"), (apns.apnsCredentials, "--apns-credentials"), (apns.apnsEndpoint, "--apns-endpoint"), (apns.apnsCa, "--apns-ca")]
+            .first(where: { $0.0 != nil })?.1 {
+            throw ValidationError("\(flag) is an option of --notify-on-publish")
+        }
+        if !(notifyInterval > 0 && notifyInterval <= 3600) { throw ValidationError("--notify-interval is a number of seconds above 0 and at most 3600, got \(notifyInterval)") }
         for (flag, seconds) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--write-timeout", writeTimeout)] where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
         }
@@ -86,6 +99,11 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let console = Console(outputOptions)
         try await console.perform("serve") {
+            // Releases carry their own app keys: only an explicit file or the variables configure APNs here.
+            let delivery = notifyOnPublish ? try apns.delivery(appKey: nil) : nil
+            if notifyOnPublish, delivery == nil {
+                throw NotifyError.credentialMissing(field: "credentials", searched: "--apns-credentials and the PATCHCLI_APNS_* variables")
+            }
             let events = try EventDatabase(path: eventsDB, create: true)
             let requestLog = try RequestLog(format: logFormat, path: logFile)
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
@@ -100,6 +118,10 @@ struct Serve: AsyncParsableCommand {
             // answered are written before serve exits.
             defer { requestLog.close() }
             let bound = BoundPort()
+            let notifier = delivery.map { delivery in
+                Task { await PublishNotifier(watcher: watcher, delivery: delivery, interval: .seconds(notifyInterval), log: { console.log($0) }).run() }
+            }
+            defer { notifier?.cancel() }
             let metricsBound = BoundPort()
             try await server.run(host: host, port: port, onRunning: { port in
                 await bound.set(port)
