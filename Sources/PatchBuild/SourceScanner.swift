@@ -137,6 +137,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     /// property routes like a mutating method (docs/prepare.md "Setters").
     var hasSetter = false
     var throwsEffect: Bool
+    /// An `async` function: its thunk awaits the module's async export (docs/async.md).
+    var isAsync = false
     /// Marked `// @patchable`.
     var hasMarker: Bool
     var isDynamic: Bool
@@ -571,6 +573,7 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
+        candidate.isAsync = signature.effectSpecifiers?.asyncSpecifier != nil
         Self.recordAccessKeywords(function.modifiers, of: &candidate)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
@@ -661,7 +664,9 @@ struct SourceScanner {
         if function.genericParameterClause != nil || function.genericWhereClause != nil {
             return "generic functions cannot be called through JSON with a fixed export"
         }
-        if signature.effectSpecifiers?.asyncSpecifier != nil { return "async functions are not supported (callJSON is synchronous)" }
+        if signature.effectSpecifiers?.asyncSpecifier != nil, candidate.isMutating {
+            return "async `mutating` methods are not routed: the new `self` would have to be written back across a suspension (docs/async.md)"
+        }
         if let throwsClause = signature.effectSpecifiers?.throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
             return "rethrowing functions take closures, which cannot travel as JSON"
         }
