@@ -248,8 +248,7 @@ public enum ChangeDetector {
                 for line in text.split(separator: "\n") {
                     guard let call = line.range(of: "Patch.shared.hasFunction(\"") else { continue }
                     let rest = line[call.upperBound...]
-                    // An async function's thunk asks for its kickoff (docs/async.md): it ships the function's export.
-                    if let end = rest.firstIndex(of: "\"") { exports.insert(PatchNames.functionExport(ofAsyncStart: String(rest[..<end])) ?? String(rest[..<end])) }
+                    if let end = rest.firstIndex(of: "\"") { exports.insert(String(rest[..<end])) }
                 }
             }
         }

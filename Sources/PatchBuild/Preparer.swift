@@ -1117,9 +1117,6 @@ private struct Planner {
                 // The receiver's fields may use mirrors of their own.
                 values = planner.codings(parameters: values.parameters, result: values.result)
             }
-            if reason == nil, function.isAsync, case .object? = receiver {
-                reason = "async methods of a class are not routed: the object's copy the module changes would have to be written back across a suspension (docs/async.md)"
-            }
             if reason == nil, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {
                 reason = wideningReason(function, in: file.path, analysis: analysis)
             }
@@ -1151,11 +1148,11 @@ private struct Planner {
                 receiver: receiver, values: values))
             if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true || values.readsFileScoped {
                 sectionThunks.append(thunk)
-                sectionImports.formUnion(ThunkEmitter.functionImports(receiver: receiver, isAsync: function.isAsync))
+                sectionImports.formUnion(ThunkEmitter.functionImports(receiver: receiver))
             } else {
                 output.routingThunks.append(thunk)
                 // The replacement spells the function's parameter types: it needs the file's imports.
-                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports(receiver: receiver, isAsync: function.isAsync))
+                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports(receiver: receiver))
             }
             output.functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
                                           export: export, file: file.path, line: function.line, sendsReceiver: receiver != nil))

@@ -137,8 +137,6 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     /// property routes like a mutating method (docs/prepare.md "Setters").
     var hasSetter = false
     var throwsEffect: Bool
-    /// An `async` function: its thunk awaits the module's async export (docs/async.md).
-    var isAsync = false
     /// Marked `// @patchable`.
     var hasMarker: Bool
     var isDynamic: Bool
@@ -573,7 +571,6 @@ struct SourceScanner {
             isAccessFileScoped: context.isFileScoped || function.modifiers.isFileScoped,
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
-        candidate.isAsync = signature.effectSpecifiers?.asyncSpecifier != nil
         Self.recordAccessKeywords(function.modifiers, of: &candidate)
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
@@ -643,6 +640,9 @@ struct SourceScanner {
         candidate.fileprivateKeyword = PrivateMemberWidening.fileprivateKeyword(modifiers)
     }
 
+    /// Why async functions are not routed (docs/async.md "The app side"): measured by AsyncRuntimeTests.
+    static let asyncReason = "async functions are not routed: with Swift 6.3.1 a `@_dynamicReplacement` of an async function that calls the original re-enters itself, so its thunk could not fall back to the app's own code (docs/async.md); `build --export` still compiles one for the guest"
+
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
         // Whether an instance method's receiver can travel is the planner's to say: it knows the type.
@@ -664,9 +664,7 @@ struct SourceScanner {
         if function.genericParameterClause != nil || function.genericWhereClause != nil {
             return "generic functions cannot be called through JSON with a fixed export"
         }
-        if signature.effectSpecifiers?.asyncSpecifier != nil, candidate.isMutating {
-            return "async `mutating` methods are not routed: the new `self` would have to be written back across a suspension (docs/async.md)"
-        }
+        if signature.effectSpecifiers?.asyncSpecifier != nil { return asyncReason }
         if let throwsClause = signature.effectSpecifiers?.throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
             return "rethrowing functions take closures, which cannot travel as JSON"
         }

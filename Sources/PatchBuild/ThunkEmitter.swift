@@ -137,12 +137,12 @@ enum ThunkEmitter {
         body.append("@_dynamicReplacement(for: \(selector))")
         let replacementName = PreparedNames.functionReplacementPrefix + function.baseName.replacingOccurrences(of: "`", with: "")
         body.append(function.isProperty ? "\(staticKeyword)var \(replacementName): \(returnType) {"
-            : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.isAsync ? " async" : "")\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
+            : "\(staticKeyword)func \(replacementName)(\(parameterList))\(function.throwsEffect ? " throws" : "") -> \(returnType) {")
         body += values.declarations.map { "    " + $0 }
         if let mirror = receiver?.declaration(conformance: writesBack ? "Codable" : "Encodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         if function.throwsEffect {
-            body += thrownResult(value: returnsValue ? resultType : nil, receiver: writesBack ? receiver?.fieldType : nil, transportFailures: function.isAsync).map { "    " + $0 }
+            body += thrownResult(value: returnsValue ? resultType : nil, receiver: writesBack ? receiver?.fieldType : nil).map { "    " + $0 }
         } else {
             body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         }
@@ -150,17 +150,7 @@ enum ThunkEmitter {
         // What the module threw is thrown here, as the original would have.
         let answer = !function.throwsEffect ? [returnsValue ? "return \(resultValue("__result.value"))" : "return"]
             : returnsValue ? ["return \(resultValue("try __result.value.get()"))"] : ["try __result.value.get()", "return"]
-        if function.isAsync {
-            // The module's async export runs under the SDK's pump, a synchronous call: off the caller's
-            // actor, awaited, so the main actor never blocks (docs/async.md).
-            let start = SwiftLiteral.string(PatchNames.asyncStartExport(functionExport: thunk.exportName))
-            body.append("    if Patch.shared.hasFunction(\(start)),")
-            body.append("       let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))),")
-            body.append("       let __output = try? await Task.detached(operation: { try Patch.shared.callPackedAsync(\(start), Array(__input), resultExport: \(SwiftLiteral.string(PatchNames.asyncResultExport))) }).value,")
-            body.append("       let __result = try? JSONDecoder().decode(__PatchResult.self, from: Data(__output)) {")
-            body += answer.map { "        " + $0 }
-            body.append("    }")
-        } else if let receiver, case .object = receiver {
+        if let receiver, case .object = receiver {
             // The mirror as sent is kept to find what the module changed; it is built only when the
             // module has the export.
             body.append("    if Patch.shared.hasFunction(\(export)) {")
@@ -180,7 +170,7 @@ enum ThunkEmitter {
             body += answer.map { "        " + $0 }
             body.append("    }")
         }
-        body.append("    return \(function.throwsEffect ? "try " : "")\(function.isAsync ? "await " : "")\(originalCall)")
+        body.append("    return \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("}")
         if function.isProperty, function.hasSetter { body = withSetter(body, thunk: thunk) }
 
@@ -301,14 +291,12 @@ enum ThunkEmitter {
     /// Throws when a keyed `container` holds the guest's `error` key.
     private static let refuseGuestError = "if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") }"
 
-    /// `transportFailures`: an async function's result may also be `{"urlError": code}`, a request it
-    /// awaited failed in transport, thrown as `URLError(.unknown)` (the SDK reports no cause; docs/async.md).
-    static func thrownResult(value: String?, receiver: String?, transportFailures: Bool = false) -> [String] {
-        let keys = ["value", "thrown"] + (transportFailures ? ["urlError"] : []) + (receiver == nil ? (value == nil ? ["error"] : []) : ["__self = \"self\""])
+    static func thrownResult(value: String?, receiver: String?) -> [String] {
+        let keys = ["value", "thrown"] + (receiver == nil ? (value == nil ? ["error"] : []) : ["__self = \"self\""])
         var lines = [
             "struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
             "struct __PatchResult: Decodable {",
-            "    let value: Result<\(value ?? "Void"), \(transportFailures ? "any Error" : "__PatchThrown")>",
+            "    let value: Result<\(value ?? "Void"), __PatchThrown>",
         ]
         if let receiver { lines.append("    let __self: \(receiver)") }
         lines.append("    enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
@@ -320,9 +308,6 @@ enum ThunkEmitter {
             lines.append("        " + refuseGuestError)
         }
         let success = value.map { "try container.decode(\($0).self, forKey: .value)" } ?? "()"
-        if transportFailures {
-            lines.append("        if container.contains(.urlError) { value = .failure(URLError(.unknown)); return }")
-        }
         lines.append("        value = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown).map { .failure($0) } ?? .success(\(success))")
         lines.append("    }")
         lines.append("}")
@@ -338,10 +323,9 @@ enum ThunkEmitter {
     static let functionImports = ["import PatchSDK"]
     /// A function's imports; a class method's thunk adds Foundation for `JSONEncoder`, which compares
     /// each property as sent and as returned.
-    /// An async function's thunk adds it for the JSON coders and `URLError` it uses itself.
-    static func functionImports(receiver: ReceiverCoding?, isAsync: Bool = false) -> [String] {
+    static func functionImports(receiver: ReceiverCoding?) -> [String] {
         if case .object? = receiver { return functionImports + ["import Foundation"] }
-        return isAsync ? functionImports + ["import Foundation"] : functionImports
+        return functionImports
     }
 
     /// A whole generated file for one target.

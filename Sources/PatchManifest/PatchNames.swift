@@ -132,11 +132,6 @@ public enum PatchNames {
         "patch_start_" + functionExport
     }
 
-    /// The function export an async kickoff starts (`asyncStartExport`'s inverse); nil for any other name.
-    public static func functionExport(ofAsyncStart name: String) -> String? {
-        name.hasPrefix("patch_start_") ? String(name.dropFirst("patch_start_".count)) : nil
-    }
-
     /// The export an async module's finished task is read from (`callPackedAsync`'s `resultExport`:
     /// `() -> i64` packed JSON), one for all its async functions.
     public static let asyncResultExport = "patch_result_packed"

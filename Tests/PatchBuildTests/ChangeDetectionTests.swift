@@ -44,7 +44,7 @@ import Testing
                 var label: some Equatable { "n" }
 
                 @MainActor
-                mutating func refresh(times: Int) async -> Int { times }
+                func refresh(times: Int) async -> Int { times }
             }
             """
         let new = old.replacingOccurrences(of: "\"n\"", with: "\"m\"").replacingOccurrences(of: "count = 1", with: "count = 2")
@@ -57,7 +57,7 @@ import Testing
         #expect(label.detail?.hasPrefix("prepare does not route it: the property's type") == true, "\(label.detail ?? "")")
         let refresh = try #require(changes.first { $0.id.hasPrefix("App:Badge.refresh(") }, "\(changes.map(\.id))")
         #expect(refresh.reason == "not_routed")
-        #expect(refresh.detail == "prepare does not route it: async `mutating` methods are not routed: the new `self` would have to be written back across a suspension (docs/async.md)", "\(refresh.detail ?? "")")
+        #expect(refresh.detail == "prepare does not route it: " + SourceScanner.asyncReason, "\(refresh.detail ?? "")")
         let initializer = try #require(changes.first { $0.id == "App:Badge.init" })
         #expect(initializer.reason == "not_routed")
         #expect(initializer.detail?.contains("the type's implicit initializers set it, and they have no declaration a thunk could route") == true, "\(initializer.detail ?? "")")
