@@ -38,6 +38,8 @@ import Testing
         // An instance method of a struct: the receiver travels as "self".
         ("patch_start__pf_Shelf_label__id", #"{"self":{"prefix":"Q"},"id":2}"#),
         ("patch_start__pf_Quotes_countdown__from", #"{"start":5}"#),
+        // data(for:) with a method and a body, over http_request.
+        ("patch_start__pf_Quotes_post__text", #"{"text":"new quote"}"#),
     ]
 
     @Test func asyncFunctionsBuildAndRunAsTheyDoNatively() throws {
@@ -49,14 +51,14 @@ import Testing
             try ViewBuildCLITests.write(String(contentsOf: Self.fixtures.appendingPathComponent("Quotes.swift"), encoding: .utf8), to: Self.quotesFile, in: project)
             for (old, new) in Self.edits { try ViewBuildCLITests.edit(project, Self.quotesFile, replacing: old, with: new) }
 
-            let shipped = ["Quotes.fetch(id:)", "Quotes.pair(first:second:)", "Quotes.countdown(from:)", "Quotes.spin(rounds:)", "Shelf.label(id:)"]
+            let shipped = ["Quotes.fetch(id:)", "Quotes.post(text:)", "Quotes.pair(first:second:)", "Quotes.countdown(from:)", "Quotes.spin(rounds:)", "Shelf.label(id:)"]
             let refused = ["Quotes.total(ids:)", "Quotes.both(first:second:)"]
             let build = try CLI.run(["build", "--project", project.path, "--sources", project.appendingPathComponent("Sources/Shop").path, "--json"]
                                     + (shipped + refused).flatMap { ["--export", $0] })
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let exports = try #require(build.result?["exports"] as? [[String: Any]], "\(build.stdout)")
             #expect(exports.compactMap { $0["symbol"] as? String }.sorted() == [
-                "patch_start__pf_Quotes_countdown__from", "patch_start__pf_Quotes_fetch__id", "patch_start__pf_Quotes_pair__first_second",
+                "patch_start__pf_Quotes_countdown__from", "patch_start__pf_Quotes_fetch__id", "patch_start__pf_Quotes_pair__first_second", "patch_start__pf_Quotes_post__text",
                 "patch_start__pf_Quotes_spin__rounds", "patch_start__pf_Shelf_label__id",
             ], "\(exports)")
             // What the guest cannot run is refused, the construct named at its line.
@@ -81,6 +83,7 @@ import Testing
             }
             #expect(outcomes[0] == #"{"value":{"id":1,"text":"STAY HUNGRY"}}"#)
             #expect(outcomes[3] == #"{"urlError":-1}"#)
+            #expect(outcomes[8] == #"{"value":201}"#)
 
             // --trace: each suspension the host answered, in order.
             let traced = try CLI.run(["run", module, "patch_start__pf_Quotes_pair__first_second", "--input", #"{"first":1,"second":2}"#,

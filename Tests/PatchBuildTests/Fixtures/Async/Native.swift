@@ -13,7 +13,8 @@ final class FixtureProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
     override func startLoading() {
-        guard let url = request.url, let entry = Self.fixtures[url.absoluteString] else {
+        guard let url = request.url,
+              let entry = Self.fixtures[(request.httpMethod ?? "GET") + " " + url.absoluteString] ?? Self.fixtures[url.absoluteString] else {
             client?.urlProtocol(self, didFailWithError: URLError(.notConnectedToInternet))
             return
         }
@@ -55,5 +56,6 @@ struct Native {
         print(await envelope { try await Quotes.pair(first: 1, second: 3) })
         print(await envelope { try await Shelf(prefix: "Q").label(id: 2) })
         print(await envelope { await Quotes.countdown(from: 5) })
+        print(await envelope { try await Quotes.post(text: "new quote") })
     }
 }

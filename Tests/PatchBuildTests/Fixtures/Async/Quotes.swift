@@ -43,6 +43,15 @@ enum Quotes {
     }
 
     // @patchable
+    static func post(text: String) async throws -> Int {
+        var request = URLRequest(url: URL(string: base + "new")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(text.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    // @patchable
     static func pair(first: Int, second: Int) async throws -> [Quote] {
         let a = try await fetch(id: first)
         try await Task.sleep(nanoseconds: 1_000_000)
