@@ -10,7 +10,7 @@ import SwiftSyntax
 /// (templates/guest/Foundation+Async.swift). The transform is a list of byte edits to the copied
 /// declaration, so lines stay where they were and the project's own `#sourceLocation`s still hold.
 ///
-/// Covered: `let P = [try] await CALL`, `[try] await CALL` and `return [try] await CALL` as
+/// Covered: `let P = [try] await CALL`, `x = [try] await CALL`, `[try] await CALL` and `return [try] await CALL` as
 /// statements of the function's own body (straight-line code; `if`, `guard` and `switch` without
 /// awaits in them are fine), where CALL is `URLSession.shared.data(from:)` / `data(for:)`,
 /// `Task.sleep(nanoseconds:)` / `Task.sleep(for:)`, `Task.yield()` or another async function of the
@@ -123,6 +123,9 @@ struct GuestAsyncTransform {
             if let asyncLet = found.asyncLet {
                 return .failure(Refusal(node: asyncLet, construct: "`async let`"))
             }
+            if let loop = found.forAwait {
+                return .failure(Refusal(node: loop, construct: "`for await` over an AsyncSequence"))
+            }
             if let closure = found.asyncClosure {
                 return .failure(Refusal(node: closure, construct: "an async closure (`Task { … }`, a task group…)"))
             }
@@ -196,7 +199,7 @@ struct GuestAsyncTransform {
             if current.is(DeferStmtSyntax.self) { return "an await inside `defer`" }
             node = current.parent
         }
-        return "an await inside an expression (only `let x = try await f()`, `try await f()` and `return try await f()` statements are transformed)"
+        return "an await inside an expression (only `let x = try await f()`, `x = try await f()`, `try await f()` and `return try await f()` statements are transformed)"
     }
 
     /// The awaits of one statement, and an async closure among them (which the guest cannot run).
@@ -204,6 +207,8 @@ struct GuestAsyncTransform {
         var awaits: [AwaitExprSyntax] = []
         var asyncClosure: Syntax?
         var asyncLet: Syntax?
+        /// `for await`/`for try await`, whose suspension is its keyword, not an await expression.
+        var forAwait: Syntax?
 
         init(_ node: CodeBlockItemSyntax) {
             super.init(viewMode: .sourceAccurate)
@@ -218,6 +223,11 @@ struct GuestAsyncTransform {
         override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
             if AwaitFinder.containsAwait(node) { asyncClosure = asyncClosure ?? Syntax(node) }
             return .skipChildren
+        }
+
+        override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+            if node.awaitKeyword != nil { forAwait = forAwait ?? Syntax(node) }
+            return .visitChildren
         }
 
         override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {
@@ -252,7 +262,7 @@ struct GuestAsyncTransform {
     /// A statement whose one await is the whole of what it computes.
     private struct AwaitStatement {
         enum Kind {
-            /// `let P = …`: the binding's text (`let (data, response)`, `var items: [Item]`).
+            /// `let P = …` or `x = …`: what receives the value (`let (data, response)`, `var items: [Item]`, `total`).
             case binding(String)
             case discarded
             case returned(ReturnStmtSyntax)
@@ -275,6 +285,13 @@ struct GuestAsyncTransform {
                 guard returnStatement.expression?.id == whole.id else { return nil }
                 kind = .returned(returnStatement)
             } else if let expression = item.item.as(ExprSyntax.self) ?? item.item.as(ExpressionStmtSyntax.self)?.expression {
+                // `x = try await f()`: the assignment moves into the continuation, as a binding does.
+                if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3,
+                   let target = sequence.elements.first, sequence.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true,
+                   sequence.elements.last?.id == whole.id {
+                    kind = .binding(target.trimmedDescription)
+                    return
+                }
                 guard expression.id == whole.id else { return nil }
                 kind = .discarded
             } else {
