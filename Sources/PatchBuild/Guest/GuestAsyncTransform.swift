@@ -118,6 +118,9 @@ struct GuestAsyncTransform {
         edits.append(insertion(at: body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset, opening))
         var openContinuations = 0
         var handledReturns: Set<SyntaxIdentifier> = []
+        // A `defer` of the function's own scope would run when its first part returns: at the
+        // first suspension, not at the end.
+        let deferStatement = body.statements.first { $0.item.is(DeferStmtSyntax.self) }
         for item in body.statements {
             let found = AwaitFinder(item)
             if let asyncLet = found.asyncLet {
@@ -130,6 +133,9 @@ struct GuestAsyncTransform {
                 return .failure(Refusal(node: closure, construct: "an async closure (`Task { … }`, a task group…)"))
             }
             guard let first = found.awaits.first else { continue }
+            if let deferStatement {
+                return .failure(Refusal(node: Syntax(deferStatement), construct: "`defer` in an async function that awaits (it would run at the first suspension)"))
+            }
             guard found.awaits.count == 1, let statement = AwaitStatement(item, awaitExpression: first) else {
                 return .failure(Refusal(node: Syntax(first), construct: Self.construct(around: first, in: item)))
             }
