@@ -126,6 +126,16 @@ public enum PatchNames {
         return "_pf_\(name)__\(labels)"
     }
 
+    /// The kickoff of an async function's export (sdk-contract §4 `patch_start_<fn>`, blob variant
+    /// `(i32 ptr, i32 len) -> ()`): `patch_start_` + its `functionExport` (docs/async.md).
+    public static func asyncStartExport(functionExport: String) -> String {
+        "patch_start_" + functionExport
+    }
+
+    /// The export an async module's finished task is read from (`callPackedAsync`'s `resultExport`:
+    /// `() -> i64` packed JSON), one for all its async functions.
+    public static let asyncResultExport = "patch_result_packed"
+
     /// The key of a computed property, routed by its getter: `Cart.total` (no parentheses, which tell
     /// a function's key apart), as `patch.json` lists it and the baseline names it.
     public static func propertyKey(typePath: [String], name: String) -> String {

@@ -29,6 +29,9 @@ public struct AsyncPumpReport: Sendable, Equatable {
     public var resolvedAsyncRequests: [OwedAsyncRequest] = []
     /// `patch_resolve_http` calls, in order, with the status handed to the guest (0 = transport failure).
     public var resolvedHTTPRequests: [ResolvedHTTPRequest] = []
+    /// Each suspension the host answered, in order, as `run --trace` prints it
+    /// (`round 2: resume http_get GET https://… (token 1): status 200, 17 bytes`).
+    public var trace: [String] = []
 }
 
 public struct ResolvedHTTPRequest: Sendable, Equatable {
@@ -192,6 +195,8 @@ public struct AsyncPump {
                 ])
                 report.resolvedHTTPRequests.append(
                     ResolvedHTTPRequest(request: request, status: status, bodyByteCount: body.count))
+                report.trace.append("round \(report.rounds): resume \(request.method) \(request.url) (token \(request.token)): "
+                    + (status == 0 ? "transport failure (status 0)" : "status \(status), \(body.count) bytes"))
             }
         }
         if !owed.async.isEmpty {
@@ -200,6 +205,7 @@ public struct AsyncPump {
             for request in owed.async {
                 try resolve.invoke([.int32(request.token), .int32(request.value)])
                 report.resolvedAsyncRequests.append(request)
+                report.trace.append("round \(report.rounds): resume async_request (token \(request.token)) with \(request.value)")
             }
         }
     }

@@ -22,6 +22,11 @@ public struct CallRequest: Sendable, Equatable {
 public struct CallResult: Sendable {
     public var outcome: CallOutcome
     public var decoded: DecodedOutput?
+
+    public init(outcome: CallOutcome, decoded: DecodedOutput?) {
+        self.outcome = outcome
+        self.decoded = decoded
+    }
 }
 
 extension RuntimeSession {
@@ -48,5 +53,48 @@ extension RuntimeSession {
         let outcome = try callPacked(request.export, input: bytes)
         let decoded = try DecodedOutput.decode(outcome.output ?? [], as: request.decoding, export: request.export)
         return CallResult(outcome: outcome, decoded: decoded)
+    }
+}
+
+/// A finished async call: its packed output and what the pump did.
+public struct AsyncCallResult: Sendable {
+    public var outcome: CallOutcome
+    public var decoded: DecodedOutput
+    public var report: AsyncPumpReport
+}
+
+extension RuntimeSession {
+    /// Whether `export` is an async function's kickoff as `build` writes them (docs/async.md):
+    /// `patch_start_…` of shape `(i32 ptr, i32 len) -> ()`, in a module that exports the pump.
+    public func isAsyncKickoff(_ export: String) throws(RuntimeError) -> Bool {
+        let routed = try route(export)
+        return export.hasPrefix("patch_start_") && routed.type.parameters == [.i32, .i32] && routed.type.results.isEmpty
+            && AsyncPump.supportsAsyncPump(routed.member.instance)
+    }
+
+    /// Calls an async function's kickoff as `Patch.callPackedAsync(export, input, resultExport:)` does
+    /// (sdk-contract §4): input through `patch_malloc`, init, kickoff, pump until done (answering its
+    /// HTTP requests from the fixtures and its `async_request`s), then the packed result of
+    /// `resultExport`, both buffers freed.
+    public func callAsync(_ request: CallRequest, resultExport: String) throws(RuntimeError) -> AsyncCallResult {
+        let routed = try route(request.export)
+        let input = try request.encoding.encode(request.input ?? [])
+        let pump = AsyncPump(instance: routed.member.instance, state: bridgeState)
+        let run = try invoke(routed.member, export: request.export) { () throws -> Result<(output: [UInt8], report: AsyncPumpReport), AsyncPumpError> in
+            do {
+                return .success(try pump.runPacked(kickoff: request.export, input: input, resultExport: resultExport))
+            } catch let error as AsyncPumpError {
+                return .failure(error)
+            }
+        }
+        switch run.value {
+        case .failure(let error):
+            throw .asyncPump(export: request.export, error)
+        case .success(let (output, report)):
+            let outcome = CallOutcome(export: request.export, moduleIndex: routed.member.index, abi: .async, signature: routed.signature,
+                                      values: [], output: output, fuelUsed: run.fuelUsed)
+            let decoded = try DecodedOutput.decode(output, as: request.decoding, export: request.export)
+            return AsyncCallResult(outcome: outcome, decoded: decoded, report: report)
+        }
     }
 }

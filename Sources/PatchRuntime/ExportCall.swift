@@ -30,7 +30,9 @@ public struct CallOutcome: Sendable {
     /// (`Patch.callPacked`). buffer: input bytes as the `(ptr, len)` arguments of an export with
     /// scalar results, as the SDK's typed `call` lowers one `String`/`Data` argument (§2.1), e.g.
     /// `(i32, i32) -> i32` for a function of a String returning Int32.
-    public enum ABI: String, Sendable, Codable { case scalar, packed, buffer }
+    /// async: an async function's kickoff `(i32 ptr, i32 len) -> ()` driven by the pump
+    /// (`Patch.callPackedAsync`, sdk-contract §4).
+    public enum ABI: String, Sendable, Codable { case scalar, packed, buffer, async }
 
     public var export: String
     public var moduleIndex: Int

@@ -31,6 +31,9 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
     case undecodableOutput(export: String, encoding: String, detail: String)
     case invalidInput(detail: String)
     case messagePack(MessagePackError)
+    /// An async function's kickoff the pump could not finish (sdk-contract §4: stuck, never completed,
+    /// out of time) or whose contract exports are missing or misshapen.
+    case asyncPump(export: String, AsyncPumpError)
     // Smoke probes and the fallback ladder
     case invalidProbes(source: String, detail: String)
     case smokeFailed(failed: Int, total: Int, failures: [ProbeResult])
@@ -66,7 +69,7 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             }
         case .timedOut: return .timeout
         case .exportNotFound, .unsupportedSignature, .allocatorMissing, .allocationFailed, .packedResultOutOfBounds,
-             .undecodableOutput, .messagePack:
+             .undecodableOutput, .messagePack, .asyncPump:
             return .callFailed
         case .smokeFailed: return .smokeFailed
         case .noRungActivated: return .fallbackExhausted
@@ -129,6 +132,8 @@ public enum RuntimeError: Error, Sendable, CustomStringConvertible {
             return "the output of \(export) is not valid \(encoding): \(detail)"
         case let .invalidInput(detail):
             return "invalid --input: \(detail)"
+        case let .asyncPump(export, error):
+            return "\(export): \(error)"
         case let .messagePack(error):
             return "MessagePack: \(error)"
         case let .invalidProbes(source, detail):

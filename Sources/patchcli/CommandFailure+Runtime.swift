@@ -60,6 +60,16 @@ extension CommandFailure {
            report.kind != .tableLimit, report.kind != .stackExhausted {
             kind = "trap_" + report.kind.rawValue
         }
+        if case .asyncPump(_, let pumpError) = error {
+            switch pumpError {
+            case .stuck, .neverCompleted, .timedOut:
+                // A device's `callPackedAsync` fails the same way, and the app's thunk runs the original.
+                self.init(kind: "async_stuck", message: error.description, exitStatus: status,
+                          hint: "the async function awaits something the host never answers (docs/async.md); a device would run the app's own code instead")
+                return
+            case .missingExport, .wrongSignature, .unexpectedResult: break
+            }
+        }
         self.init(kind: kind, message: error.description, exitStatus: status, hint: hint)
     }
 }

@@ -14,6 +14,9 @@ struct Run: AsyncParsableCommand {
                                                    write TEXT into guest memory as the export's (ptr, len):
                                                    (i32,i32)->i64 returns packed bytes (printed decoded),
                                                    (i32,i32)->i32 a value (printed as is)
+            patchcli run MODULE patch_start_… --input JSON [--fixtures F] [--trace]
+                                                   drive an async function's kickoff with the async pump
+                                                   (sdk-contract §4), as Patch.callPackedAsync does
             patchcli run MODULE                    activate only: parity checks, instantiate, _initialize
             patchcli run MODULE --smoke            run the probes of MODULE's manifest.json (or --probes)
             patchcli run --fallback CURRENT [PREVIOUS] [BUNDLED]
@@ -54,6 +57,9 @@ struct Run: AsyncParsableCommand {
 
     @Option(help: "JSON file of canned HTTP answers for the network bridges.")
     var fixtures: String?
+
+    @Flag(help: "With an async function's kickoff (patch_start_…): print each suspension the host answered, in order.")
+    var trace = false
 
     @Flag(help: "Send requests no --fixtures entry answers to the real network (http and https only).")
     var allowNetwork = false
@@ -136,6 +142,10 @@ struct Run: AsyncParsableCommand {
         /// The host bridges the call(s) used, in order (`patch_host.defaults_set_int(launches, 3)`): what
         /// a function returning nothing did (absent when none).
         var bridgeCalls: [String]?
+        /// An async kickoff: the pump's rounds and jobs, and (with --trace) each suspension the host answered.
+        var pumpRounds: Int?
+        var jobsRun: Int64?
+        var trace: [String]?
         var memoryHighWaterBytes: Int
         var memoryHighWaterPages: Int
     }
@@ -152,16 +162,28 @@ struct Run: AsyncParsableCommand {
         if input != nil && !arguments.isEmpty { throw usage("--input and wasm arguments cannot be combined: --input is the export's whole input") }
         guard (1...10_000_000).contains(repeatCount) else { throw usage("--repeat must be 1…10000000") }
         let started = ContinuousClock.now
-        let (result, exports, highWater, activation, calling, bridgeCalls) = try RuntimeSession.withSession(artifact: artifact, options: options) {
+        let (result, exports, highWater, activation, calling, bridgeCalls, pumped) = try RuntimeSession.withSession(artifact: artifact, options: options) {
             session throws(RuntimeError) in
             let activated = ContinuousClock.now
             var result: CallResult?
+            var pumped: AsyncPumpReport?
             if let request {
-                for _ in 0..<repeatCount { result = try session.perform(request) }
+                // An async function's kickoff runs under the pump (docs/async.md), as callPackedAsync does.
+                var isAsync = false
+                if arguments.isEmpty { isAsync = try session.isAsyncKickoff(request.export) }
+                for _ in 0..<repeatCount {
+                    if isAsync {
+                        let call = try session.callAsync(request, resultExport: PatchNames.asyncResultExport)
+                        (result, pumped) = (CallResult(outcome: call.outcome, decoded: call.decoded), call.report)
+                    } else {
+                        result = try session.perform(request)
+                    }
+                }
             }
             return (result, session.exportedFunctions, session.memoryHighWaterBytes, activated - started, ContinuousClock.now - activated,
-                    session.bridgeState.calls.map(\.description))
+                    session.bridgeState.calls.map(\.description), pumped)
         }
+        if trace && pumped == nil { throw usage("--trace shows an async function's suspensions: call its kickoff (patch_start_…) with --input") }
         let elapsed = ContinuousClock.now - started
         var summary = CallSummary(
             module: module, layers: artifact.layers, sha256: artifact.sha256, timeMs: Self.milliseconds(elapsed),
@@ -176,6 +198,15 @@ struct Run: AsyncParsableCommand {
             summary.signature = result.outcome.signature
             summary.fuelUsed = result.outcome.fuelUsed
             if !bridgeCalls.isEmpty { summary.bridgeCalls = bridgeCalls }
+            if let pumped {
+                summary.pumpRounds = pumped.rounds
+                summary.jobsRun = pumped.jobsRun
+                if trace {
+                    summary.trace = pumped.trace
+                    pumped.trace.forEach { console.line($0) }
+                    console.line("done after \(pumped.rounds) round(s), \(pumped.jobsRun) job(s)")
+                }
+            }
             if let decoded = result.decoded {
                 summary.outputEncoding = decoded.encoding
                 summary.output = decoded.rendered

@@ -45,6 +45,13 @@ void patch_host_defaults_set_bool(const uint8_t *key, int32_t key_length, int32_
 void patch_host_defaults_set_int(const uint8_t *key, int32_t key_length, int64_t value) PATCH_HOST(defaults_set_int);
 void patch_host_defaults_set_double(const uint8_t *key, int32_t key_length, int64_t bits) PATCH_HOST(defaults_set_double);
 
+// §3.4 async: each returns at once ("suspended"); the host answers later through the guest's
+// patch_resolve / patch_resolve_http exports (sdk-contract §4, Foundation+Async.swift).
+void patch_host_async_request(int32_t token) PATCH_HOST(async_request);
+void patch_host_http_get(const uint8_t *url, int32_t url_length, int32_t token) PATCH_HOST(http_get);
+void patch_host_http_request(const uint8_t *method, int32_t method_length, const uint8_t *url, int32_t url_length,
+                             const uint8_t *body, int32_t body_length, int32_t token) PATCH_HOST(http_request);
+
 // §3.5 core bridges.
 int64_t patch_locale_identifier(void) PATCH_CORE(locale_identifier);
 int64_t patch_timezone_identifier(void) PATCH_CORE(timezone_identifier);

@@ -172,6 +172,7 @@ struct GuestCodecGenerator {
 
     /// The packed-JSON export and, when the signature allows, the scalar fast path.
     func emitGlue(for plan: GuestExportPlan, into writer: inout GuestSourceWriter) {
+        if plan.isAsync { return emitAsyncGlue(for: plan, into: &writer) }
         let symbol = plan.name.jsonSymbol
         writer.line("@_cdecl(\"\(symbol)\")")
         writer.line("public func _\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) -> Int64 {")
@@ -225,6 +226,40 @@ struct GuestCodecGenerator {
         writer.line("@_cdecl(\"\(plan.name.scalarSymbol)\")")
         writer.line("public func _\(plan.name.scalarSymbol)(\(parameters.joined(separator: ", ")))\(resultSpelling) {")
         writer.line(plan.result == .int ? "    Int64(\(scalarCall))" : "    \(scalarCall)")
+        writer.line("}")
+    }
+
+    /// An async function's kickoff (sdk-contract §4, blob variant): decodes the arguments, queues the
+    /// call of its continuation form (`GuestAsyncTransform`), and ends the task with the envelope a
+    /// packed call would answer, or `{"urlError": code}` when a request it awaited failed in transport.
+    private func emitAsyncGlue(for plan: GuestExportPlan, into writer: inout GuestSourceWriter) {
+        let symbol = plan.exportSymbol
+        writer.line("@_cdecl(\"\(symbol)\")")
+        writer.line("public func _\(symbol)(_ input: UnsafePointer<UInt8>?, _ length: Int32) {")
+        writer.line("    _patchAsyncStart(input, length) { arguments throws(_PatchDecodeError) in")
+        var receiver = callee(plan)
+        if plan.isInstanceMethod, let owner = plan.owner {
+            writer.line("        let receiver = try arguments.decode(\"self\", as: \(index.types[owner].qualifiedName).self)")
+            receiver = "receiver." + SwiftIdentifier.escaped(plan.name.baseName)
+        }
+        for (position, parameter) in plan.parameters.enumerated() {
+            writer.line("        let argument\(position) = try arguments.decode(\(literal(parameter.name)), as: \(parameter.type.spelling(index)).self)")
+        }
+        let arguments = callArguments(plan, values: plan.parameters.indices.map { "argument\($0)" })
+        writer.line("        return {")
+        writer.line("            \(receiver)(\(arguments)) { outcome in")
+        writer.line("                _patchAsyncFinish { writer in")
+        writer.line("                    switch outcome {")
+        writer.line(plan.result == nil ? "                    case .value: writer.writeVoidEnvelope()" : "                    case .value(let value): writer.writeValueEnvelope(value)")
+        if let thrown = plan.thrownError {
+            writer.line("                    case .thrown(let error): writer.writeThrownEnvelope(\(literal(thrown.spelling(index))), error)")
+        }
+        writer.line("                    case .urlError(let code): writer.writeURLErrorEnvelope(code)")
+        writer.line("                    }")
+        writer.line("                }")
+        writer.line("            }")
+        writer.line("        }")
+        writer.line("    }")
         writer.line("}")
     }
 

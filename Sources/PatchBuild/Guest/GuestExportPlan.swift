@@ -1,3 +1,4 @@
+import PatchManifest
 import SwiftSyntax
 
 /// One patchable function: how its glue decodes the input, calls it and encodes the result.
@@ -27,11 +28,19 @@ struct GuestExportPlan {
     /// `{"thrown": …}`; nil when the function does not throw.
     var thrownError: GuestValueType? = nil
     let location: GuestSourceLocation
+    /// An async function (docs/async.md): exported as the kickoff `patch_start_<export>` of the
+    /// async pump contract instead of a packed call, and without a scalar fast path.
+    var isAsync = false
+
+    /// The export the app's thunk calls: the packed-JSON one, or an async function's kickoff.
+    var exportSymbol: String {
+        isAsync ? PatchNames.asyncStartExport(functionExport: name.jsonSymbol) : name.jsonSymbol
+    }
 
     /// A scalar fast path exists when nothing needs JSON: no receiver, scalar parameters, a scalar
     /// or Void result.
     var hasScalarFastPath: Bool {
-        !isInstanceMethod && parameters.allSatisfy { $0.type.scalarWasmType != nil } && (result?.scalarWasmType != nil || result == nil)
+        !isAsync && !isInstanceMethod && parameters.allSatisfy { $0.type.scalarWasmType != nil } && (result?.scalarWasmType != nil || result == nil)
     }
 
     /// The fast path's wasm signature, e.g. `(i64,i64)->i64`.
@@ -91,14 +100,35 @@ struct GuestSignatureReader {
         if case let .accessors(accessors)? = getter?.accessorBlock?.accessors, let get = accessors.first(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) }) {
             effects = get.effectSpecifiers.map { FunctionEffectSpecifiersSyntax(asyncSpecifier: $0.asyncSpecifier, throwsClause: $0.throwsClause) }
         }
+        var transform: GuestAsyncTransform?
         if let async = effects?.asyncSpecifier {
-            return fail(.asyncCode, "async functions cannot run in the embedded wasm32 guest (it has no _Concurrency)", at: async)
+            guard let function else {
+                return fail(.asyncCode, "async \(initializer != nil ? "initializers" : "getters") stay native: the guest transforms async functions only (docs/async.md)", at: async)
+            }
+            switch GuestAsyncTransform.transform(function, thrownTypes: GuestAsyncTransform.thrownTypes(in: index)) {
+            case .success(let transformed): transform = transformed
+            case .failure(let refusal): return fail(.asyncCode, "\(refusal.construct) stays native: the guest runs only the async forms docs/async.md lists", at: refusal.node)
+            }
         }
         var thrownError: GuestValueType?
         if let throwsClause = effects?.throwsClause {
-            switch thrownType(of: decl, throwsClause: throwsClause, scope: owner.map { index.types[$0].path } ?? []) {
-            case .success(let type): thrownError = type
-            case .failure(let problem): return fail(problem.reason, problem.detail, at: throwsClause)
+            // An async function fails with its own error type or the one it passes on
+            // (`GuestAsyncTransform.thrownTypes`); with neither, only with its requests' transport
+            // failures, which travel apart (`{"urlError": code}`).
+            let written = transform.map { $0.thrownType.map { TypeSyntax(IdentifierTypeSyntax(name: .identifier($0))) } }
+            switch written {
+            case .some(nil): break
+            case .some(let type?):
+                switch resolve(type, scope: owner.map { index.types[$0].path } ?? []) {
+                case .success(.project(let project)): thrownError = .project(project)
+                case .success: return fail(.unsupportedSignature, "thrown type \(type.trimmedText) is not a struct or enum of the project", at: throwsClause)
+                case .failure(let problem): return fail(problem.reason, "thrown type: \(problem.detail)", at: throwsClause)
+                }
+            case nil:
+                switch thrownType(of: decl, throwsClause: throwsClause, scope: owner.map { index.types[$0].path } ?? []) {
+                case .success(let type): thrownError = type
+                case .failure(let problem): return fail(problem.reason, problem.detail, at: throwsClause)
+                }
             }
         }
         if let generics = function?.genericParameterClause ?? initializer?.genericParameterClause {
@@ -143,6 +173,9 @@ struct GuestSignatureReader {
         let isInstanceMethod = owner != nil && !isStatic
         // Any method of a class may change the object: its new stored values always come back.
         let isObject = isInstanceMethod && owner.map { index.types[$0].kind == .classType } == true
+        if transform != nil, isObject {
+            return fail(.asyncCode, "async methods of a class stay native: the object's copy the module changes would have to be written back across the suspension (docs/async.md)")
+        }
         if name.isSetter {
             // The setter is a mutating method of one parameter, `newValue`, of the property's type.
             guard isInstanceMethod, let type = result, Self.setAccessor(of: getter) != nil else {
@@ -154,7 +187,7 @@ struct GuestSignatureReader {
         let plan = GuestExportPlan(
             name: name, unit: unit, decl: decl, owner: owner, isInstanceMethod: isInstanceMethod,
             isMutating: isInstanceMethod && (modifiers.contains("mutating") || isObject || name.isSetter), parameters: parameters, result: result,
-            thrownError: thrownError, location: location)
+            thrownError: thrownError, location: location, isAsync: transform != nil)
         // Every project type the glue encodes or decodes must itself be codable.
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
             + (thrownError?.projectTypes() ?? [])

@@ -175,6 +175,11 @@ public enum GuestModuleBuilder {
     /// Fixed between builds: both names are written into symbol names, and changing them inflates
     /// binary diffs between a baseline and a patch (measured 2.4x).
     public static let moduleName = "PatchGuest"
+
+    /// The exports of the async pump contract (sdk-contract §4) a module with async functions has
+    /// besides their kickoffs; `patch_pump` and `patch_done` make the SDK's `supportsAsyncPump` true.
+    static let asyncPumpExports = ["patch_init", "patch_pump", "patch_pending", "patch_done", PatchNames.asyncResultExport,
+                                   "patch_resolve", "patch_resolve_http"]
     /// Every file a build writes into its output directory.
     public static let outputFiles = ["module.wasm", "module.unstripped.wasm", "symbols.json", "manifest.json", GuestProgram.fileName]
     static let maximumAttempts = 4
@@ -228,9 +233,11 @@ public enum GuestModuleBuilder {
 
         var exportedSymbols: [String] = []
         for plan in program.exports {
-            exportedSymbols.append(plan.name.jsonSymbol)
+            exportedSymbols.append(plan.exportSymbol)
             if plan.hasScalarFastPath { exportedSymbols.append(plan.name.scalarSymbol) }
         }
+        // The guest half of the pump contract (templates/guest/Foundation+Async.swift), once.
+        if program.exports.contains(where: \.isAsync) { exportedSymbols += GuestModuleBuilder.asyncPumpExports }
         for view in program.views {
             exportedSymbols.append(view.request.bodyExport)
             if view.isInteractive { exportedSymbols.append(view.request.dispatchExport) }
@@ -253,7 +260,7 @@ public enum GuestModuleBuilder {
             let (decl, file, _) = generator.declaration(of: plan.unit)
             probes += try GuestProbeCollector.probes(for: plan, in: index.files[file])
             exports.append(GuestManifest.Export(
-                declarationID: plan.name.declarationID, symbol: plan.name.jsonSymbol, signature: plan.swiftSignature,
+                declarationID: plan.name.declarationID, symbol: plan.exportSymbol, signature: plan.swiftSignature,
                 contentHash: ContentHash.of(index.files[file].asWritten(decl)), location: plan.location,
                 scalar: plan.hasScalarFastPath ? .init(symbol: plan.name.scalarSymbol, wasmSignature: plan.scalarWasmSignature) : nil))
         }

@@ -32,7 +32,9 @@ enum GuestProbeCollector {
 
     static func probes(for plan: GuestExportPlan, in file: GuestSourceFile) throws(GuestBuildError) -> [GuestProbe] {
         // A property's probes call its getter: its setter shares the declaration, not the input.
-        guard !plan.name.isSetter else { return [] }
+        // An async function's export is a kickoff the pump drives, which a smoke probe (one packed
+        // call) cannot run; `run` drives it (docs/async.md).
+        guard !plan.name.isSetter, !plan.isAsync else { return [] }
         var probes: [GuestProbe] = []
         let location = GuestSourceLocation(file: file.relativePath, line: file.line(of: plan.decl))
         // Comments directly above the declaration live in the leading trivia of its first token.

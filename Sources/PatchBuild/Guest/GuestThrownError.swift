@@ -55,6 +55,8 @@ enum GuestThrownError {
     /// untyped `throws` or its error type cannot be read (it then fails to compile, and `build`
     /// attributes that to the exports using it).
     static func typedThrowsEdit(in decl: DeclSyntax) -> (range: Range<Int>, replacement: String)? {
+        // An async function's clause goes with the rest of its signature (`GuestAsyncTransform`).
+        guard !GuestAsyncTransform.isAsyncFunction(decl) else { return nil }
         let clause = decl.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
             ?? decl.as(InitializerDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
         guard let clause, clause.type == nil, clause.throwsSpecifier.tokenKind == .keyword(.throws), let name = typeName(in: decl) else { return nil }

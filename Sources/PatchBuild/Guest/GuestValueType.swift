@@ -105,7 +105,7 @@ enum GuestFrameworkNames {
         "Date", "TimeInterval", "Locale", "TimeZone", "Calendar", "DateComponents", "DateFormatter", "ISO8601DateFormatter",
         "RelativeDateTimeFormatter", "NumberFormatter", "NSNumber", "UserDefaults", "Bundle", "Logger", "OSLogMessage", "OSLogPrivacy",
         "CharacterSet", "ComparisonResult", "URL", "URLComponents", "URLQueryItem", "UUID", "Data", "JSONEncoder", "JSONDecoder",
-        "EncodingError", "DecodingError",
+        "EncodingError", "DecodingError", "URLRequest", "URLResponse", "HTTPURLResponse",
     ]
 
     static let types: [String: String] = {

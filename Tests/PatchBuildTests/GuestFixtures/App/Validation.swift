@@ -54,7 +54,7 @@ func ratio(_ a: Double, _ b: Double) -> Double {
 }
 
 func fetchLimit() async -> Int {
-    42
+    async let limit = 42; return await limit
 }
 
 final class Counter {
