@@ -62,6 +62,10 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
+        // The app's asset sources (asset catalogs, strings, string catalogs, JSON config) read and
+        // validated into resource-overlay entries (docs/assets.md).
+        .target(name: "PatchAssets", dependencies: ["PatchManifest"]),
+
         // project.pbxproj as data: the OpenStep property-list parser and the byte-splicing editor.
         // Depends on nothing, so any target can read Xcode projects.
         .target(name: "PBXProj"),
@@ -84,6 +88,8 @@ let package = Package(
             name: "PatchBuild",
             dependencies: [
                 "PatchManifest",
+                // `prepare` records the app's assets in the baseline; `build` ships their changes.
+                "PatchAssets",
                 // `doctor` round-trips the system codecs.
                 "PatchDiff",
                 // `init` writes the signing keys and `doctor` checks them (`KeyDirectory`).
@@ -118,6 +124,7 @@ let package = Package(
             dependencies: [
                 "PatchDiff",
                 "PatchManifest",
+                "PatchAssets",
                 "PatchRuntime",
                 "PatchBuild",
                 "PatchStore",
@@ -163,7 +170,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
+        .testTarget(name: "PatchAssetsTests", dependencies: ["PatchAssets", "PatchManifest"]),
         .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest", "PythonPeer"]),
-        .testTarget(name: "patchcliTests", dependencies: ["patchcli"]),
+        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "PatchAssets"]),
     ]
 )

@@ -93,6 +93,8 @@ public struct ChangeSet: Sendable {
     public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     /// patch.json's `build` settings (Swift SDK, wasm-opt) for the toolchain that compiles them.
     public var buildSettings: ProjectConfig.BuildSettings
+    /// The assets the shipped build holds (`AssetChanges` compares the project's against them).
+    public var baselineAssets: [Baseline.Asset] = []
 
     /// Folds in what the guest compiler could not build: those candidates become native-only with
     /// its reason and location.
@@ -195,7 +197,8 @@ public enum ChangeDetector {
         }
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes), changes: changes,
                          candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
-                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init(),
+                         baselineAssets: baseline.assets)
     }
 
     /// A changed instance member whose type's stored layout changed natively stays native: its

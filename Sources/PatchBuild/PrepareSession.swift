@@ -56,7 +56,8 @@ public struct PrepareSession: Sendable {
         let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
         let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                  cache: cache, previouslyGenerated: state.generatedFiles,
-                                 previousInsertions: state.files.mapValues(\.insertions), existingFile: existingFile)
+                                 previousInsertions: state.files.mapValues(\.insertions), assets: AssetChanges.baselineRecords(root: root, config: config),
+                                 existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baselineBytes
         let currentBaseline = try ProjectSources.readIfPresent(Preparer.join(root, PrepareState.baselinePath))

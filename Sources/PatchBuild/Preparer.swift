@@ -342,7 +342,7 @@ public enum Preparer {
     ///     a function this run no longer routes is taken back out.
     public static func plan(targets: [PrepareTarget], appTarget: String, routing: RoutingSelection,
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
-                            previousInsertions: [String: PreparedInsertions] = [:],
+                            previousInsertions: [String: PreparedInsertions] = [:], assets: [Baseline.Asset] = [],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(routing: routing, cache: cache, targets: targets, previousInsertions: previousInsertions)
         var scanned = targets.map { planner.analyze($0) }
@@ -353,7 +353,7 @@ public enum Preparer {
         // The baseline and the fingerprint depend on the scans and the tokens alone: they are made on
         // another thread while files are emitted.
         let viewTokens = planner.viewTokens
-        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens) }
+        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens, assets: assets) }
         planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
@@ -1176,7 +1176,7 @@ private struct Planner {
 
     /// The baseline of all scanned files, its canonical bytes, the build fingerprint, and the line of
     /// each declaration by id.
-    static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
+    static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]], assets: [Baseline.Asset]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
         var declarations: [Baseline.Declaration] = []
         var lines: [Int] = []
         for analysis in analyses {
@@ -1201,7 +1201,7 @@ private struct Planner {
             }
         }
         let disambiguated = disambiguated(declarations)
-        let baseline = Baseline(declarations: disambiguated)
+        let baseline = Baseline(declarations: disambiguated, assets: assets)
         let bytes = baseline.canonicalJSON
         return (baseline, bytes, BuildFingerprint.compute(canonicalBaseline: bytes),
                 Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first }))

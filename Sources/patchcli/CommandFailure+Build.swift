@@ -37,6 +37,17 @@ extension CommandFailure {
         case .changeDetection(.baselineInvalid):
             self.init(kind: "malformed_input", message: error.description, exitStatus: .malformedInput,
                       hint: "run `patchcli prepare` to write the baseline again")
+        case let .assets(.invalidAssets(issues)):
+            self.init(kind: "asset_invalid", message: "\(issues.count) asset(s) are invalid; nothing was written", exitStatus: .assetInvalid,
+                      hint: "fix each asset where the detail says (file, key, reason; docs/assets.md \"Validation\") and build again",
+                      detail: issues.map { "  \($0)" }.joined(separator: "\n"), result: issues)
+        case let .artifactTooLarge(size):
+            self.init(size)
         }
+    }
+
+    init(_ size: ArtifactSizeReport) {
+        self.init(kind: "artifact_too_large", message: size.description, exitStatus: .artifactTooLarge,
+                  hint: "ship fewer or smaller assets (the largest are listed), or raise --max-artifact-bytes", result: size)
     }
 }

@@ -36,6 +36,7 @@ struct ReleasePublish: AsyncParsableCommand {
     var appKey: String?
     @Option(help: "Smoke probes to run before publishing (manifest.json format; default: manifest.json next to MODULE).") var probes: String?
     @Flag(help: "Publish without verifying the module (only for a module you have verified yourself).") var skipVerify = false
+    @Option(name: .customLong("max-artifact-bytes"), help: "Refuse (exit 57) an artifact larger than N bytes; the report lists its largest assets.") var maxArtifactBytes: Int?
     @OptionGroup(title: "Limits of the proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
@@ -45,6 +46,8 @@ struct ReleasePublish: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("release") {
             let bytes = try FileAccess.read(module)
+            let composition = ArtifactComposition(bytes)
+            if let maxArtifactBytes, bytes.count > maxArtifactBytes { throw CommandFailure(composition.sizeReport(limit: maxArtifactBytes)) }
             let manifest = try Run.siblingManifest(of: module)
             let fingerprint = try publishedFingerprint(manifest)
             var stdin = StandardInputKey()
@@ -67,7 +70,10 @@ struct ReleasePublish: AsyncParsableCommand {
             }
             outcome.records.forEach(console.record)
             console.files(outcome.receipt)
-            return outcome
+            // The dry run says what the artifact is made of: with assets, each one's share.
+            guard publishFlags.dryRun else { return PublishResult(outcome: outcome) }
+            composition.lines.forEach(console.line)
+            return PublishResult(outcome: outcome, artifact: composition)
         }
     }
 
