@@ -84,12 +84,14 @@ public struct AssetIssue: Error, Sendable, Equatable, Codable, CustomStringConve
     }
 }
 
-/// An asset that parses but that PROV cannot carry. It has an id and hash like an entry, so the
-/// baseline records it and `build` reports it only when it changed.
-public struct UnshippableAsset: Sendable, Equatable {
-    /// The id the asset would have as an entry (`string:en:Localizable:%lld birds`).
+/// An asset that is broken, or that parses but that PROV cannot carry. It has an id and a hash of its
+/// source like an entry, so the baseline records it and `build` acts only on the ones that changed:
+/// an app's long-standing problems do not block a patch that leaves them alone.
+public struct AssetFinding: Sendable, Equatable {
+    /// The entry id it concerns (`string:en:Localizable:%lld birds`), or `file:<path>` for a file
+    /// that does not parse, `format:<table>:<key>` for arguments that differ between locales.
     public var id: String
-    /// SHA-256 of the source it was read from (the localization's JSON, the image file…).
+    /// SHA-256 of the source it was read from (the localization's JSON, the file, the values…).
     public var contentHash: String
     public var issue: AssetIssue
 
@@ -104,12 +106,12 @@ public struct UnshippableAsset: Sendable, Equatable {
 public struct AssetInventory: Sendable {
     /// Sorted by id.
     public var entries: [AssetEntry]
-    /// Assets that are broken: a build stops on any of them.
-    public var errors: [AssetIssue]
+    /// Assets that are broken: a build stops on those that changed since the baseline.
+    public var errors: [AssetFinding]
     /// Assets that parse but that PROV cannot carry (plural variants, vector images, …), sorted by id.
-    public var unshippable: [UnshippableAsset]
+    public var unshippable: [AssetFinding]
 
-    public init(entries: [AssetEntry], errors: [AssetIssue], unshippable: [UnshippableAsset]) {
+    public init(entries: [AssetEntry], errors: [AssetFinding], unshippable: [AssetFinding]) {
         self.entries = entries.sorted { $0.id < $1.id }
         self.errors = errors
         self.unshippable = unshippable.sorted { $0.id < $1.id }

@@ -31,8 +31,8 @@ public enum AssetReader {
     private struct Collector {
         let root: String
         var entries: [AssetEntry] = []
-        var errors: [AssetIssue] = []
-        var unshippable: [UnshippableAsset] = []
+        var errors: [AssetFinding] = []
+        var unshippable: [AssetFinding] = []
         /// id → index in `entries`, to report an asset defined twice.
         var indexByID: [String: Int] = [:]
 
@@ -79,7 +79,8 @@ public enum AssetReader {
                 // The same asset in two catalogs (an app and its extension often share one) is fine
                 // when both say the same; otherwise which one the device's override replaces is unclear.
                 guard entries[existing].value != entry.value else { return }
-                errors.append(AssetIssue(file: entry.file, key: entry.id, reason: "also defined, differently, in \(entries[existing].file)"))
+                errors.append(AssetFinding(id: "\(entry.id)@\(entry.file)", source: Array(entry.contentHash.utf8),
+                                           issue: AssetIssue(file: entry.file, key: entry.id, reason: "also defined, differently, in \(entries[existing].file)")))
                 return
             }
             indexByID[entry.id] = entries.count
@@ -108,26 +109,35 @@ public enum AssetReader {
 
         mutating func readColorSet(_ folder: String, name: String) {
             let file = Self.join(folder, "Contents.json")
-            guard let bytes = read(file) else { errors.append(AssetIssue(file: folder, key: name, reason: "no Contents.json")); return }
+            guard let bytes = read(file) else {
+                errors.append(AssetFinding(id: "color:\(name)", source: [], issue: AssetIssue(file: folder, key: name, reason: "no Contents.json")))
+                return
+            }
             switch ColorSetReader.read(bytes, name: name, file: file) {
             case let .success(color):
                 let summary = color.light.hex + (color.dark.map { " (dark \($0.hex))" } ?? "")
                 add(AssetEntry(id: "color:\(name)", kind: .color, file: file, value: .color(color), summary: summary))
             case let .failure(issue):
                 if issue.reason.hasPrefix("refers to the system color") {
-                    unshippable.append(UnshippableAsset(id: "color:\(name)", source: bytes, issue: issue))
+                    unshippable.append(AssetFinding(id: "color:\(name)", source: bytes, issue: issue))
                 } else {
-                    errors.append(issue)
+                    errors.append(AssetFinding(id: "color:\(name)", source: bytes, issue: issue))
                 }
+            case nil:
+                // A color with no components (Xcode's empty AccentColor): nothing to override.
+                break
             }
         }
 
         mutating func readImageSet(_ folder: String, name: String) {
             let file = Self.join(folder, "Contents.json")
-            guard let bytes = read(file),
-                  let contents = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
+            let bytes = read(file) ?? []
+            func fail(_ path: String, _ reason: String, source: [UInt8]) {
+                errors.append(AssetFinding(id: "image:\(name)", source: bytes + source, issue: AssetIssue(file: path, key: name, reason: reason)))
+            }
+            guard let contents = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any],
                   let images = contents["images"] as? [[String: Any]]
-            else { errors.append(AssetIssue(file: file, key: name, reason: "Contents.json is missing or has no \"images\" array")); return }
+            else { return fail(file, "Contents.json is missing or has no \"images\" array", source: []) }
             // PROV's lookup is by name: the largest universal scale ships and UIImage scales it.
             let candidates = images.compactMap { image -> (file: String, scale: UInt8)? in
                 guard let filename = image["filename"] as? String, (image["idiom"] as? String ?? "universal") == "universal" else { return nil }
@@ -138,18 +148,18 @@ public enum AssetReader {
             let imagePath = Self.join(folder, chosen.file)
             let lowered = chosen.file.lowercased()
             guard lowered.hasSuffix(".png") || lowered.hasSuffix(".jpg") || lowered.hasSuffix(".jpeg") else {
-                unshippable.append(UnshippableAsset(id: "image:\(name)", source: read(imagePath) ?? bytes, issue: AssetIssue(
+                unshippable.append(AssetFinding(id: "image:\(name)", source: read(imagePath) ?? bytes, issue: AssetIssue(
                     file: imagePath, key: name, reason: "only PNG and JPEG images are validated and shipped; \((chosen.file as NSString).pathExtension) needs an app release")))
                 return
             }
-            guard let payload = read(imagePath) else { errors.append(AssetIssue(file: imagePath, key: name, reason: "Contents.json names \(chosen.file), which does not exist")); return }
+            guard let payload = read(imagePath) else { return fail(imagePath, "Contents.json names \(chosen.file), which does not exist", source: []) }
             switch ImageValidator.validate(payload) {
             case let .success(decoded):
                 let image = ResourceOverlay.Image(name: name, scale: chosen.scale, mime: decoded.mime, payload: payload)
                 add(AssetEntry(id: "image:\(name)", kind: .image, file: imagePath, value: .bytes(image),
                                summary: "\(decoded.width)×\(decoded.height) px @\(chosen.scale)x \(decoded.mime), \(payload.count) bytes"))
             case let .failure(failure):
-                errors.append(AssetIssue(file: imagePath, key: name, reason: failure.reason))
+                fail(imagePath, failure.reason, source: payload)
             }
         }
 
@@ -166,7 +176,7 @@ public enum AssetReader {
             case let .success(parsed):
                 for entry in parsed { addString(file: file, locale: locale, table: table, key: entry.key, value: entry.value) }
             case let .failure(failure):
-                errors.append(AssetIssue(file: file, line: failure.line, key: failure.key, reason: failure.reason))
+                errors.append(AssetFinding(id: "file:\(file)", source: bytes, issue: AssetIssue(file: file, line: failure.line, key: failure.key, reason: failure.reason)))
             }
         }
 
@@ -176,26 +186,28 @@ public enum AssetReader {
             case let .success(catalog):
                 for entry in catalog.entries { addString(file: file, locale: entry.locale, table: table, key: entry.key, value: entry.value) }
                 for item in catalog.unshippable {
-                    unshippable.append(UnshippableAsset(id: "string:\(item.locale):\(table):\(item.key)", source: item.source,
+                    unshippable.append(AssetFinding(id: "string:\(item.locale):\(table):\(item.key)", source: item.source,
                                                         issue: AssetIssue(file: file, key: "\(item.locale):\(item.key)", reason: item.reason)))
                 }
             case let .failure(failure):
-                errors.append(AssetIssue(file: file, key: failure.key, reason: failure.reason))
+                errors.append(AssetFinding(id: "file:\(file)", source: bytes, issue: AssetIssue(file: file, key: failure.key, reason: failure.reason)))
             }
         }
 
         /// Every locale's value of a (table, key) must consume the same arguments.
         mutating func checkFormatSpecifiers() {
-            var byKey: [String: [(locale: String, file: String, arguments: [Int: String])]] = [:]
+            var byKey: [String: [(locale: String, file: String, value: String, arguments: [Int: String])]] = [:]
             for entry in entries {
                 guard case let .string(locale, string) = entry.value else { continue }
-                byKey["\(string.table)\u{0}\(string.key)", default: []].append((locale, entry.file, FormatSpecifiers.arguments(of: string.value)))
+                byKey["\(string.table):\(string.key)", default: []].append((locale, entry.file, string.value, FormatSpecifiers.arguments(of: string.value)))
             }
             for (id, values) in byKey.sorted(by: { $0.key < $1.key }) {
                 guard let first = values.first, let other = values.first(where: { $0.arguments != first.arguments }) else { continue }
-                let key = String(id.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)[1])
-                errors.append(AssetIssue(file: other.file, key: key, reason:
-                    "format specifiers differ between locales: \(first.locale.isEmpty ? "Base" : first.locale) has \(FormatSpecifiers.describe(first.arguments)), \(other.locale.isEmpty ? "Base" : other.locale) has \(FormatSpecifiers.describe(other.arguments))"))
+                let key = String(id.drop { $0 != ":" }.dropFirst())
+                // Hashed over every locale's value: editing any translation of the key makes it news.
+                let source = Array(values.map { "\($0.locale)=\($0.value)" }.joined(separator: "\u{0}").utf8)
+                errors.append(AssetFinding(id: "format:\(id)", source: source, issue: AssetIssue(file: other.file, key: key, reason:
+                    "format specifiers differ between locales: \(first.locale.isEmpty ? "Base" : first.locale) has \(FormatSpecifiers.describe(first.arguments)), \(other.locale.isEmpty ? "Base" : other.locale) has \(FormatSpecifiers.describe(other.arguments))")))
             }
         }
 
@@ -203,22 +215,26 @@ public enum AssetReader {
 
         mutating func readConfig(_ config: ProjectConfig.ConfigFile) {
             let name = (config.path as NSString).lastPathComponent
-            guard let bytes = read(config.path) else { errors.append(AssetIssue(file: config.path, key: name, reason: "patch.json lists this config file, which does not exist")); return }
+            let bytes = read(config.path) ?? []
+            func fail(_ file: String, _ reason: String) {
+                errors.append(AssetFinding(id: "config:\(name)", source: bytes, issue: AssetIssue(file: file, key: name, reason: reason)))
+            }
+            guard FileManager.default.fileExists(atPath: absolute(config.path)) else { return fail(config.path, "patch.json lists this config file, which does not exist") }
             let document: SchemaJSON
             do {
                 document = try SchemaJSON.parse(String(decoding: bytes, as: UTF8.self))
             } catch {
-                errors.append(AssetIssue(file: config.path, key: name, reason: "not valid JSON: \(error)"))
+                fail(config.path, "not valid JSON: \(error)")
                 return
             }
             if let schemaPath = config.schema {
                 guard let schemaBytes = read(schemaPath), let schema = try? SchemaJSON.parse(String(decoding: schemaBytes, as: UTF8.self)) else {
-                    errors.append(AssetIssue(file: schemaPath, key: name, reason: "the JSON Schema patch.json names is missing or not valid JSON"))
+                    fail(schemaPath, "the JSON Schema patch.json names is missing or not valid JSON")
                     return
                 }
                 let violations = JSONSchemaSubset(root: schema).errors(document)
                 guard violations.isEmpty else {
-                    errors.append(AssetIssue(file: config.path, key: name, reason: "does not satisfy \(schemaPath): \(violations.joined(separator: "; "))"))
+                    fail(config.path, "does not satisfy \(schemaPath): \(violations.joined(separator: "; "))")
                     return
                 }
             }

@@ -5,10 +5,12 @@ import PatchManifest
 /// "any"/light appearance and its dark appearance, converted to sRGB 0…1 from every color space
 /// Xcode writes.
 enum ColorSetReader {
-    static func read(_ bytes: [UInt8], name: String, file: String) -> Result<ResourceOverlay.Color, AssetIssue> {
+    /// nil: no variant has a color (Xcode's empty AccentColor), so there is nothing to override.
+    static func read(_ bytes: [UInt8], name: String, file: String) -> Result<ResourceOverlay.Color, AssetIssue>? {
         func fail(_ reason: String) -> Result<ResourceOverlay.Color, AssetIssue> { .failure(AssetIssue(file: file, key: name, reason: reason)) }
         guard let root = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return fail("Contents.json is not a JSON object") }
-        guard let variants = root["colors"] as? [[String: Any]], !variants.isEmpty else { return fail("Contents.json has no \"colors\"") }
+        guard let variants = root["colors"] as? [[String: Any]] else { return fail("Contents.json has no \"colors\"") }
+        guard variants.contains(where: { $0["color"] != nil }) else { return nil }
         // The idiom the app's phone/universal build reads; another idiom only when it is the only one.
         let idiom = variants.contains { ($0["idiom"] as? String ?? "universal") == "universal" } ? "universal" : variants[0]["idiom"] as? String
         var light: ResourceOverlay.RGBA?
@@ -18,7 +20,7 @@ enum ColorSetReader {
             let luminosity = appearances.first { $0["appearance"] as? String == "luminosity" }?["value"] as? String
             // High-contrast variants have no slot in PROV; the bundle keeps serving them.
             if appearances.contains(where: { $0["appearance"] as? String != "luminosity" }) { continue }
-            guard let color = variant["color"] as? [String: Any] else { return fail("a variant has no \"color\"") }
+            guard let color = variant["color"] as? [String: Any] else { continue }
             let converted: ResourceOverlay.RGBA
             switch convert(color) {
             case let .success(value): converted = value

@@ -30,6 +30,8 @@ public struct AssetChangeSet: Sendable {
     /// What changed but cannot ride PROV (plural variants, vector images, removed assets): it needs
     /// an app release.
     public var unshippable: [AssetIssue]
+    /// Broken assets the baseline already had broken: not shipped, not blocking (docs/assets.md).
+    public var unchangedInvalid: [AssetIssue] = []
 
     public var isEmpty: Bool { shipped.isEmpty }
 
@@ -38,24 +40,35 @@ public struct AssetChangeSet: Sendable {
 }
 
 public enum AssetChanges {
-    /// What `prepare` records: every asset it can read (a broken one is left out, and `build`
-    /// reports it).
+    /// What `prepare` records: every asset, and every broken or unshippable one by the hash of its
+    /// source, so `build` acts only on what changed since.
     public static func baselineRecords(root: String, config: ProjectConfig) -> [Baseline.Asset] {
         let inventory = inventory(root: root, config: config)
         return inventory.entries.map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.file) }
-            + inventory.unshippable.map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.issue.file) }
+            + (inventory.errors + inventory.unshippable).map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.issue.file) }
     }
 
     static func inventory(root: String, config: ProjectConfig) -> AssetInventory {
         AssetReader.read(root: root, roots: AssetReader.roots(of: config), configFiles: config.assets?.configFiles ?? [])
     }
 
-    /// The assets that differ from `baseline`. Any broken asset stops here, with its file, key and
-    /// reason, before anything is written.
+    /// The assets that differ from `baseline`. A broken asset that is new or changed since the
+    /// baseline stops here, with its file, key and reason, before anything is written. A baseline
+    /// without assets (written before patchcli recorded them, or of an app without asset sources)
+    /// gives nothing to compare with: no asset ships, and a note says to run `prepare` at the next
+    /// app release (shipping every asset as new would re-send the whole catalog).
     public static func detect(root: String, config: ProjectConfig, baseline: [Baseline.Asset]) throws(AssetBuildError) -> AssetChangeSet {
         let inventory = inventory(root: root, config: config)
-        guard inventory.errors.isEmpty else { throw .invalidAssets(inventory.errors) }
+        guard !baseline.isEmpty else {
+            let found = inventory.entries.count + inventory.errors.count + inventory.unshippable.count
+            guard found > 0 else { return .none }
+            return AssetChangeSet(shipped: [], overlay: ResourceOverlay(), unshippable: [AssetIssue(
+                file: ".patch/baseline.json",
+                reason: "records no assets (written before patchcli recorded them): \(found) asset(s) found are not compared or shipped; run `patchcli prepare` for the next app release")])
+        }
         let recorded = Dictionary(baseline.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let changedErrors = inventory.errors.filter { recorded[$0.id]?.contentHash != $0.contentHash }
+        guard changedErrors.isEmpty else { throw .invalidAssets(changedErrors.map(\.issue)) }
         var shipped: [AssetChangeSet.Shipped] = []
         var entries: [AssetEntry] = []
         for entry in inventory.entries {
@@ -67,11 +80,12 @@ public enum AssetChanges {
         }
         // Only what changed: an app's unchanged plural strings are not news at every build.
         let changedUnshippable = inventory.unshippable.filter { recorded[$0.id]?.contentHash != $0.contentHash }.map(\.issue)
-        let current = Set(inventory.entries.map(\.id) + inventory.unshippable.map(\.id))
+        let current = Set(inventory.entries.map(\.id) + inventory.unshippable.map(\.id) + inventory.errors.map(\.id))
         let removed = baseline.filter { !current.contains($0.id) }.map {
             AssetIssue(file: $0.file, key: $0.id, reason: "removed since the baseline: an overlay can only override, so the app keeps its bundled asset until an app release")
         }
-        return AssetChangeSet(shipped: shipped, overlay: ResourceOverlay(entries: entries), unshippable: changedUnshippable + removed)
+        return AssetChangeSet(shipped: shipped, overlay: ResourceOverlay(entries: entries), unshippable: changedUnshippable + removed,
+                              unchangedInvalid: inventory.errors.map(\.issue))
     }
 }
 

@@ -110,6 +110,8 @@ struct Build: AsyncParsableCommand {
         /// The assets that ship in the artifact's resource overlay, and those that need an app release.
         var assets: [AssetChangeSet.Shipped] = []
         var unshippableAssets: [AssetIssue] = []
+        /// Broken assets the baseline already had broken (not shipped, not blocking).
+        var unchangedInvalidAssets: [AssetIssue] = []
         /// The POVR artifact to release when assets ship (docs/assets.md).
         var artifact: OverlayArtifact?
     }
@@ -167,6 +169,7 @@ struct Build: AsyncParsableCommand {
             console.line("asset         \(asset.file)  \(asset.id)  [\(asset.change.rawValue)] \(Self.oneLine(asset.summary))  (\(asset.bytes) B)")
         }
         for issue in assets.unshippable { console.line("asset-native  \(issue)") }
+        for issue in assets.unchangedInvalid { console.line("warning: asset invalid since the baseline, not shipped: \(issue)") }
         if let artifact = build.overlayArtifact {
             console.line("\(artifact.file): \(artifact.size) bytes (overlay \(artifact.overlayBytes) B + \(artifact.inner) \(artifact.innerBytes) B), sha256 \(artifact.sha256): release this artifact")
         }
@@ -177,7 +180,8 @@ struct Build: AsyncParsableCommand {
             views: (manifest?.views ?? []).map { .init(declarationID: $0.declarationID, type: $0.type, export: $0.export, dispatch: $0.dispatch) },
             changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
             coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots,
-            addedSourceRoots: build.addedSourceRoots, assets: assets.shipped, unshippableAssets: assets.unshippable, artifact: build.overlayArtifact)
+            addedSourceRoots: build.addedSourceRoots, assets: assets.shipped, unshippableAssets: assets.unshippable,
+            unchangedInvalidAssets: assets.unchangedInvalid, artifact: build.overlayArtifact)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",

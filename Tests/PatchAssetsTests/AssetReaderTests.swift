@@ -63,11 +63,31 @@ final class AssetReaderTests: XCTestCase {
         try write("App/A.xcassets/System.colorset/Contents.json", #"{"colors":[{"color":{"reference":"systemBlueColor"},"idiom":"universal"}]}"#)
         let inventory = read()
         XCTAssertEqual(inventory.entries, [])
-        XCTAssertEqual(inventory.errors.map(\.key), ["Bad", "Odd", "VividRed"])
-        XCTAssertEqual(inventory.errors.first { $0.key == "VividRed" }?.reason,
+        XCTAssertEqual(inventory.errors.map(\.issue.key), ["Bad", "Odd", "VividRed"])
+        XCTAssertEqual(inventory.errors.first { $0.issue.key == "VividRed" }?.issue.reason,
                        "red is 1.0931 in sRGB (display-p3): outside 0…1, which PROV carries; pick a color inside sRGB")
-        XCTAssertTrue(inventory.errors.first { $0.key == "Bad" }!.reason.contains(#"component "red" (0xZZ)"#))
+        XCTAssertTrue(inventory.errors.first { $0.issue.key == "Bad" }!.issue.reason.contains(#"component "red" (0xZZ)"#))
         XCTAssertEqual(inventory.unshippable.map(\.issue.key), ["System"])
+    }
+
+    func testAnEmptyColorSetIsNothingToOverride() throws {
+        // Xcode's AccentColor before anyone picks a color.
+        try write("App/A.xcassets/AccentColor.colorset/Contents.json", #"{"colors":[{"idiom":"universal"}],"info":{"author":"xcode","version":1}}"#)
+        let inventory = read()
+        XCTAssertEqual(inventory.entries, [])
+        XCTAssertEqual(inventory.errors, [])
+    }
+
+    func testFindingsHaveStableIDsAndSourceHashes() throws {
+        try write("App/en.lproj/Dup.strings", "\"a\" = \"1\";\n\"a\" = \"2\";\n")
+        try write("App/en.lproj/Localizable.strings", "\"n\" = \"%d items\";")
+        try write("App/de.lproj/Localizable.strings", "\"n\" = \"%@ Artikel\";")
+        let first = read().errors
+        XCTAssertEqual(first.map(\.id), ["file:App/en.lproj/Dup.strings", "format:Localizable:n"])
+        XCTAssertEqual(read().errors, first)
+        // Another translation of the key is another finding: build treats it as changed.
+        try write("App/de.lproj/Localizable.strings", "\"n\" = \"%@ Stück\";")
+        XCTAssertNotEqual(read().errors.last?.contentHash, first.last?.contentHash)
     }
 
     func testNamespaceFoldersPrefixNames() throws {
@@ -105,7 +125,7 @@ final class AssetReaderTests: XCTestCase {
         try write("App/en.lproj/Dup.strings", "\"a\" = \"1\";\n\n\"a\" = \"2\";\n")
         try write("App/en.lproj/Semi.strings", "\"a\" = \"1\"\n\"b\" = \"2\";\n")
         try write("App/en.lproj/Open.strings", "\"a\" = \"1\n")
-        let errors = read().errors
+        let errors = read().errors.map(\.issue)
         XCTAssertEqual(errors.map(\.description), [
             "App/en.lproj/Dup.strings:3: a: duplicate key (first at line 1)",
             "App/en.lproj/Open.strings:1: a string is never closed",
@@ -132,7 +152,7 @@ final class AssetReaderTests: XCTestCase {
                                                      "string:en:Localizable:Score: %d", "string:pt-BR:Localizable:%@ is in %@"])
         XCTAssertEqual(inventory.unshippable.map(\.issue.description),
                        ["App/Localizable.xcstrings: en:%lld birds: plural/device variations cannot ride a PROV overlay (it holds one value per key); needs an app release"])
-        XCTAssertEqual(inventory.errors.map(\.description),
+        XCTAssertEqual(inventory.errors.map(\.issue.description),
                        ["App/Localizable.xcstrings: Score: %d: format specifiers differ between locales: de has %1$@, en has %1$d"])
     }
 
@@ -169,7 +189,7 @@ final class AssetReaderTests: XCTestCase {
         try imageSet("App/A.xcassets/Missing.imageset", ["1x": "m.png"])
         try imageSet("App/A.xcassets/NoFrame.imageset", ["1x": "n.jpg"])
         try write("App/A.xcassets/NoFrame.imageset/n.jpg", bytes: [0xFF, 0xD8, 0xFF, 0xD9])
-        let errors = read().errors
+        let errors = read().errors.map(\.issue)
         XCTAssertEqual(errors.map(\.key), ["Corrupt", "Missing", "NoFrame", "Truncated"])
         XCTAssertTrue(errors[0].reason.hasPrefix("PNG chunk IHDR at offset 8 has CRC 1F15C489"), errors[0].reason)
         XCTAssertEqual(errors[1].reason, "Contents.json names m.png, which does not exist")
@@ -192,8 +212,8 @@ final class AssetReaderTests: XCTestCase {
         guard case let .bytes(image) = inventory.entries[0].value else { return XCTFail("config is not a byte entry") }
         XCTAssertEqual(image.mime, "application/json")
         XCTAssertEqual(image.payload, Array(#"{"checkout": {"enabled": true, "variant": "b"}}"#.utf8))
-        XCTAssertEqual(inventory.errors.map(\.key), ["bad.json", "broken.json"])
-        XCTAssertEqual(inventory.errors[0].reason, "does not satisfy Config/features.schema.json: $.checkout.enabled: expected boolean, got \"yes\"")
+        XCTAssertEqual(inventory.errors.map(\.issue.key), ["bad.json", "broken.json"])
+        XCTAssertEqual(inventory.errors[0].issue.reason, "does not satisfy Config/features.schema.json: $.checkout.enabled: expected boolean, got \"yes\"")
     }
 
     func testTheSameAssetTwiceMustAgree() throws {
@@ -204,7 +224,7 @@ final class AssetReaderTests: XCTestCase {
         try colorSet("App/A.xcassets/Tint.colorset", [variant(space: "srgb", ["red": "1.000", "green": "0", "blue": "0", "alpha": "1.000"])])
         let inventory = AssetReader.read(root: root, roots: ["App", "Widgets"])
         XCTAssertEqual(inventory.entries.map(\.id), ["color:Accent", "color:Tint"])
-        XCTAssertEqual(inventory.errors.map(\.description), ["Widgets/A.xcassets/Tint.colorset/Contents.json: color:Tint: also defined, differently, in App/A.xcassets/Tint.colorset/Contents.json"])
+        XCTAssertEqual(inventory.errors.map(\.issue.description), ["Widgets/A.xcassets/Tint.colorset/Contents.json: color:Tint: also defined, differently, in App/A.xcassets/Tint.colorset/Contents.json"])
     }
 
     func testEntriesEncodeToTheOverlayTheyDescribe() throws {

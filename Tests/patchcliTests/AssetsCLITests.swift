@@ -121,7 +121,9 @@ import Testing
             // The artifact's module answers the thunk's call; its overlay carries the color.
             let call = try CLI.run(["run", artifactPath, BuildCLITests.shippingExport, "--input", BuildCLITests.shippingCall])
             #expect(call.status == 0, "\(call.stdout) \(call.stderr)")
-            #expect(call.stdout.contains(#""cents":0"#), "\(call.stdout)")
+            #expect(call.stdout.contains(#""cents": 0"#), "\(call.stdout)")
+            // artifact/manifest.json gives run (and release) the artifact's sha256 and the module's probes.
+            #expect(try CLI.run(["run", artifactPath, "--smoke"]).status == 0)
             let color = try CLI.run(["run", artifactPath, "--lookup-color", "Brand"])
             #expect(color.stdout.hasPrefix("#000000"), "\(color.stdout)")
         }
@@ -142,6 +144,24 @@ import Testing
             #expect(detail.contains("Sources/PatchShop/Resources/Assets.xcassets/Broken.imageset/b.png: Broken: PNG chunk IHDR at offset 8 has CRC"), "\(detail)")
             #expect(detail.contains("cart.count: format specifiers differ between locales: en has %1$d, pt-BR has %1$@"), "\(detail)")
             #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent(".patch/build/artifact").path))
+        }
+    }
+
+    /// A real app has long-standing problems (ACHNBrowserUI's strings repeat keys, Swiftfin's
+    /// translations drop arguments): they do not block a patch that leaves them alone.
+    @Test func anAssetBrokenSinceTheBaselineWarnsUntilItIsEdited() throws {
+        try withScratchDirectory { directory in
+            let project = try BuildCLITests.initializedExample(in: directory)
+            let french = Self.resources + "/fr.lproj/Localizable.strings"
+            try Self.write(project, french, "\"checkout.title\" = \"Payer\";\n\"checkout.title\" = \"Commander\";\n")
+            try Self.write(project, Self.brandColor, Self.colorSet(red: "0xFF", green: "0x80", blue: "0x00"))
+            #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
+            try Self.write(project, Self.brandColor, Self.colorSet(red: "0x00", green: "0x80", blue: "0x00"))
+            let build = try CLI.run(["build", "--project", project.path])
+            #expect(build.status == 0, "\(build.stdout)")
+            #expect(build.stdout.contains("warning: asset invalid since the baseline, not shipped: \(french):2: checkout.title: duplicate key (first at line 1)"), "\(build.stdout)")
+            try Self.write(project, french, "\"checkout.title\" = \"Payer\";\n\"checkout.title\" = \"Régler\";\n")
+            #expect(try CLI.run(["build", "--project", project.path]).status == 56)
         }
     }
 
