@@ -100,7 +100,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let listed = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", … (\(changed.count) in all)" : "")
             return CommandFailure(
                 kind: "sources_changed",
-                message: "\(changed.count) declaration(s) differ from the shipped baseline (\(listed)): this branch is a patch of that release",
+                message: "\(changed.count) declaration(s) or asset(s) differ from the shipped baseline (\(listed)): this branch is a patch of that release",
                 exitStatus: .sourcesChangedSinceBaseline,
                 hint: "build the patch with `patchcli build`; keep the release's baseline and generated files as committed (they describe the binary on devices)")
         case let .prepareNeeded(paths):

@@ -42,6 +42,11 @@ import Testing
         try Data(Self.png).write(to: project.appendingPathComponent(Self.resources + "/Assets.xcassets/Hero.imageset/hero.png"))
         try Self.write(project, Self.resources + "/Catalog.xcstrings", Self.catalog(other: "%lld little birds"))
 
+        // CI's gate sees a patch branch, not a stale baseline.
+        let check = try CLI.run(["prepare", "--check", "--project", project.path, "--json"])
+        #expect(check.status == 52, "\(check.stdout)")
+        #expect(check.errorText.contains("color:Brand"), "\(check.stdout)")
+
         let build = try CLI.run(["build", "--project", project.path, "--json"])
         #expect(build.status == 0, "\(build.stdout)")
         let result = try #require(build.result)
