@@ -183,6 +183,27 @@ import Testing
         }
     }
 
+    @Test func runOverlaySaysWhenThereIsNoneOrItIsMalformed() throws {
+        try withScratchDirectory { directory in
+            // The asset-only inner module: header, one memory, `memory` exported.
+            let module: [UInt8] = [0, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 5, 3, 1, 0, 1, 7, 10, 1, 6] + Array("memory".utf8) + [2, 0]
+            try Data(module).write(to: directory.appendingPathComponent("plain.wasm"))
+            let plain = try CLI.run(["run", "plain.wasm", "--overlay", "--json"], in: directory)
+            #expect(plain.status == 4)
+            #expect(plain.error?["kind"] as? String == "no_overlay")
+            // A PROV chunk of version 2: a device installs no overlay; run says which field.
+            let chunk = Array("PROV".utf8) + [2, 0, 0, 0] + [UInt8](repeating: 0, count: 12)
+            func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+            let envelope = Array("POVR".utf8) + [1, 0, 0, 0] + u32(chunk.count) + chunk + u32(module.count) + module
+            try Data(envelope).write(to: directory.appendingPathComponent("bad.povr"))
+            let bad = try CLI.run(["run", "bad.povr", "--overlay", "--json"], in: directory)
+            #expect(bad.status == 4)
+            #expect((bad.error?["message"] as? String)?.contains("PROV version 2 at offset 4 is not supported") == true, "\(bad.stdout)")
+            // The module itself still activates, as on a device.
+            #expect(try CLI.run(["run", "bad.povr"], in: directory).status == 0)
+        }
+    }
+
     // MARK: helpers
 
     /// `run --overlay` and the lookups on an artifact of the first test.
