@@ -40,7 +40,7 @@ extension CommandFailure {
         case let .assets(.invalidAssets(issues)):
             self.init(kind: "asset_invalid", message: "\(issues.count) asset(s) are invalid; nothing was written", exitStatus: .assetInvalid,
                       hint: "fix each asset where the detail says (file, key, reason; docs/assets.md \"Validation\") and build again",
-                      detail: issues.map { "  \($0)" }.joined(separator: "\n"), result: issues)
+                      detail: issues.map { "  \($0)" }.joined(separator: "\n"), result: ["invalid_assets": issues])
         case let .artifactTooLarge(size):
             self.init(size)
         }

@@ -10,10 +10,22 @@ extension Run {
     struct OverlaySummary: Encodable {
         struct Color: Encodable {
             var name: String
-            var light: ResourceOverlay.RGBA
-            var dark: ResourceOverlay.RGBA?
+            /// r, g, b, a in sRGB 0…1, to 3 decimals (the envelope's precision; `hex` is exact to the byte).
+            var light: [Double]
+            var dark: [Double]?
             var hex: String
             var darkHex: String?
+
+            init(_ color: ResourceOverlay.Color) {
+                func components(_ rgba: ResourceOverlay.RGBA) -> [Double] {
+                    [rgba.red, rgba.green, rgba.blue, rgba.alpha].map { $0.rounded(toPlaces: 3) }
+                }
+                name = color.name
+                light = components(color.light)
+                dark = color.dark.map(components)
+                hex = color.light.hex
+                darkHex = color.dark?.hex
+            }
         }
         struct StringEntry: Encodable {
             var locale: String
@@ -66,7 +78,7 @@ extension Run {
         }
         var summary = OverlaySummary(
             module: module, layers: artifact.layers, sha256: artifact.sha256, overlayBytes: chunk.count,
-            colors: overlay.colors.map { .init(name: $0.name, light: $0.light, dark: $0.dark, hex: $0.light.hex, darkHex: $0.dark?.hex) },
+            colors: overlay.colors.map(OverlaySummary.Color.init),
             strings: overlay.locales.flatMap { locale in locale.entries.map { .init(locale: locale.identifier, table: $0.table, key: $0.key, value: $0.value) } },
             images: overlay.images.map { image in
                 let decoded = try? ImageValidator.validate(image.payload).get()

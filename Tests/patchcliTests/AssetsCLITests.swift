@@ -48,7 +48,7 @@ import Testing
         #expect(check.errorText.contains("color:Brand"), "\(check.stdout)")
 
         let build = try CLI.run(["build", "--project", project.path, "--json"])
-        #expect(build.status == 0, "\(build.stdout)")
+        EnvelopeSchemaCLITests.expectEnvelope(build, command: "build", succeeds: true, EnvelopeSchemaCLITests.Coverage())
         let result = try #require(build.result)
         let assets = try #require(result["assets"] as? [[String: Any]])
         #expect(assets.map { $0["id"] as? String } == ["color:Brand", "image:Hero", "string:pt-BR:Localizable:checkout.title"])
@@ -80,6 +80,7 @@ import Testing
         #expect(dryRun.stdout.contains("overlay"), "\(dryRun.stdout)")
         #expect(dryRun.stdout.contains(" B  image:Hero"), "\(dryRun.stdout)")
         let dryRunJSON = try CLI.run(["release", artifactPath, "--store", "store", "--key-dir", "keys", "--dry-run", "--json"], in: directory)
+        EnvelopeSchemaCLITests.expectEnvelope(dryRunJSON, command: "release", succeeds: true, EnvelopeSchemaCLITests.Coverage())
         let composition = try #require(dryRunJSON.result?["artifact"] as? [String: Any])
         #expect((composition["assets"] as? [[String: Any]])?.first?["id"] as? String == "image:Hero")
         #expect(composition["inner_bytes"] as? Int == 25)
@@ -144,6 +145,8 @@ import Testing
             try Data(corrupt).write(to: project.appendingPathComponent(Self.resources + "/Assets.xcassets/Broken.imageset/b.png"))
             let build = try CLI.run(["build", "--project", project.path, "--json"])
             #expect(build.status == 56, "\(build.stdout)")
+            EnvelopeSchemaCLITests.expectEnvelope(build, command: "build", succeeds: false, EnvelopeSchemaCLITests.Coverage())
+            #expect((build.result?["invalid_assets"] as? [[String: Any]])?.count == 2)
             #expect(build.error?["kind"] as? String == "asset_invalid")
             let detail = try #require(build.error?["detail"] as? String)
             #expect(detail.contains("Sources/PatchShop/Resources/Assets.xcassets/Broken.imageset/b.png: Broken: PNG chunk IHDR at offset 8 has CRC"), "\(detail)")
@@ -176,6 +179,7 @@ import Testing
             try Self.write(project, Self.portuguese, "\"checkout.title\" = \"Pagar\";\n\"cart.count\" = \"%d itens\";\n")
             let build = try CLI.run(["build", "--project", project.path, "--max-artifact-bytes", "40", "--json"])
             #expect(build.status == 57, "\(build.stdout)")
+            EnvelopeSchemaCLITests.expectEnvelope(build, command: "build", succeeds: false, EnvelopeSchemaCLITests.Coverage())
             #expect(build.error?["kind"] as? String == "artifact_too_large")
             #expect((build.error?["message"] as? String)?.contains("largest assets: string:pt-BR:Localizable:checkout.title") == true)
             #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent(".patch/build/artifact/patch.povr").path))
@@ -209,7 +213,8 @@ import Testing
     /// `run --overlay` and the lookups on an artifact of the first test.
     static func expectOverlay(of path: String, in directory: URL, extra: [String] = []) throws {
         let overlay = try CLI.run(["run", path, "--overlay", "--json"] + extra, in: directory)
-        #expect(overlay.status == 0, "\(overlay.stdout)")
+        EnvelopeSchemaCLITests.expectEnvelope(overlay, command: "run", succeeds: true, EnvelopeSchemaCLITests.Coverage())
+        #expect((overlay.result?["colors"] as? [[String: Any]])?.first?["light"] as? [Double] == [0, 0.4, 0.8, 1])
         let colors = try #require(overlay.result?["colors"] as? [[String: Any]])
         #expect(colors.map { $0["hex"] as? String } == ["#0066CC"])
         #expect(colors.first?["dark_hex"] as? String == "#101820")
@@ -221,6 +226,7 @@ import Testing
         #expect(text.stdout.contains("image   Hero  @2x image/png  1×1 px, \(png.count) bytes"), "\(text.stdout)")
         // The SDK's chain: pt-BR has the override; a device preferring pt tries pt then the base, neither has it.
         let lookup = try CLI.run(["run", path, "--lookup-string", "checkout.title", "--locale", "pt-BR", "--json"] + extra, in: directory)
+        EnvelopeSchemaCLITests.expectEnvelope(lookup, command: "run", succeeds: true, EnvelopeSchemaCLITests.Coverage())
         #expect((lookup.result?["lookup"] as? [String: Any])?["value"] as? String == "Pagar agora")
         let miss = try CLI.run(["run", path, "--lookup-string", "checkout.title", "--locale", "pt", "--json"] + extra, in: directory)
         #expect((miss.result?["lookup"] as? [String: Any])?["found"] as? Bool == false)
