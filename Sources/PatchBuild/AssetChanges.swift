@@ -43,8 +43,11 @@ public enum AssetChanges {
     /// What `prepare` records: every asset, and every broken or unshippable one by the hash of its
     /// source, so `build` acts only on what changed since.
     public static func baselineRecords(root: String, config: ProjectConfig) -> [Baseline.Asset] {
-        let inventory = inventory(root: root, config: config)
-        return inventory.entries.map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.file) }
+        baselineRecords(of: inventory(root: root, config: config))
+    }
+
+    static func baselineRecords(of inventory: AssetInventory) -> [Baseline.Asset] {
+        inventory.entries.map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.file) }
             + (inventory.errors + inventory.unshippable).map { Baseline.Asset(id: $0.id, contentHash: $0.contentHash, file: $0.issue.file) }
     }
 

@@ -163,7 +163,9 @@ import Testing
             let french = Self.resources + "/fr.lproj/Localizable.strings"
             try Self.write(project, french, "\"checkout.title\" = \"Payer\";\n\"checkout.title\" = \"Commander\";\n")
             try Self.write(project, Self.brandColor, Self.colorSet(red: "0xFF", green: "0x80", blue: "0x00"))
-            #expect(try CLI.run(["prepare", "--project", project.path]).status == 0)
+            let prepared = try CLI.run(["prepare", "--project", project.path])
+            #expect(prepared.status == 0)
+            #expect(prepared.stdout.contains("warning: invalid asset (recorded as it is; fix it before a patch edits it): \(french):2: checkout.title: duplicate key (first at line 1)"), "\(prepared.stdout)")
             try Self.write(project, Self.brandColor, Self.colorSet(red: "0x00", green: "0x80", blue: "0x00"))
             let build = try CLI.run(["build", "--project", project.path])
             #expect(build.status == 0, "\(build.stdout)")
