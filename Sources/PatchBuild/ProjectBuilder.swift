@@ -14,7 +14,7 @@ public struct ProjectBuildReport: Sendable {
     /// Folders the Xcode project gives a target that patch.json does not record (read all the same).
     public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     /// The app's assets that differ from the baseline (docs/assets.md).
-    public var assets: AssetChangeSet?
+    public var assets: AssetChangeSet = .none
     /// The `POVR` artifact (resource overlay + module) when assets ship: what to release.
     public var overlayArtifact: OverlayArtifact?
 

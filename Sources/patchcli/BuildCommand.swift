@@ -145,7 +145,7 @@ struct Build: AsyncParsableCommand {
         }
         for missing in build.missingSourceRoots { console.line("warning: \(missing)") }
         for added in build.addedSourceRoots { console.line("note: \(added)") }
-        let assets = build.assets ?? .none
+        let assets = build.assets
         guard !build.changes.isEmpty || !assets.shipped.isEmpty || !assets.unshippable.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
                                  exitStatus: .noChanges, hint: "edit a declaration prepare routed, then build again (the baseline is what the app shipped)")
