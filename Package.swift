@@ -68,6 +68,10 @@ let package = Package(
                 .product(name: "WASI", package: "WasmKit"),
             ]),
 
+        // The app's asset sources (asset catalogs, strings, string catalogs, JSON config) read and
+        // validated into resource-overlay entries (docs/assets.md).
+        .target(name: "PatchAssets", dependencies: ["PatchManifest"]),
+
         // project.pbxproj as data: the OpenStep property-list parser and the byte-splicing editor.
         // Depends on nothing, so any target can read Xcode projects.
         .target(name: "PBXProj"),
@@ -90,6 +94,8 @@ let package = Package(
             name: "PatchBuild",
             dependencies: [
                 "PatchManifest",
+                // `prepare` records the app's assets in the baseline; `build` ships their changes.
+                "PatchAssets",
                 // `doctor` round-trips the system codecs.
                 "PatchDiff",
                 // `init` writes the signing keys and `doctor` checks them (`KeyDirectory`).
@@ -137,6 +143,7 @@ let package = Package(
                 "PatchNotify",
                 "PatchDiff",
                 "PatchManifest",
+                "PatchAssets",
                 "PatchRuntime",
                 "PatchBuild",
                 "PatchStore",
@@ -197,7 +204,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
+        .testTarget(name: "PatchAssetsTests", dependencies: ["PatchAssets", "PatchManifest"]),
         .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest", "PythonPeer"]),
-        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "APNsTestServer"]),
+        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "APNsTestServer", "PatchAssets"]),
     ]
 )

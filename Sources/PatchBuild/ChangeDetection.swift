@@ -104,6 +104,8 @@ public struct ChangeSet: Sendable {
     public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
     /// patch.json's `build` settings (Swift SDK, wasm-opt) for the toolchain that compiles them.
     public var buildSettings: ProjectConfig.BuildSettings
+    /// The assets the shipped build holds (`AssetChanges` compares the project's against them).
+    public var baselineAssets: [Baseline.Asset] = []
 
     /// Folds in what the guest compiler could not build: those candidates become native-only with
     /// its reason and location.
@@ -221,7 +223,8 @@ public enum ChangeDetector {
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes, platform: platform),
                          platform: platform, platforms: baseline.platforms, changes: changes,
                          candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
-                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init())
+                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init(),
+                         baselineAssets: baseline.assets)
     }
 
     /// Records the platforms whose build compiles each change (`DeclarationChange.platforms`); a

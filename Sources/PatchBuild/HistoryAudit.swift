@@ -252,6 +252,8 @@ public enum HistoryAudit {
                 }
             case let .changeDetection(error):
                 return failed("build_failed", error.description)
+            case .assets, .artifactTooLarge:
+                return failed("build_failed", error.description)
             }
         }
     }

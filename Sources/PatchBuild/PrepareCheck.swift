@@ -50,10 +50,16 @@ extension PrepareSession {
         return mismatches.isEmpty ? nil : .generatedFilesUnregistered(mismatches)
     }
 
-    /// Ids of declarations added, removed or changed (by content hash) since the baseline.
+    /// Ids of declarations, and of assets (docs/assets.md), added, removed or changed (by content
+    /// hash) since the baseline. Assets only when the baseline records some: one written before
+    /// patchcli recorded them is an older format (`baselineStale`), not a patch.
     static func changedDeclarations(recorded: Baseline, current: Baseline) -> [String] {
-        let before = Dictionary(recorded.declarations.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
-        let after = Dictionary(current.declarations.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
+        var before = Dictionary(recorded.declarations.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
+        var after = Dictionary(current.declarations.map { ($0.id, $0.contentHash) }, uniquingKeysWith: { first, _ in first })
+        if !recorded.assets.isEmpty {
+            before.merge(recorded.assets.map { ($0.id, $0.contentHash) }) { first, _ in first }
+            after.merge(current.assets.map { ($0.id, $0.contentHash) }) { first, _ in first }
+        }
         return Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
     }
 

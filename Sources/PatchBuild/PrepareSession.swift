@@ -1,4 +1,5 @@
 import Foundation
+import PatchAssets
 import PatchManifest
 
 /// One `prepare` run over a project on disk: reads the config, sources, generated files and state,
@@ -20,6 +21,9 @@ public struct PrepareSession: Sendable {
     /// The project's patch.json and folder, for what is read from the project file on demand.
     public var config: ProjectConfig
     public var root: String
+    /// The app's broken assets (docs/assets.md "Validation"): recorded in the baseline as they are,
+    /// reported so they are fixed before a patch edits them.
+    public var invalidAssets: [AssetIssue] = []
 
     /// Every change, in the order to make it: the saved originals before the sources they preserve
     /// (an interrupted run never leaves a rewritten file without its original), then sources and
@@ -54,9 +58,10 @@ public struct PrepareSession: Sendable {
         let statePath = Preparer.join(root, PrepareState.path)
         let stateBytes = try ProjectSources.readIfPresent(statePath)
         let state = try stateBytes.map { bytes throws(ProjectError) in try PrepareState.decode(bytes, path: statePath) } ?? PrepareState()
+        let assetInventory = AssetChanges.inventory(root: root, config: config)
         let plan = Preparer.plan(targets: targets, appTarget: config.appTarget, routing: RoutingSelection(config: config),
                                  cache: cache, previouslyGenerated: state.generatedFiles,
-                                 previousInsertions: state.files.mapValues(\.insertions),
+                                 previousInsertions: state.files.mapValues(\.insertions), assets: AssetChanges.baselineRecords(of: assetInventory),
                                  platforms: try ProjectPlatforms.detect(config: config, root: root), existingFile: existingFile)
         var updates = plan.updates
         let baselineBytes = plan.baselineBytes
@@ -88,7 +93,8 @@ public struct PrepareSession: Sendable {
             bookkeeping.append(.init(path: ScanCache.path, before: cacheBytes, after: plan.cache.encoded()))
         }
         return PrepareSession(plan: plan, updates: updates, originals: originalUpdates, bookkeeping: bookkeeping,
-                              currentBaseline: currentBaseline, generatedFiles: generatedFiles, config: config, root: root)
+                              currentBaseline: currentBaseline, generatedFiles: generatedFiles, config: config, root: root,
+                              invalidAssets: assetInventory.errors.map(\.issue))
     }
 
     /// The folders (relative to `root`) that writing `updates` creates, outermost first.

@@ -348,7 +348,7 @@ public enum Preparer {
     ///     recorded in the baseline, one fingerprint each in the fingerprint file.
     public static func plan(targets: [PrepareTarget], appTarget: String, routing: RoutingSelection,
                             cache: ScanCache = ScanCache(), previouslyGenerated: [String] = [],
-                            previousInsertions: [String: PreparedInsertions] = [:], platforms: [AppPlatform] = [.iOS],
+                            previousInsertions: [String: PreparedInsertions] = [:], assets: [Baseline.Asset] = [], platforms: [AppPlatform] = [.iOS],
                             existingFile: (String) -> [UInt8]?) -> PreparePlan {
         var planner = Planner(routing: routing, cache: cache, targets: targets, previousInsertions: previousInsertions, platforms: platforms)
         var scanned = targets.map { planner.analyze($0) }
@@ -359,7 +359,7 @@ public enum Preparer {
         // The baseline and the fingerprint depend on the scans and the tokens alone: they are made on
         // another thread while files are emitted.
         let viewTokens = planner.viewTokens
-        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens, platforms: platforms) }
+        let baselineWork = BackgroundWork { Planner.baseline(of: analyses, viewTokens: viewTokens, platforms: platforms, assets: assets) }
         planner.resolveNames(analyses)
         var updates: [PreparePlan.FileUpdate] = []
         /// A generated file's new content (nil: the path must not exist), by path.
@@ -1196,7 +1196,7 @@ private struct Planner {
     /// The baseline of all scanned files, its canonical bytes, the build fingerprint, and the line of
     /// each declaration by id.
     static func baseline(of analyses: [TargetAnalysis], viewTokens: [String: [ViewToken]],
-                         platforms: [AppPlatform]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
+                         platforms: [AppPlatform], assets: [Baseline.Asset]) -> (Baseline, bytes: [UInt8], fingerprint: String, lines: [String: Int]) {
         var declarations: [Baseline.Declaration] = []
         var lines: [Int] = []
         for analysis in analyses {
@@ -1221,7 +1221,7 @@ private struct Planner {
             }
         }
         let disambiguated = disambiguated(declarations)
-        let baseline = Baseline(declarations: disambiguated, platforms: platforms)
+        let baseline = Baseline(declarations: disambiguated, platforms: platforms, assets: assets)
         let bytes = baseline.canonicalJSON
         return (baseline, bytes, BuildFingerprint.compute(canonicalBaseline: bytes, platform: baseline.platforms[0]),
                 Dictionary(zip(disambiguated.map(\.id), lines), uniquingKeysWith: { first, _ in first }))

@@ -16,6 +16,10 @@ public struct ProjectBuildReport: Sendable {
     public var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
     /// Folders the Xcode project gives a target that patch.json does not record (read all the same).
     public var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
+    /// The app's assets that differ from the baseline (docs/assets.md).
+    public var assets: AssetChangeSet = .none
+    /// The `POVR` artifact (resource overlay + module) when assets ship: what to release.
+    public var overlayArtifact: OverlayArtifact?
 
     public var patched: [DeclarationChange] { changes.filter { $0.status == .patched } }
     public var nativeOnly: [DeclarationChange] { changes.filter { $0.status == .nativeOnly } }
@@ -39,21 +43,49 @@ public enum ProjectBuilder {
     ///   to compile, so a project without patchable changes needs no toolchain (nor its Swift SDK).
     /// - Parameter platform: the platform whose build the module patches (`build --platform`); default
     ///   the baseline's first.
+    /// - Parameter maxArtifactBytes: the largest artifact (module, or overlay artifact) to write.
     public static func build(root: String, baselinePath: String? = nil, platform: AppPlatform? = nil, outputDirectory: String, templatesDirectory: String? = nil,
+                             maxArtifactBytes: Int? = nil,
                              toolchain: (ProjectConfig.BuildSettings) throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) -> ProjectBuildReport {
         let changeSet: ChangeSet
+        let assets: AssetChangeSet
+        let config: ProjectConfig
         do {
             changeSet = try ChangeDetector.detect(root: root, baselinePath: baselinePath, platform: platform)
         } catch {
             throw .changeDetection(error)
         }
+        do {
+            config = try ProjectSources.loadConfig(root: root)
+        } catch {
+            throw .changeDetection(.project(error))
+        }
+        do {
+            // A broken asset stops the build before anything is written or removed.
+            assets = try AssetChanges.detect(root: root, config: config, baseline: changeSet.baselineAssets)
+        } catch {
+            throw .assets(error)
+        }
         var report = ProjectBuildReport(baselineFingerprint: changeSet.baselineFingerprint, platform: changeSet.platform, platforms: changeSet.platforms,
                                         changes: changeSet.changes, module: nil,
-                                        missingSourceRoots: changeSet.missingSourceRoots, addedSourceRoots: changeSet.addedSourceRoots)
+                                        missingSourceRoots: changeSet.missingSourceRoots, addedSourceRoots: changeSet.addedSourceRoots, assets: assets)
         // A module from an earlier build must not outlive the sources it was built from: a release
         // step after this build would ship it.
         try removeEarlierOutputs(in: outputDirectory)
-        guard !changeSet.candidates.isEmpty || !changeSet.viewCandidates.isEmpty else { return report }
+        try buildModule(changeSet, into: &report, root: root, outputDirectory: outputDirectory, templatesDirectory: templatesDirectory, toolchain: toolchain)
+        if !assets.isEmpty {
+            report.overlayArtifact = try OverlayArtifact.write(assets: assets, module: report.module, outputDirectory: outputDirectory,
+                                                               baselineFingerprint: changeSet.baselineFingerprint, maxBytes: maxArtifactBytes)
+        } else if let module = report.module, let maxArtifactBytes, module.manifest.module.size > maxArtifactBytes {
+            try removeEarlierOutputs(in: outputDirectory)
+            throw .artifactTooLarge(ArtifactSizeReport(bytes: module.manifest.module.size, limit: maxArtifactBytes, moduleBytes: module.manifest.module.size, assets: []))
+        }
+        return report
+    }
+
+    private static func buildModule(_ changeSet: ChangeSet, into report: inout ProjectBuildReport, root: String, outputDirectory: String, templatesDirectory: String?,
+                                    toolchain: (ProjectConfig.BuildSettings) throws(GuestBuildError) -> Toolchain) throws(ProjectBuildError) {
+        guard !changeSet.candidates.isEmpty || !changeSet.viewCandidates.isEmpty else { return }
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
                 sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, exports: changeSet.candidates.map(\.functionKey),
@@ -67,11 +99,10 @@ public enum ProjectBuilder {
         } catch {
             throw .guest(error)
         }
-        return report
     }
 
-    private static func removeEarlierOutputs(in directory: String) throws(ProjectBuildError) {
-        for name in GuestModuleBuilder.outputFiles {
+    static func removeEarlierOutputs(in directory: String) throws(ProjectBuildError) {
+        for name in GuestModuleBuilder.outputFiles + OverlayArtifact.outputFiles {
             let path = Preparer.join(directory, name)
             guard FileManager.default.fileExists(atPath: path) else { continue }
             do {
@@ -86,11 +117,15 @@ public enum ProjectBuilder {
 public enum ProjectBuildError: Error, CustomStringConvertible {
     case changeDetection(ChangeDetectionError)
     case guest(GuestBuildError)
+    case assets(AssetBuildError)
+    case artifactTooLarge(ArtifactSizeReport)
 
     public var description: String {
         switch self {
         case let .changeDetection(error): return error.description
         case let .guest(error): return error.description
+        case let .assets(error): return error.description
+        case let .artifactTooLarge(size): return size.description
         }
     }
 }

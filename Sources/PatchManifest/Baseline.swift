@@ -117,24 +117,55 @@ public struct Baseline: Sendable, Equatable {
         }
     }
 
+    /// One overridable asset of the shipped app (a color, a localized string, an image, a JSON config
+    /// file; docs/assets.md): what `build` compares to ship asset changes as a resource overlay.
+    public struct Asset: Sendable, Equatable {
+        /// `color:<name>`, `string:<locale>:<table>:<key>`, `image:<name>`, `config:<file name>`.
+        public var id: String
+        /// SHA-256 of the asset's own PROV encoding (what a device would be given).
+        public var contentHash: String
+        /// The file it was read from, relative to the project root.
+        public var file: String
+
+        public init(id: String, contentHash: String, file: String) {
+            self.id = id
+            self.contentHash = contentHash
+            self.file = file
+        }
+    }
+
     /// Sorted by `id`, so the same sources always give the same bytes.
     public private(set) var declarations: [Declaration]
     /// The platforms the app ships a native build for, the default one (`build`'s) first
     /// (docs/prepare.md "Platforms"). Written only when it is not `[ios]`, so a baseline of an iOS
     /// app (and its fingerprint) is what it was before platforms were recorded.
     public var platforms: [AppPlatform]
+    /// Sorted by `id`; written only when there are some, so a baseline of an app without asset
+    /// sources (and one written before patchcli recorded assets) keeps its bytes and fingerprint.
+    public private(set) var assets: [Asset]
 
-    public init(declarations: [Declaration], platforms: [AppPlatform] = [.iOS]) {
+    public init(declarations: [Declaration], platforms: [AppPlatform] = [.iOS], assets: [Asset] = []) {
         self.declarations = declarations.sorted { $0.id < $1.id }
         self.platforms = platforms.isEmpty ? [.iOS] : platforms
+        self.assets = assets.sorted { $0.id < $1.id }
     }
 
     /// The content of `.patch/baseline.json`: canonical JSON (as `CanonicalJSON.serialize` writes it) of
-    /// `{"declarations":[{"behaviour":{…},"file":…,"hash":…,"id":…,"kind":…},…],"format":1}`. Written straight to bytes,
+    /// `{"assets":[{"file":…,"hash":…,"id":…},…],"declarations":[{"behaviour":{…},"file":…,"hash":…,"id":…,"kind":…},…],"format":1}`. Written straight to bytes,
     /// keys already in order: a tree of one small object per declaration (tens of thousands in a large
     /// app) cost `prepare` more than all of its sequential work.
     public var canonicalJSON: [UInt8] {
-        var output = Array(#"{"declarations":["#.utf8)
+        var output = Array("{".utf8)
+        for (index, asset) in assets.enumerated() {
+            output += Array((index == 0 ? #""assets":[{"file":"# : #",{"file":"#).utf8)
+            CanonicalJSON.appendString(asset.file, to: &output)
+            output += Array(#","hash":"#.utf8)
+            CanonicalJSON.appendString(asset.contentHash, to: &output)
+            output += Array(#","id":"#.utf8)
+            CanonicalJSON.appendString(asset.id, to: &output)
+            output += Array((index == assets.count - 1 ? "}]," : "}").utf8)
+        }
+        output += Array(#""declarations":["#.utf8)
         output.reserveCapacity(declarations.reduce(64) { size, declaration in
             size + 48 + declaration.file.utf8.count + declaration.contentHash.utf8.count + declaration.id.utf8.count
                 + declaration.kind.rawValue.utf8.count + (declaration.behaviour.map { 16 + ($0.signature?.utf8.count ?? 0) } ?? 0)
@@ -318,7 +349,17 @@ public struct Baseline: Sendable, Equatable {
             }
             declarations.append(Declaration(id: id, kind: kind, contentHash: hash, file: file, tokens: tokens, behaviour: behaviour))
         }
-        self.init(declarations: declarations, platforms: platforms)
+        var assets: [Asset] = []
+        if let value = root["assets"] {
+            guard case let .array(entries) = value else { throw .notABaseline(reason: "\"assets\" is not an array") }
+            for (index, entry) in entries.enumerated() {
+                guard case let .object(fields) = entry, case let .string(id)? = fields["id"], case let .string(hash)? = fields["hash"],
+                      case let .string(file)? = fields["file"]
+                else { throw .notABaseline(reason: "assets[\(index)] lacks id, hash or file") }
+                assets.append(Asset(id: id, contentHash: hash, file: file))
+            }
+        }
+        self.init(declarations: declarations, platforms: platforms, assets: assets)
     }
 }
 

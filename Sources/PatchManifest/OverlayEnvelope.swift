@@ -51,3 +51,15 @@ public struct OverlayEnvelope: Equatable, Sendable {
         return bytes
     }
 }
+
+extension OverlayEnvelope {
+    /// The inner module of an artifact that ships assets and no code: the smallest core-wasm module a
+    /// device activates (sdk-contract §1.1: it parses, instantiates with no imports and exports
+    /// `memory`; `patch_malloc` is needed only when the host passes bytes in, which nothing does, as
+    /// the module exports no function). 25 bytes: the header, a memory section (one memory, 1 page
+    /// minimum, no maximum) and an export section (`memory` → memory 0).
+    public static let assetOnlyInnerModule: [UInt8] =
+        [0x00, 0x61, 0x73, 0x6D, 0x01, 0x00, 0x00, 0x00]
+        + [0x05, 0x03, 0x01, 0x00, 0x01]
+        + [0x07, 0x0A, 0x01, 0x06] + Array("memory".utf8) + [0x02, 0x00]
+}

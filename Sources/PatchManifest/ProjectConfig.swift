@@ -161,6 +161,41 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     /// The platforms the app ships a build for, the default (`build`'s) first; nil: `prepare` reads
     /// them from the project (docs/prepare.md "Platforms").
     public var platforms: [AppPlatform]?
+    /// `assets`: where `prepare`/`build` read the app's asset sources and which JSON config files ship
+    /// (docs/assets.md). Absent: the app target's source roots, no config files.
+    public var assets: AssetSettings?
+
+    /// `assets` of patch.json.
+    public struct AssetSettings: Codable, Sendable, Equatable {
+        /// Folders (relative to the config file) searched for `*.xcassets`, `*.lproj/*.strings` and
+        /// `*.xcstrings`; absent: the app target's `sourceRoots`.
+        public var roots: [String]?
+        /// JSON files (relative to the config file) that ship as inline byte entries named by their
+        /// file name (`features.json`), read on device with `Patch.overlayImageBytes(named:)`.
+        public var configFiles: [ConfigFile]
+
+        public init(roots: [String]? = nil, configFiles: [ConfigFile] = []) {
+            self.roots = roots
+            self.configFiles = configFiles
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            roots = try container.decodeIfPresent([String].self, forKey: .roots)
+            configFiles = try container.decodeIfPresent([ConfigFile].self, forKey: .configFiles) ?? []
+        }
+    }
+
+    /// One JSON config file, with the JSON Schema it must satisfy when there is one.
+    public struct ConfigFile: Codable, Sendable, Equatable {
+        public var path: String
+        public var schema: String?
+
+        public init(path: String, schema: String? = nil) {
+            self.path = path
+            self.schema = schema
+        }
+    }
 
     /// The SDK package to depend on: `sdk`, or the defaults.
     public var sdkPackage: SDKPackage { sdk ?? SDKPackage() }
@@ -171,7 +206,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case schema = "$schema"
         case version, appKey, appID, apiBaseURL, channel, project, targets, appTarget, include, exclude,
-             patchableFunctions, routing, routingExclude, signing, build, sdk, platforms
+             patchableFunctions, routing, routingExclude, signing, build, sdk, platforms, assets
     }
 
     public init(appKey: String, appID: String?, apiBaseURL: String, channel: String, project: Project,
@@ -215,6 +250,7 @@ public struct ProjectConfig: Codable, Sendable, Equatable {
         build = try container.decodeIfPresent(BuildSettings.self, forKey: .build)
         sdk = try container.decodeIfPresent(SDKPackage.self, forKey: .sdk)
         platforms = try container.decodeIfPresent([AppPlatform].self, forKey: .platforms)
+        assets = try container.decodeIfPresent(AssetSettings.self, forKey: .assets)
     }
 
     public enum LoadError: Error, CustomStringConvertible {

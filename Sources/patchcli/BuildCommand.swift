@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchAssets
 import PatchBuild
 import PatchManifest
 import PatchRuntime
@@ -27,9 +28,12 @@ struct Build: AsyncParsableCommand {
 
             Outputs in -o DIR (default .patch/build in the project): module.wasm (no custom sections),
             module.unstripped.wasm, symbols.json, manifest.json, PatchGuest.swift (the generated guest source).
+            When assets (colors, strings, images, JSON config) changed since the baseline, also
+            artifact/patch.povr (POVR: the resource overlay around module.wasm, or around an empty module
+            when no code changed) and artifact/manifest.json: release that artifact (docs/assets.md).
             Exit codes: 31 toolchain missing, 32 guest compile failed, 33 nothing to patch, 34 no changes since
             the baseline, 35 native changes present (without --allow-native-changes), 36 coverage below
-            --min-coverage, 27 a smoke probe failed.
+            --min-coverage, 27 a smoke probe failed, 56 an asset is invalid, 57 over --max-artifact-bytes.
             """)
 
     @Option(help: "The project folder holding patch.json and .patch/baseline.json.")
@@ -62,6 +66,9 @@ struct Build: AsyncParsableCommand {
     @Flag(name: .customLong("skip-probes"), help: "Do not run the module's smoke probes.")
     var skipProbes = false
 
+    @Option(name: .customLong("max-artifact-bytes"), help: "Fail (exit 57, nothing written) when the artifact to release is larger than N bytes.")
+    var maxArtifactBytes: Int?
+
     @OptionGroup var outputOptions: OutputOptions
 
     func validate() throws {
@@ -70,6 +77,8 @@ struct Build: AsyncParsableCommand {
         if !exports.isEmpty, baseline != nil { throw ValidationError("--baseline is for change detection; --export builds the named declarations without one") }
         if !exports.isEmpty, platform != nil { throw ValidationError("--platform is for change detection; --export builds the named declarations as an iOS build compiles them") }
         if let minCoverage, !(0...100).contains(minCoverage) { throw ValidationError("--min-coverage is a percentage from 0 to 100") }
+        if let maxArtifactBytes, maxArtifactBytes <= 0 { throw ValidationError("--max-artifact-bytes is a positive number of bytes") }
+        if !exports.isEmpty, maxArtifactBytes != nil { throw ValidationError("--max-artifact-bytes goes with change detection, not --export") }
     }
 
     /// The `--json` result; also the failure envelope's `result` for exits 35 and 36.
@@ -106,6 +115,13 @@ struct Build: AsyncParsableCommand {
         var missingSourceRoots: [ProjectSources.MissingSourceRoot] = []
         /// Folders the Xcode project gives a target that patch.json does not record (read all the same).
         var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
+        /// The assets that ship in the artifact's resource overlay, and those that need an app release.
+        var assets: [AssetChangeSet.Shipped] = []
+        var unshippableAssets: [AssetIssue] = []
+        /// Broken assets the baseline already had broken (not shipped, not blocking).
+        var unchangedInvalidAssets: [AssetIssue] = []
+        /// The POVR artifact to release when assets ship (docs/assets.md).
+        var artifact: OverlayArtifact?
     }
 
     func run() async throws {
@@ -130,13 +146,15 @@ struct Build: AsyncParsableCommand {
         let outputDirectory = output ?? Preparer.join(project, ProjectBuilder.defaultOutputDirectory)
         console.progress("comparing \(project) with its baseline…")
         // ProjectBuilder asks for the toolchain only when there is something to compile, right before it does.
-        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, platform: platform, outputDirectory: outputDirectory) { settings throws(GuestBuildError) in
+        let build = try ProjectBuilder.build(root: project, baselinePath: baseline, platform: platform, outputDirectory: outputDirectory,
+                                             maxArtifactBytes: maxArtifactBytes) { settings throws(GuestBuildError) in
             console.progress("compiling the guest module…")
             return try discoverToolchain(settings)
         }
         for missing in build.missingSourceRoots { console.line("warning: \(missing)") }
         for added in build.addedSourceRoots { console.line("note: \(added)") }
-        guard !build.changes.isEmpty else {
+        let assets = build.assets
+        guard !build.changes.isEmpty || !assets.shipped.isEmpty || !assets.unshippable.isEmpty else {
             throw CommandFailure(kind: "no_changes", message: "no declaration differs from the baseline (fingerprint \(build.baselineFingerprint)); nothing to build",
                                  exitStatus: .noChanges, hint: "edit a declaration prepare routed, then build again (the baseline is what the app shipped)")
         }
@@ -155,8 +173,16 @@ struct Build: AsyncParsableCommand {
                 console.line("view          \(view.type) → \(view.export)\(view.dispatch.map { " + \($0)" } ?? "")")
             }
             console.line("module.wasm: \(manifest.module.size) bytes, sha256 \(manifest.module.sha256) (in \(outputDirectory))")
-        } else {
+        } else if !build.changes.isEmpty {
             console.line("no module written: no change can be patched")
+        }
+        for asset in assets.shipped {
+            console.line("asset         \(asset.file)  \(asset.id)  [\(asset.change.rawValue)] \(Self.oneLine(asset.summary))  (\(asset.bytes) B)")
+        }
+        for issue in assets.unshippable { console.line("asset-native  \(issue)") }
+        for issue in assets.unchangedInvalid { console.line("warning: asset invalid since the baseline, not shipped: \(issue)") }
+        if let artifact = build.overlayArtifact {
+            console.line("\(artifact.file): \(artifact.size) bytes (overlay \(artifact.overlayBytes) B + \(artifact.inner) \(artifact.innerBytes) B), sha256 \(artifact.sha256): release this artifact")
         }
         console.line("coverage: \(build.coverage)% (\(build.patched.count) patched, \(build.nativeOnly.count) native-only); baseline \(build.baselineFingerprint)")
         let report = Report(
@@ -166,7 +192,8 @@ struct Build: AsyncParsableCommand {
             views: (manifest?.views ?? []).map { .init(declarationID: $0.declarationID, type: $0.type, export: $0.export, dispatch: $0.dispatch) },
             changes: build.changes, patched: build.patched.count, nativeOnly: build.nativeOnly.count,
             coverage: build.coverage, unpatchable: manifest?.unpatchable ?? [], probes: probes, missingSourceRoots: build.missingSourceRoots,
-            addedSourceRoots: build.addedSourceRoots)
+            addedSourceRoots: build.addedSourceRoots, assets: assets.shipped, unshippableAssets: assets.unshippable,
+            unchangedInvalidAssets: assets.unchangedInvalid, artifact: build.overlayArtifact)
         if !build.nativeOnly.isEmpty, !allowNativeChanges {
             throw CommandFailure(
                 kind: "native_changes",
@@ -191,6 +218,12 @@ struct Build: AsyncParsableCommand {
         guard !rejected.isEmpty else { return shipLater }
         let fix = "fix what the guest compiler reported for \(rejected.map(\.id).joined(separator: ", ")) and run build again"
         return rejected.count == nativeOnly.count ? fix : "\(fix); the other changes: \(shipLater)"
+    }
+
+    /// A string override as one short line: newlines escaped, at most 60 characters.
+    static func oneLine(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\n", with: "\\n")
+        return escaped.count > 60 ? escaped.prefix(59) + "…" : escaped
     }
 
     /// `--export`: the named declarations, no baseline.

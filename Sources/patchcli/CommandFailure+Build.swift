@@ -40,6 +40,17 @@ extension CommandFailure {
         case let .changeDetection(.platformNotShipped(_, shipped)):
             self.init(kind: "usage", message: error.description, exitStatus: .usage,
                       hint: "build for one of the platforms the baseline records: " + shipped.map { "--platform \($0.rawValue)" }.joined(separator: ", "))
+        case let .assets(.invalidAssets(issues)):
+            self.init(kind: "asset_invalid", message: "\(issues.count) asset(s) are invalid; nothing was written", exitStatus: .assetInvalid,
+                      hint: "fix each asset where the detail says (file, key, reason; docs/assets.md \"Validation\") and build again",
+                      detail: issues.map { "  \($0)" }.joined(separator: "\n"), result: ["invalid_assets": issues])
+        case let .artifactTooLarge(size):
+            self.init(size)
         }
+    }
+
+    init(_ size: ArtifactSizeReport) {
+        self.init(kind: "artifact_too_large", message: size.description, exitStatus: .artifactTooLarge,
+                  hint: "ship fewer or smaller assets (the largest are listed), or raise --max-artifact-bytes", result: size)
     }
 }

@@ -95,6 +95,12 @@ enum ExitStatus: Int32, Codable {
     /// `prepare --check`: the Xcode project does not compile a generated file in exactly the targets
     /// that need it.
     case generatedUnregistered = 54
+    // Assets (56-57, docs/assets.md).
+    /// `build`: an asset of the app is broken (a color outside sRGB, a corrupt image, a duplicate key,
+    /// format specifiers that differ between locales, a config file failing its schema).
+    case assetInvalid = 56
+    /// `build`, `release`: the artifact is larger than `--max-artifact-bytes`.
+    case artifactTooLarge = 57
     // `audit` (60-61): the history it replays cannot be read, or is shorter than asked.
     /// `audit`: not in a git repository, or git failed (missing, a scratch work tree it cannot add).
     case historyUnavailable = 60

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PatchAssets
 import PatchBuild
 import PatchManifest
 
@@ -49,6 +50,8 @@ struct PrepareCommand: AsyncParsableCommand {
             let plan = session.plan
             var result = PrepareResult(plan: plan, updates: session.updates, mode: check ? "check" : dryRun ? "dry_run" : "apply")
             result.routing = session.config.routingMode.rawValue
+            result.invalidAssets = session.invalidAssets
+            for issue in session.invalidAssets { console.line("warning: invalid asset (recorded as it is; fix it before a patch edits it): \(issue)") }
             result.planSeconds = Self.seconds(since: start)
             if check {
                 if let finding = try session.checkFinding() { throw Self.failure(finding) }
@@ -100,7 +103,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let listed = changed.prefix(5).joined(separator: ", ") + (changed.count > 5 ? ", … (\(changed.count) in all)" : "")
             return CommandFailure(
                 kind: "sources_changed",
-                message: "\(changed.count) declaration(s) differ from the shipped baseline (\(listed)): this branch is a patch of that release",
+                message: "\(changed.count) declaration(s) or asset(s) differ from the shipped baseline (\(listed)): this branch is a patch of that release",
                 exitStatus: .sourcesChangedSinceBaseline,
                 hint: "build the patch with `patchcli build`; keep the release's baseline and generated files as committed (they describe the binary on devices)")
         case let .prepareNeeded(paths):
@@ -267,6 +270,8 @@ struct PrepareResult: Encodable {
     var fingerprints: [String: String]?
     /// Folders the Xcode project gives a target that patch.json does not record: prepared all the same.
     var addedSourceRoots: [ProjectSources.AddedSourceRoot] = []
+    /// The app's broken assets, recorded as they are (docs/assets.md "Validation").
+    var invalidAssets: [AssetIssue] = []
     var diff: String?
     /// Files parsed (the others came from the scan cache) and the time swift-syntax's parser took:
     /// on the wall clock (files parse on every core) and summed over files (on one core).

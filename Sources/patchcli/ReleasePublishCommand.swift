@@ -47,6 +47,7 @@ struct ReleasePublish: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --notify and no APNs credentials: write the payload to FILE instead of stdout.", valueName: "FILE"))
     var notifyPayloadOut: String?
     @OptionGroup(title: "Notify (with --notify; docs/triggers.md)") var apns: APNsOptions
+    @Option(name: .customLong("max-artifact-bytes"), help: "Refuse (exit 57) an artifact larger than N bytes; the report lists its largest assets.") var maxArtifactBytes: Int?
     @OptionGroup(title: "Limits of the proof (as for `patchcli run`)") var limits: RuntimeLimitOptions
     @OptionGroup var keyOptions: KeyOptions
     @OptionGroup var publishFlags: PublishFlags
@@ -63,6 +64,8 @@ struct ReleasePublish: AsyncParsableCommand {
         let console = Console(outputOptions)
         try await console.perform("release") {
             let bytes = try FileAccess.read(module)
+            let composition = ArtifactComposition(bytes)
+            if let maxArtifactBytes, bytes.count > maxArtifactBytes { throw CommandFailure(composition.sizeReport(limit: maxArtifactBytes)) }
             let manifest = try Run.siblingManifest(of: module)
             let fingerprint = try publishedFingerprint(manifest)
             let appKey = try appKey ?? projectAppKey()
@@ -88,8 +91,18 @@ struct ReleasePublish: AsyncParsableCommand {
             }
             outcome.records.forEach(console.record)
             console.files(outcome.receipt)
-            guard notify, let record = outcome.records.last else { return PublishReport(outcome: outcome) }
-            return try await notifyDevices(of: record, dryRun: outcome.receipt.dryRun, delivery: delivery, console: console) { PublishReport(outcome: outcome, notify: $0) }
+            var report = PublishReport(outcome: outcome)
+            // The dry run says what the artifact is made of: with assets, each one's share.
+            if publishFlags.dryRun {
+                composition.lines.forEach(console.line)
+                report.artifact = composition
+            }
+            guard notify, let record = outcome.records.last else { return report }
+            return try await notifyDevices(of: record, dryRun: outcome.receipt.dryRun, delivery: delivery, console: console) { [report] notified in
+                var report = report
+                report.notify = notified
+                return report
+            }
         }
     }
 
@@ -174,16 +187,19 @@ struct ReleasePublish: AsyncParsableCommand {
     }
 }
 
-/// `release`'s result: the store's outcome, plus `notify` under --notify.
+/// `release`'s result: the store's outcome, plus the artifact's composition under --dry-run and
+/// `notify` under --notify.
 struct PublishReport: Encodable, Sendable {
     var outcome: ReleaseOutcome
+    var artifact: ArtifactComposition?
     var notify: NotifyReport?
 
-    enum CodingKeys: String, CodingKey { case notify }
+    enum CodingKeys: String, CodingKey { case artifact, notify }
 
     func encode(to encoder: Encoder) throws {
         try outcome.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(artifact, forKey: .artifact)
         try container.encodeIfPresent(notify, forKey: .notify)
     }
 }

@@ -23,6 +23,10 @@ struct Run: AsyncParsableCommand {
                                                    replay the SDK's activation ladder
             patchcli run MODULE --view NAME [--inputs JSON] [--event ID[=VALUE]]...
                                                    render a SwiftUI view, apply events
+            patchcli run ARTIFACT --overlay        print the resource overlay (colors, strings, images)
+            patchcli run ARTIFACT --lookup-string KEY [--locale pt-BR] [--table T]
+            patchcli run ARTIFACT --lookup-color NAME [--dark]
+                                                   resolve as the SDK does (docs/assets.md)
             A manifest.json next to MODULE supplies the expected sha256 and the probes.
             """)
 
@@ -100,11 +104,31 @@ struct Run: AsyncParsableCommand {
         valueName: "ID[=VALUE]"))
     var events: [String] = []
 
+    @Flag(help: "Print the artifact's resource overlay (POVR's PROV chunk): colors, strings per locale and table, images.")
+    var overlay = false
+
+    @Option(name: .customLong("lookup-string"), help: ArgumentHelp("Resolve a localized string in the overlay as the SDK does (--locale, --table).", valueName: "KEY"))
+    var lookupString: String?
+
+    @Option(help: "With --lookup-string: the device's preferred locale (pt-BR tries pt-BR, pt, then the base); default: the base.")
+    var locale: String = ""
+
+    @Option(help: "With --lookup-string: the strings table the app asks for (default: none, which any override matches).")
+    var table: String?
+
+    @Option(name: .customLong("lookup-color"), help: ArgumentHelp("Resolve a color in the overlay as the SDK does (--dark for dark mode).", valueName: "NAME"))
+    var lookupColor: String?
+
+    @Flag(help: "With --lookup-color: the dark appearance.")
+    var dark = false
+
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let console = Console(output)
-        if !fallback.isEmpty {
+        if overlay || lookupString != nil || lookupColor != nil {
+            try await console.perform("run") { try runOverlay(console) }
+        } else if !fallback.isEmpty {
             try await console.perform("run") { try runFallback(console) }
         } else if view != nil || inputs != nil || !events.isEmpty {
             try await console.perform("run") { try runView(console) }
@@ -342,7 +366,7 @@ struct Run: AsyncParsableCommand {
 
     // MARK: Inputs
 
-    private func loadArtifact(_ path: String) throws -> (LoadedArtifact, RunManifest?) {
+    func loadArtifact(_ path: String) throws -> (LoadedArtifact, RunManifest?) {
         let bytes = try FileAccess.read(path)
         let manifest = try Self.siblingManifest(of: path)
         let expected = sha256 ?? manifest?.sha256
@@ -396,7 +420,7 @@ struct Run: AsyncParsableCommand {
         return RuntimeOptions(limits: try limits.limits(), enforceParity: !noParity, seed: seed, bridges: bridges)
     }
 
-    private func usage(_ message: String) -> CommandFailure {
+    func usage(_ message: String) -> CommandFailure {
         CommandFailure(kind: "usage", message: message, exitStatus: .usage, hint: "run `patchcli run --help`")
     }
 

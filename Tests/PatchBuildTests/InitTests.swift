@@ -225,6 +225,7 @@ import Testing
         config.build = .init(swiftSDK: "swift-6.2-RELEASE_wasm-embedded", swiftSDKsPath: "/sdks", wasmOpt: .always)
         config.sdk = .init(url: "https://example.com/patch-swift", version: "1.5.0")
         config.platforms = [.iOS, .macOS]
+        config.assets = .init(roots: ["A"], configFiles: [.init(path: "A/features.json", schema: "A/features.schema.json")])
         let encoded = try #require(try JSONSerialization.jsonObject(with: Data(config.encoded())) as? [String: Any])
         #expect(Set(encoded.keys) == Set(properties.keys))
         let buildSchema = try #require((properties["build"] as? [String: Any])?["properties"] as? [String: Any])

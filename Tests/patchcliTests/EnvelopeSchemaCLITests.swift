@@ -1,4 +1,5 @@
 import Foundation
+import PatchAssets
 import Testing
 
 /// Every subcommand's `--json` envelope, on success and on failure, checked against the one schema
@@ -8,7 +9,7 @@ import Testing
 @Suite(.serialized, .enabled(if: RunFixture.canCompile, "builds a patch: needs the Swift toolchain (required under CI=true)"))
 struct EnvelopeSchemaCLITests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let schema = JSONSchemaSubset(root: try! JSONValue.parse(
+    static let schema = JSONSchemaSubset(root: try! SchemaJSON.parse(
         String(contentsOf: repository.appendingPathComponent("docs/cli-envelope.schema.json"), encoding: .utf8)))
 
     /// The envelope names of every subcommand, as the sources report them (`console.perform("…")`),
@@ -38,9 +39,9 @@ struct EnvelopeSchemaCLITests {
             Issue.record("\(label): stdout is not one line: \(result.stdout)", sourceLocation: sourceLocation)
             return
         }
-        let envelope: JSONValue
+        let envelope: SchemaJSON
         do {
-            envelope = try JSONValue.parse(result.stdout)
+            envelope = try SchemaJSON.parse(result.stdout)
         } catch {
             Issue.record("\(label): stdout is not JSON (\(error)): \(result.stdout)", sourceLocation: sourceLocation)
             return
@@ -57,7 +58,7 @@ struct EnvelopeSchemaCLITests {
 
     /// The schema's rule for numbers (its `value` description): at most 3 decimals, checked on the
     /// number's text as printed.
-    static func overPreciseNumbers(in value: JSONValue, at path: String = "$") -> [String] {
+    static func overPreciseNumbers(in value: SchemaJSON, at path: String = "$") -> [String] {
         switch value {
         case let .number(text):
             let decimals = text.split(separator: ".", maxSplits: 1).dropFirst().first.map { $0.prefix { $0.isNumber }.count } ?? 0
@@ -192,7 +193,7 @@ struct EnvelopeSchemaCLITests {
         (#"{"command":"diff","ok":"yes","result":{}}"#, "expected true"),
     ])
     func theValidatorRejectsWhatTheSchemaForbids(envelope: String, complaint: String) throws {
-        let parsed = try JSONValue.parse(envelope)
+        let parsed = try SchemaJSON.parse(envelope)
         let problems = Self.schema.errors(parsed) + Self.overPreciseNumbers(in: parsed)
         #expect(problems.contains { $0.contains(complaint) }, "\(problems)")
     }

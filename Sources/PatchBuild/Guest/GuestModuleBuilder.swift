@@ -298,7 +298,7 @@ public enum GuestModuleBuilder {
         var functions: [Function]
     }
 
-    private static func encode(_ value: some Encodable) throws(GuestBuildError) -> [UInt8] {
+    static func encode(_ value: some Encodable) throws(GuestBuildError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {
@@ -424,7 +424,7 @@ public enum GuestModuleBuilder {
         return .compileError
     }
 
-    private static func writeOutputs(_ files: [(String, [UInt8])], to directory: String) throws(GuestBuildError) {
+    static func writeOutputs(_ files: [(String, [UInt8])], to directory: String) throws(GuestBuildError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

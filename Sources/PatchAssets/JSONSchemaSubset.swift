@@ -2,20 +2,20 @@ import Foundation
 
 /// A JSON value that keeps what JSONSerialization blurs on Linux: booleans apart from numbers, and
 /// each number's text (so "at most 3 decimals" is checked on the digits printed, not on a Double).
-indirect enum JSONValue: Equatable {
+public indirect enum SchemaJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([SchemaJSON])
+    case object([String: SchemaJSON])
 
-    struct ParseError: Error, CustomStringConvertible {
-        let description: String
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Parses one JSON document (RFC 8259), with nothing but white space around it.
-    static func parse(_ text: String) throws -> JSONValue {
+    public static func parse(_ text: String) throws -> SchemaJSON {
         var parser = Parser(bytes: Array(text.utf8))
         let value = try parser.value()
         parser.skipSpace()
@@ -33,14 +33,14 @@ indirect enum JSONValue: Equatable {
             while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
         }
 
-        mutating func literal(_ word: String, _ value: JSONValue) throws -> JSONValue {
+        mutating func literal(_ word: String, _ value: SchemaJSON) throws -> SchemaJSON {
             let expected = Array(word.utf8)
             guard bytes[index...].starts(with: expected) else { throw failure("expected \(word)") }
             index += expected.count
             return value
         }
 
-        mutating func value() throws -> JSONValue {
+        mutating func value() throws -> SchemaJSON {
             skipSpace()
             guard index < bytes.count else { throw failure("unexpected end") }
             switch bytes[index] {
@@ -50,7 +50,7 @@ indirect enum JSONValue: Equatable {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "["):
                 index += 1
-                var items: [JSONValue] = []
+                var items: [SchemaJSON] = []
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
                 while true {
@@ -63,7 +63,7 @@ indirect enum JSONValue: Equatable {
                 }
             case UInt8(ascii: "{"):
                 index += 1
-                var members: [String: JSONValue] = [:]
+                var members: [String: SchemaJSON] = [:]
                 skipSpace()
                 if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
                 while true {
@@ -107,11 +107,16 @@ indirect enum JSONValue: Equatable {
     }
 }
 
-/// Validates JSON against the subset of JSON Schema (2020-12) docs/cli-envelope.schema.json uses.
+/// Validates JSON against a subset of JSON Schema (2020-12): the one docs/cli-envelope.schema.json uses,
+/// which is also what `assets.configFiles[].schema` may use (docs/assets.md).
 /// A keyword outside the subset is reported as an error rather than ignored, so the schema cannot
 /// come to say more than the tests check.
-struct JSONSchemaSubset {
-    let root: JSONValue
+public struct JSONSchemaSubset: Sendable {
+    public let root: SchemaJSON
+
+    public init(root: SchemaJSON) {
+        self.root = root
+    }
 
     private static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$defs"]
     private static let keywords: Set<String> = [
@@ -120,7 +125,7 @@ struct JSONSchemaSubset {
     ]
 
     /// Every violation of `schema` (the root when nil) by `value`, each with its JSON path.
-    func errors(_ value: JSONValue, _ schema: JSONValue? = nil, at path: String = "$") -> [String] {
+    public func errors(_ value: SchemaJSON, _ schema: SchemaJSON? = nil, at path: String = "$") -> [String] {
         guard case let .object(keywords) = schema ?? root else { return ["\(path): schema is not an object"] }
         var errors: [String] = []
         for (keyword, argument) in keywords.sorted(by: { $0.key < $1.key }) where !Self.annotations.contains(keyword) {
@@ -130,7 +135,7 @@ struct JSONSchemaSubset {
         return errors
     }
 
-    private func check(_ keyword: String, _ argument: JSONValue, _ value: JSONValue, _ path: String, siblings: [String: JSONValue]) -> [String] {
+    private func check(_ keyword: String, _ argument: SchemaJSON, _ value: SchemaJSON, _ path: String, siblings: [String: SchemaJSON]) -> [String] {
         switch (keyword, argument) {
         case let ("$ref", .string(reference)):
             guard reference.hasPrefix("#/$defs/"), case let .object(top) = root, case let .object(definitions)? = top["$defs"],
@@ -189,7 +194,7 @@ struct JSONSchemaSubset {
         }
     }
 
-    private static func has(type name: String, _ value: JSONValue) -> Bool {
+    private static func has(type name: String, _ value: SchemaJSON) -> Bool {
         switch (name, value) {
         case ("null", .null), ("boolean", .bool), ("number", .number), ("string", .string), ("array", .array), ("object", .object): return true
         case let ("integer", .number(text)): return text.allSatisfy { $0 == "-" || $0.isNumber }
@@ -197,7 +202,7 @@ struct JSONSchemaSubset {
         }
     }
 
-    static func render(_ value: JSONValue) -> String {
+    public static func render(_ value: SchemaJSON) -> String {
         switch value {
         case .null: return "null"
         case let .bool(flag): return flag ? "true" : "false"
