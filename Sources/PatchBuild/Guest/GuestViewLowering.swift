@@ -87,6 +87,8 @@ struct GuestViewLowering {
     /// this name, so the host writes nothing back for it (sdk-contract §5.4: write-back targets are
     /// the view's `@State`/`@Binding`/`@AppStorage`).
     static let dispatchedStateKey = "__patch_dispatched"
+    /// Why a view whose code awaits stays native (the DSL's unavailable `.task` overloads say the same).
+    static let awaitingViewDetail = "the guest has no async (no Swift concurrency in the device's WebAssembly build): a .task whose body awaits is native-only; a .task body without await lowers"
 
     func plan(_ request: GuestViewRequest) -> Result<GuestViewPlan, GuestUnpatchable> {
         guard let type = index.lookupType(path: request.path) else {
@@ -102,6 +104,17 @@ struct GuestViewLowering {
         }
         guard entry.kind == .structType, !entry.isGeneric else {
             return problem("only non-generic struct views lower; \(entry.qualifiedName) is a generic or non-struct \(entry.kind.rawValue)", at: entry.decl)
+        }
+        // Said before compiling: the guest's async transform (docs/async.md) gives the project's async
+        // functions a continuation parameter, so an awaiting `.task` closure would otherwise fail on
+        // the call's arguments before the DSL's `.task` could name the reason. A view's own async
+        // method counts too: only a function the thunk calls runs as a task of the pump.
+        for member in entry.members where member.kind != .storedProperty {
+            if let site = GuestReferenceCollector.collect(member.decl).asyncSites.first {
+                let memberFile = index.files[member.file]
+                return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable, detail: Self.awaitingViewDetail,
+                                                 location: GuestSourceLocation(file: memberFile.relativePath, line: memberFile.line(of: site))))
+            }
         }
         var inputs: [GuestViewPlan.Input] = []
         var codecTypes: Set<Int> = []
