@@ -1,3 +1,4 @@
+import PatchManifest
 /// The pre-publish check of a module artifact. `patchcli release` and `patchcli verify` pass the
 /// device-parity run (PatchRuntime's `PublishProof` after the structural checks below); the store
 /// needs no runtime of its own.
@@ -74,7 +75,12 @@ public struct StructuralModuleVerifier: ModuleVerifier {
               let innerLength = readU32(bytes, at: 12 + overlayLength), 16 + overlayLength + innerLength <= bytes.count
         else { throw reject("POVR envelope: a length field runs past the end of the artifact") }
         let overlay = bytes.dropFirst(12).prefix(overlayLength)
-        guard overlay.starts(with: Array("PROV".utf8)) else { throw reject("POVR envelope: the overlay chunk does not start with PROV") }
+        // The SDK applies no overlay at all from a chunk it cannot decode, silently (sdk-contract §1.3).
+        do {
+            _ = try ResourceOverlay.decode(Array(overlay))
+        } catch {
+            throw reject("POVR envelope: the PROV overlay chunk does not decode (\(error)), so devices would apply none of its assets; build the artifact again with `patchcli build`")
+        }
         return bytes.dropFirst(16 + overlayLength).prefix(innerLength)
     }
 

@@ -151,11 +151,15 @@ import Testing
             return out
         }
         #expect(try verifier.verify(artifact: pmod([module, module])).layout == "PMOD(2)")
+        func povr(_ overlay: [UInt8], _ inner: [UInt8]) -> [UInt8] {
+            Array("POVR".utf8) + [1, 0, 0, 0] + withUnsafeBytes(of: UInt32(overlay.count).littleEndian, Array.init) + overlay
+                + withUnsafeBytes(of: UInt32(inner.count).littleEndian, Array.init) + inner
+        }
+        // An empty PROV chunk: no colors, locales or images.
         let overlay = Array("PROV".utf8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 12)
-        let inner = pmod([module])
-        let povr = Array("POVR".utf8) + [1, 0, 0, 0] + withUnsafeBytes(of: UInt32(overlay.count).littleEndian, Array.init) + overlay
-            + withUnsafeBytes(of: UInt32(inner.count).littleEndian, Array.init) + inner
-        #expect(try verifier.verify(artifact: povr).layout == "POVR/PMOD(1)")
+        #expect(try verifier.verify(artifact: povr(overlay, pmod([module]))).layout == "POVR/PMOD(1)")
+        // One color announced, none there: the SDK would drop the whole overlay.
+        let truncated = Array("PROV".utf8) + [1, 0, 0, 0] + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
 
         let noMemory = Array(module.dropLast(12))
         let cases: [([UInt8], String)] = [
@@ -165,6 +169,8 @@ import Testing
             (Array(module.prefix(200)), "truncated"),
             (pmod([module, Array(module.prefix(10))]).dropLast(5).map { $0 }, "runs past the end"),
             (module + [5, 3, 1, 0, 1], "out of order or repeated"),
+            (povr(truncated, module), "PROV overlay chunk does not decode"),
+            (povr(Array("PRO?".utf8) + overlay.dropFirst(4), module), "PROV overlay chunk does not decode"),
         ]
         for (artifact, fragment) in cases {
             do {
