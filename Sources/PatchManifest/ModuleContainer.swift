@@ -24,13 +24,7 @@ public struct ModuleContainer: Equatable, Sendable {
     /// silently treating it as a plain module (which would only fail later, less clearly).
     public static func decode(_ bytes: [UInt8]) throws(ContainerFormatError) -> ModuleContainer {
         var reader = LittleEndianReader(bytes: bytes, format: "PMOD")
-        guard try reader.readBytes(4, field: "magic") == magic else {
-            throw .badMagic(format: "PMOD")
-        }
-        let version = try reader.readU8(field: "version")
-        guard version == Self.version else {
-            throw .unsupportedVersion(format: "PMOD", found: Int(version), supported: Int(Self.version))
-        }
+        try reader.readHeader(magic: magic, version: Self.version)
         let count = Int(try reader.readU8(field: "count"))
         guard count >= 1 else { throw .invalidField(format: "PMOD", field: "count", offset: 5, detail: "a container holds at least one module") }
         _ = try reader.readU16(field: "reserved")
@@ -110,18 +104,28 @@ struct LittleEndianReader {
     }
 
     mutating func readU16(field: String) throws(ContainerFormatError) -> UInt16 {
-        let raw = try readBytes(2, field: field)
-        return UInt16(raw[0]) | UInt16(raw[1]) << 8
+        try readInteger(field: field)
     }
 
     mutating func readU32(field: String) throws(ContainerFormatError) -> UInt32 {
-        let raw = try readBytes(4, field: field)
-        return raw.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        try readInteger(field: field)
+    }
+
+    mutating func readInteger<Integer: FixedWidthInteger & UnsignedInteger>(field: String) throws(ContainerFormatError) -> Integer {
+        let raw = try readBytes(Integer.bitWidth / 8, field: field)
+        return raw.enumerated().reduce(Integer(0)) { $0 | Integer($1.element) << (8 * $1.offset) }
+    }
+
+    /// The 4-byte magic and the u8 version every container format starts with.
+    mutating func readHeader(magic: [UInt8], version: UInt8) throws(ContainerFormatError) {
+        guard try readBytes(4, field: "magic") == magic else { throw .badMagic(format: format) }
+        let found = try readU8(field: "version")
+        guard found == version else { throw .unsupportedVersion(format: format, found: Int(found), supported: Int(version)) }
     }
 }
 
 extension Array where Element == UInt8 {
-    mutating func appendLittleEndian(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    mutating func appendLittleEndian<Integer: FixedWidthInteger & UnsignedInteger>(_ value: Integer) {
+        for shift in stride(from: 0, to: Integer.bitWidth, by: 8) { append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 }

@@ -21,11 +21,7 @@ public struct OverlayEnvelope: Equatable, Sendable {
 
     public static func decode(_ bytes: [UInt8]) throws(ContainerFormatError) -> OverlayEnvelope {
         var reader = LittleEndianReader(bytes: bytes, format: "POVR")
-        guard try reader.readBytes(4, field: "magic") == magic else { throw .badMagic(format: "POVR") }
-        let version = try reader.readU8(field: "version")
-        guard version == Self.version else {
-            throw .unsupportedVersion(format: "POVR", found: Int(version), supported: Int(Self.version))
-        }
+        try reader.readHeader(magic: magic, version: Self.version)
         _ = try reader.readU8(field: "flags")
         _ = try reader.readU16(field: "reserved")
         let overlayLength = Int(try reader.readU32(field: "overlayLen"))

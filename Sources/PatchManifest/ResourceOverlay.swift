@@ -165,11 +165,7 @@ public struct ResourceOverlay: Equatable, Sendable {
     /// trailing bytes are ignored, as the SDK's decoder does.
     public static func decode(_ bytes: [UInt8]) throws(ContainerFormatError) -> ResourceOverlay {
         var reader = LittleEndianReader(bytes: bytes, format: "PROV")
-        guard try reader.readBytes(4, field: "magic") == magic else { throw .badMagic(format: "PROV") }
-        let version = try reader.readU8(field: "version")
-        guard version == Self.version else {
-            throw .unsupportedVersion(format: "PROV", found: Int(version), supported: Int(Self.version))
-        }
+        try reader.readHeader(magic: magic, version: Self.version)
         _ = try reader.readU8(field: "flags")
         _ = try reader.readU16(field: "reserved")
         var overlay = ResourceOverlay()
@@ -241,16 +237,9 @@ extension LittleEndianReader {
     mutating func readRGBA(field: String) throws(ContainerFormatError) -> ResourceOverlay.RGBA {
         var components: [Double] = []
         for name in ["r", "g", "b", "a"] {
-            let raw = try readBytes(8, field: "\(field).\(name)")
-            components.append(Double(bitPattern: raw.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }))
+            components.append(Double(bitPattern: try readInteger(field: "\(field).\(name)")))
         }
         return ResourceOverlay.RGBA(red: components[0], green: components[1], blue: components[2], alpha: components[3])
-    }
-}
-
-extension Array where Element == UInt8 {
-    mutating func appendLittleEndian(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
     }
 }
 

@@ -68,20 +68,22 @@ public struct StructuralModuleVerifier: ModuleVerifier {
         return Int(bytes[start]) | Int(bytes[start + 1]) << 8 | Int(bytes[start + 2]) << 16 | Int(bytes[start + 3]) << 24
     }
 
-    /// `POVR` | u8 version 1 | u8 0 | u16 0 | u32 overlayLen | overlay | u32 innerLen | inner.
+    /// The artifact a `POVR` envelope wraps (read by PatchManifest's `OverlayEnvelope`, as `run`
+    /// reads it). The SDK silently applies no overlay from a chunk it cannot decode (sdk-contract
+    /// §1.3), so the `PROV` chunk must decode whole.
     private func unwrapOverlay(_ bytes: ArraySlice<UInt8>) throws(StoreError) -> ArraySlice<UInt8> {
-        guard bytes.count >= 12, bytes[bytes.startIndex + 4] == 1 else { throw reject("POVR envelope: header shorter than 12 bytes or version is not 1") }
-        guard let overlayLength = readU32(bytes, at: 8), 12 + overlayLength + 4 <= bytes.count,
-              let innerLength = readU32(bytes, at: 12 + overlayLength), 16 + overlayLength + innerLength <= bytes.count
-        else { throw reject("POVR envelope: a length field runs past the end of the artifact") }
-        let overlay = bytes.dropFirst(12).prefix(overlayLength)
-        // The SDK applies no overlay at all from a chunk it cannot decode, silently (sdk-contract §1.3).
+        let envelope: OverlayEnvelope
         do {
-            _ = try ResourceOverlay.decode(Array(overlay))
+            envelope = try OverlayEnvelope.decode(Array(bytes))
+        } catch {
+            throw reject("POVR envelope: \(error)")
+        }
+        do {
+            _ = try ResourceOverlay.decode(envelope.overlay)
         } catch {
             throw reject("POVR envelope: the PROV overlay chunk does not decode (\(error)), so devices would apply none of its assets; build the artifact again with `patchcli build`")
         }
-        return bytes.dropFirst(16 + overlayLength).prefix(innerLength)
+        return ArraySlice(envelope.inner)
     }
 
     /// `PMOD` | u8 version 1 | u8 count ≥ 1 | u16 0 | count × (u32 length, module bytes).

@@ -105,7 +105,7 @@ struct GuestSignatureReader {
             guard let function else {
                 return fail(.asyncCode, "async \(initializer != nil ? "initializers" : "getters") stay native: the guest transforms async functions only (docs/async.md)", at: async)
             }
-            switch GuestAsyncTransform.transform(function, thrownTypes: GuestAsyncTransform.thrownTypes(in: index)) {
+            switch GuestAsyncTransform.transform(function, thrownTypes: index.asyncThrownTypes) {
             case .success(let transformed): transform = transformed
             case .failure(let refusal): return fail(.asyncCode, "\(refusal.construct) stays native: the guest runs only the async forms docs/async.md lists", at: refusal.node)
             }

@@ -104,6 +104,9 @@ struct GuestSourceIndex {
     private(set) var files: [GuestSourceFile] = []
     private(set) var types: [GuestTypeEntry] = []
     private(set) var globals: [GuestGlobalEntry] = []
+    /// The error type each async function of the project fails with (`GuestAsyncTransform.thrownTypes`),
+    /// read once: every export plan and every copied async function needs it.
+    private(set) var asyncThrownTypes: GuestAsyncTransform.ThrownTypes = [:]
     /// `types` by full path (the first type of a path, as a scan in order would find it) and by
     /// simple name (every type of that name, in index order): `resolveType` and `lookupType` run
     /// for each name a changed view mentions, so scanning `types` there made `build` quadratic
@@ -196,6 +199,7 @@ struct GuestSourceIndex {
                 attachExtension(extensionDecl, file: fileIndex)
             }
         }
+        asyncThrownTypes = GuestAsyncTransform.thrownTypes(in: self)
     }
 
     /// The sources as they were before `prepare`, line for line and column for column:
