@@ -110,7 +110,7 @@ enum BehaviourDigest {
                 } else if let value = binding.initializer?.value {
                     // Without a written type the default decides it: a literal's kind is its type
                     // (`3` → `5` keeps `Int`), any other expression counts whole.
-                    if let literal = literalType(value) {
+                    if let literal = InitialValueType.literal(value) {
                         memberLayout.append(text: literal)
                         type = type ?? literal
                     } else {
@@ -233,30 +233,5 @@ enum BehaviourDigest {
     private static func collapsed(modifier: DeclModifierSyntax) -> String {
         let text = collapsed(modifier)
         return modifier.name.tokenKind == .keyword(.fileprivate) ? String(text.dropFirst(PrivateMemberWidening.insertion.count)) : text
-    }
-
-    /// The type a literal default gives a property without a written type, spelled as `spaced`
-    /// spells a written one, or nil when the expression is not a plain literal.
-    private static func literalType(_ expression: ExprSyntax) -> String? {
-        if expression.is(IntegerLiteralExprSyntax.self) { return "Int" }
-        if expression.is(FloatLiteralExprSyntax.self) { return "Double" }
-        if expression.is(StringLiteralExprSyntax.self) { return "String" }
-        if expression.is(BooleanLiteralExprSyntax.self) { return "Bool" }
-        if let negated = expression.as(PrefixOperatorExprSyntax.self), negated.operator.text == "-",
-           negated.expression.is(IntegerLiteralExprSyntax.self) || negated.expression.is(FloatLiteralExprSyntax.self) {
-            return literalType(negated.expression)
-        }
-        if let array = expression.as(ArrayExprSyntax.self) {
-            let elements = Set(array.elements.map { literalType($0.expression) })
-            guard elements.count == 1, let element = elements.first ?? nil else { return nil }
-            return "[\(element)]"
-        }
-        if let dictionary = expression.as(DictionaryExprSyntax.self), case let .elements(pairs) = dictionary.content {
-            let keys = Set(pairs.map { literalType($0.key) })
-            let values = Set(pairs.map { literalType($0.value) })
-            guard keys.count == 1, values.count == 1, let key = keys.first ?? nil, let value = values.first ?? nil else { return nil }
-            return "[\(key): \(value)]"
-        }
-        return nil
     }
 }

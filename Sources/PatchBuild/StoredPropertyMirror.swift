@@ -3,7 +3,7 @@ import SwiftSyntax
 /// A stored property of a type's declaration, as a receiver mirror copies it.
 struct StoredProperty: Sendable, Codable, Equatable {
     var name: String
-    /// As written, or the type of a plain literal initial value (`var count = 0`: `Int`).
+    /// As written, or the type its initial value gives (`var count = 0`: `Int`; `InitialValueType.inferred`).
     var type: String
     var isLet: Bool
     /// `private` or `fileprivate`: only code in the declaring file can read it.
@@ -138,8 +138,8 @@ struct StoredProperties: Sendable, Codable, Equatable {
                 }
                 // `var x, y: Int`: an annotation also types the bindings before it that have no initial value.
                 let annotation = binding.initializer == nil ? bindings[position...].lazy.compactMap(\.typeAnnotation).first?.type : binding.typeAnnotation?.type
-                guard let type = annotation ?? GuestSignatureReader.literalType(binding.initializer?.value) else {
-                    refuse("stored property `\(name)` has no written type (only an integer, decimal, string or Boolean literal's is inferred); write its type", binding, name: name)
+                guard let type = annotation ?? InitialValueType.inferred(binding.initializer?.value) else {
+                    refuse("stored property `\(name)` has no written type and its initial value does not say it (literals, `UUID()`, `Date()`, `Data()` and `[T]()` do); write its type", binding, name: name)
                     continue
                 }
                 var references: [CodableReference] = []

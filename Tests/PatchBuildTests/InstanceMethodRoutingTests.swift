@@ -193,7 +193,7 @@ import Testing
                 func read() -> Int { 0 }
             }
             struct Inferred {
-                var start = Date()
+                var start = Date(timeIntervalSince1970: 0)
                 // @patchable
                 func read() -> Int { 0 }
             }

@@ -374,7 +374,7 @@ struct GuestSignatureReader {
         guard name == "ID", conformances.contains(where: { $0 == "Identifiable" || $0 == "Swift.Identifiable" }) else { return nil }
         for member in entry.members where member.names == ["id"] && !member.isStatic {
             guard let binding = member.decl.as(VariableDeclSyntax.self)?.bindings.first else { continue }
-            var written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+            var written = binding.typeAnnotation?.type ?? InitialValueType.inferred(binding.initializer?.value)
             if written == nil, let named = GuestViewLowering.namedType(of: binding.initializer?.value) {
                 written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(named)))
             }
@@ -484,7 +484,7 @@ struct GuestSignatureReader {
                         return .failure(Problem(reason: .unsupportedSignature, detail: "destructuring stored property in \(entry.qualifiedName)", location: memberLocation))
                     }
                     let name = identifier.identifier.text
-                    let written: TypeSyntax? = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+                    let written: TypeSyntax? = binding.typeAnnotation?.type ?? InitialValueType.inferred(binding.initializer?.value)
                     guard let written else {
                         return .failure(Problem(reason: .unsupportedSignature, detail: "stored property \(entry.qualifiedName).\(name) needs a type annotation for the generated JSON glue", location: memberLocation))
                     }
@@ -548,7 +548,7 @@ struct GuestSignatureReader {
         }
         for property in stored.properties {
             guard let binding = bindings[property.name] else { continue }
-            let written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+            let written = binding.typeAnnotation?.type ?? InitialValueType.inferred(binding.initializer?.value)
             switch written.map({ resolve($0, scope: entry.path) }) {
             case .success(let resolved)? where !isClass:
                 // A value the glue cannot encode (an object, an enum with an `Any` payload) has no
@@ -710,18 +710,5 @@ struct GuestSignatureReader {
         guard let segment = literal.segments.first else { return "" }
         guard let text = segment.as(StringSegmentSyntax.self)?.content.text, !text.contains("\\") else { return nil }
         return text
-    }
-
-    /// The type of a property initialized with a plain literal (`var count = 0`).
-    static func literalType(_ expression: ExprSyntax?) -> TypeSyntax? {
-        guard let expression else { return nil }
-        let name: String
-        if expression.is(IntegerLiteralExprSyntax.self) { name = "Int" }
-        else if expression.is(FloatLiteralExprSyntax.self) { name = "Double" }
-        else if expression.is(StringLiteralExprSyntax.self) { name = "String" }
-        else if expression.is(BooleanLiteralExprSyntax.self) { name = "Bool" }
-        else if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" { return literalType(prefix.expression) }
-        else { return nil }
-        return TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
     }
 }

@@ -196,7 +196,7 @@ struct GuestViewLowering {
     /// and the ones they carry in turn, are added to `codecTypes`: each gets the generated codec of
     /// function arguments.
     private func unreadableInput(_ binding: PatternBindingSyntax, in scope: [String], codecTypes: inout Set<Int>) -> GuestSignatureReader.Problem? {
-        var written = binding.typeAnnotation?.type ?? GuestSignatureReader.literalType(binding.initializer?.value)
+        var written = binding.typeAnnotation?.type ?? InitialValueType.inferred(binding.initializer?.value)
         if written == nil, let named = Self.namedType(of: binding.initializer?.value), !index.resolveType(named: named, from: scope).isEmpty {
             written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(named)))
         }

@@ -5,14 +5,16 @@ Each request line is {"export": NAME, "input": "<json text>"} (packed JSON ABI) 
 {"scalar": NAME, "args": [..]} (scalar fast path). Prints one JSON line per request:
 {"output": "<json text>"} or {"result": value}.
 
-The one import a guest may have, patch.secure_random_bytes (random numbers, Hasher seeds), is served
-as the SDK serves it (sdk-contract §3.6, §2.3): count 1…4096 bytes from the OS's CSPRNG in a buffer
-from the guest's patch_malloc, returned packed as ptr<<32|len (0 for a count out of range); the
-guest frees it. Any other import is refused.
+Two imports are served as the SDK serves them: patch.secure_random_bytes (random numbers, Hasher
+seeds; sdk-contract §3.6, §2.3): count 1…4096 bytes from the OS's CSPRNG in a buffer from the
+guest's patch_malloc, returned packed as ptr<<32|len (0 for a count out of range), which the guest
+frees; and patch_host.now_unix_millis (`Date()`; §3.2): the clock in ms since 1970. Any other import
+is refused.
 """
 import json
 import os
 import sys
+import time
 
 import wasmtime
 
@@ -34,6 +36,9 @@ def served_import(store, entry):
     if (entry.module, entry.name) == ("patch", "secure_random_bytes"):
         kind = wasmtime.FuncType([wasmtime.ValType.i32()], [wasmtime.ValType.i64()])
         return wasmtime.Func(store, kind, secure_random_bytes, access_caller=True)
+    if (entry.module, entry.name) == ("patch_host", "now_unix_millis"):
+        kind = wasmtime.FuncType([], [wasmtime.ValType.i64()])
+        return wasmtime.Func(store, kind, lambda: time.time_ns() // 1_000_000)
     raise SystemExit("guest module imports %s.%s, which this harness does not serve" % (entry.module, entry.name))
 
 
