@@ -9,13 +9,16 @@ enum ViewTokenRewrite {
         var index: GuestSourceIndex
         /// Views whose host reads cannot lower, or need a token the shipped thunk lacks.
         var unpatchable: [GuestUnpatchable]
+        /// The requests, with the types of the JSON tokens each view reads (`jsonTokenTypes`).
+        var views: [GuestViewRequest]
     }
 
     static func apply(to index: GuestSourceIndex, views: [GuestViewRequest]) -> Outcome {
         let analysis = ViewTokenAnalysis(index: index)
         var edits: [Int: [(range: Range<Int>, text: String?)]] = [:]
         var unpatchable: [GuestUnpatchable] = []
-        for request in views {
+        var views = views
+        for (position, request) in views.enumerated() {
             guard let type = index.lookupType(path: request.path) else { continue }
             let table: ViewTokenTable
             switch analysis.analyze(type: type) {
@@ -39,13 +42,14 @@ enum ViewTokenRewrite {
                 continue
             }
             for use in table.uses { edits[use.file, default: []].append((use.range, use.token.guestRead)) }
+            views[position].jsonTokenTypes = Array(Set(table.tokens.filter { $0.type == .json }.map(\.jsonType))).sorted()
             for property in table.hostProperties { edits[property.file, default: []].append((property.range, nil)) }
         }
-        guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable) }
+        guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable, views: views) }
         let sources = index.files.enumerated().map { position, file in
             (file.relativePath, edits[position].map { rewritten(Array(file.tree.description.utf8), $0) } ?? file.tree.description)
         }
-        return Outcome(index: GuestSourceIndex(sources: sources, platform: index.platform), unpatchable: unpatchable)
+        return Outcome(index: GuestSourceIndex(sources: sources, platform: index.platform), unpatchable: unpatchable, views: views)
     }
 
     /// `bytes` with each range replaced by its text, or blanked (newlines kept) when the text is nil.
