@@ -24,6 +24,11 @@ import Testing
 
         struct PassIdentifiers: Codable { var ids: [String] = [] }
 
+        struct Profile: Codable {
+            var name: String
+            var city: String
+        }
+
         /// Not Codable: its reads stay the host's.
         struct Plain { var name: String }
 
@@ -37,6 +42,7 @@ import Testing
             @Published var filter: Filter = .all
             @Published var subtitle: String? = nil
             @Published var plain: [Plain] = []
+            @Published var profile = Profile(name: "", city: "")
             var title = ""
             func reload() {}
         }
@@ -74,6 +80,13 @@ import Testing
                     Button("Add") { store.items.append(Item(id: 1, title: "x")) }
                     Button("Sign out") { store.currentUser = nil }
                 }
+            }
+        }
+
+        struct ProfileLine: View {
+            @ObservedObject var store: Store
+            var body: some View {
+                Text(store.profile.name + ", " + store.profile.city)
             }
         }
 
@@ -125,7 +138,7 @@ import Testing
         #expect(adder.tokens.filter { $0.kind == .slot }.map(\.slotLabel) == ["Button", "Button"])
         let plain = try #require(Self.table("PlainList").failure)
         #expect(plain.detail.contains("`store.plain` is a [Plain] of the host") && plain.detail.contains("Codable"), "\(plain.detail)")
-        #expect(plain.location == GuestSourceLocation(file: "Sources/App/Screens.swift", line: 52))
+        #expect(plain.location == GuestSourceLocation(file: "Sources/App/Screens.swift", line: 60))
     }
 
     @Test func buildRewritesTheReadsIntoJSONTokenReadsAndNamesTheirCodecTypes() throws {
@@ -147,6 +160,25 @@ import Testing
         let lowering = GuestViewLowering(index: outcome.index)
         let plan = try lowering.plan(outcome.views[0]).get()
         #expect(Set(plan.codecTypes.map { outcome.index.types[$0].qualifiedName }) == ["Filter", "Item", "PassIdentifiers", "User"])
+    }
+
+    /// The shipped app passes the whole `store.profile` (its body handed it to a child view); a patch
+    /// reading `store.profile.name`, a string token the thunk does not pass, reads it from that JSON.
+    @Test func aPatchReadsThroughAJSONValueTheShippedThunkPasses() throws {
+        let table = try Self.table("ProfileLine").get()
+        #expect(Set(table.tokens.map(\.expression)) == ["store.profile.name", "store.profile.city"])
+        let profile = ViewToken(viewPath: ["ProfileLine"], type: .json, expression: "store.profile", jsonType: "Profile")
+        let request = GuestViewRequest(declarationID: "App:ProfileLine.body", typeName: "ProfileLine", path: ["ProfileLine"], shippedTokens: [profile.record])
+        let outcome = ViewTokenRewrite.apply(to: Self.index, views: [request])
+        #expect(outcome.unpatchable.isEmpty, "\(outcome.unpatchable)")
+        #expect(outcome.views.map(\.jsonTokenTypes) == [["Profile"]])
+        let text = try #require(outcome.index.files.first { $0.relativePath == "Sources/App/Screens.swift" }).tree.description
+        #expect(text.contains("Text(\(profile.guestRead).name + \", \" + \(profile.guestRead).city)"), "\(text)")
+        // Shipped as a plain string token, the read is the token, as before.
+        let shipped = table.tokens.map(\.record) + [profile.record]
+        let plain = ViewTokenRewrite.apply(to: Self.index, views: [GuestViewRequest(declarationID: "App:ProfileLine.body", typeName: "ProfileLine",
+                                                                                    path: ["ProfileLine"], shippedTokens: shipped)])
+        #expect(plain.views.map(\.jsonTokenTypes) == [[]])
     }
 
     @Test func aReadWhoseTypeChangedKindNeedsANewAppBuild() throws {

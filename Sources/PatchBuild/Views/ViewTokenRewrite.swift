@@ -31,7 +31,13 @@ enum ViewTokenRewrite {
             }
             guard !table.isEmpty else { continue }
             let shipped = Dictionary(request.shippedTokens.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
-            if let missing = table.uses.first(where: { shipped[$0.token.id] != $0.token.kind }) {
+            // Each use reads its token, or through a JSON value the shipped thunk passes instead
+            // (`model.settings.theme` from the `model.settings` it passes).
+            let reads = table.uses.map { use -> (token: ViewToken, range: Range<Int>)? in
+                if shipped[use.token.id] == use.token.kind { return (use.token, use.range) }
+                return use.alternatives.first { shipped[$0.token.id] == .json }
+            }
+            if let missing = zip(table.uses, reads).first(where: { $0.1 == nil })?.0 {
                 let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")
                 let what = missing.token.kind == .slot
                     ? "uses the native view `\(missing.token.expression)`, a slot" : "reads `\(missing.token.expression)`, a host value"
@@ -41,8 +47,8 @@ enum ViewTokenRewrite {
                     location: GuestSourceLocation(file: index.files[missing.file].relativePath, line: missing.line)))
                 continue
             }
-            for use in table.uses { edits[use.file, default: []].append((use.range, use.token.guestRead)) }
-            views[position].jsonTokenTypes = Array(Set(table.tokens.filter { $0.type == .json }.map(\.jsonType))).sorted()
+            for case let (use, read?) in zip(table.uses, reads) { edits[use.file, default: []].append((read.range, read.token.guestRead)) }
+            views[position].jsonTokenTypes = Array(Set(reads.compactMap { $0?.token }.filter { $0.type == .json }.map(\.jsonType))).sorted()
             for property in table.hostProperties { edits[property.file, default: []].append((property.range, nil)) }
         }
         guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable, views: views) }

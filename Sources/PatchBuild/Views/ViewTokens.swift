@@ -130,6 +130,10 @@ struct ViewTokenTable {
         /// UTF-8 offsets of the expression in the file's text.
         let range: Range<Int>
         let line: Int
+        /// The JSON values the expression reads on the way (`model.settings` of `model.settings.theme`),
+        /// longest first, each with its range: `build` reads through one the shipped thunk passes
+        /// when it does not pass the token itself, so a patch may read more of a value the app passes.
+        var alternatives: [(token: ViewToken, range: Range<Int>)] = []
     }
     /// Sorted by id, each once (slots too: a leaf written twice the same way is one slot).
     var tokens: [ViewToken] { Array(Set(uses.map(\.token))).sorted { $0.id < $1.id } }
@@ -475,6 +479,17 @@ struct ViewTokenAnalysis {
             }
             let isCalled = node.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == node.id
             let (resolved, prefixTypes) = resolve(rootType, members: members, scope: viewPath)
+            // A chain the code writes (`model.items.append(x)`, `store.user = nil`) stays the host's.
+            let isWritten = write(startingAt: nodes[0]) != nil
+            /// The parts of the chain up to `longest` members that are JSON values, longest first.
+            func alternatives(upTo longest: Int) -> [(token: ViewToken, range: Range<Int>)] {
+                guard !isWritten, longest >= 0 else { return [] }
+                return stride(from: min(longest, prefixTypes.count - 1), through: 0, by: -1).compactMap { length in
+                    let (type, scope) = prefixTypes[length]
+                    guard ViewToken.ValueType(rawValue: type) == nil, let json = jsonValue(type, scope: scope) else { return nil }
+                    return (ViewToken(viewPath: viewPath, type: .json, expression: normalized(nodes[length]), jsonType: json.spelling(index)), range(of: nodes[length]))
+                }
+            }
             // Why the whole chain is no token of today's kinds (its own read is one when it is).
             let whyNot: String
             if isCalled {
@@ -488,7 +503,7 @@ struct ViewTokenAnalysis {
                     whyNot = "`\(chain)` (@\(root.wrapper)): \(reason)"
                 case .value(let type):
                     found.append(.init(token: ViewToken(viewPath: viewPath, type: type, expression: normalized(node)), root: text, file: file,
-                                       range: range(of: node), line: sourceFile.line(of: node)))
+                                       range: range(of: node), line: sourceFile.line(of: node), alternatives: alternatives(upTo: members.count - 1)))
                     continue
                 case .comparable(let enumName):
                     // `colorScheme == .dark`: the comparison is the token, a Bool.
@@ -501,7 +516,7 @@ struct ViewTokenAnalysis {
                         let end = enumCase.endPositionBeforeTrailingTrivia.utf8Offset
                         let comparison = [node, Syntax(operation), Syntax(enumCase)].map { normalized($0) }.joined(separator: " ")
                         found.append(.init(token: ViewToken(viewPath: viewPath, type: .bool, expression: comparison), root: text, file: file, range: start..<end,
-                                           line: sourceFile.line(of: node)))
+                                           line: sourceFile.line(of: node), alternatives: alternatives(upTo: members.count)))
                         continue
                     }
                     whyNot = "`\(chain)` is a \(enumName) of the host (@\(root.wrapper)); it lowers only compared with a case (`\(chain) == .someCase`)"
@@ -513,7 +528,6 @@ struct ViewTokenAnalysis {
             // kinds, or the JSON of a Codable value (`model.items` of `model.items.first?.title`,
             // `store.user` of `store.user?.name`, the whole `passIDs`). The rest of the expression (a
             // call, `?.`, a subscript, members the analysis cannot type) runs in the guest on it.
-            // A chain the code writes (`model.items.append(x)`, `store.user = nil`) stays the host's.
             var token: ViewToken?
             var reached = min(prefixTypes.count - 1, isCalled ? members.count - 1 : members.count)
             while token == nil, reached >= 0 {
@@ -527,8 +541,9 @@ struct ViewTokenAnalysis {
                     reached -= 1
                 }
             }
-            if let token, write(startingAt: nodes[reached]) == nil {
-                found.append(.init(token: token, root: text, file: file, range: range(of: nodes[reached]), line: sourceFile.line(of: nodes[reached])))
+            if let token, !isWritten {
+                found.append(.init(token: token, root: text, file: file, range: range(of: nodes[reached]), line: sourceFile.line(of: nodes[reached]),
+                                   alternatives: alternatives(upTo: reached - 1)))
             } else {
                 problem(whyNot)
             }
