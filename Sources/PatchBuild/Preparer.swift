@@ -950,6 +950,16 @@ private struct Planner {
         let classNames = Set(modelFiles.flatMap { file in
             file.text.components(separatedBy: "class ").dropFirst().map { String($0.prefix { $0.isLetter || $0.isNumber || $0 == "_" }) }
         }.filter { !$0.isEmpty }).map { Array($0.utf8) }
+        // A read of a Codable value is passed as JSON (`model.items` of `[Item]`) when the declarations
+        // of its types say it can be: the files stating a Codable conformance are read too, wherever
+        // they are, as `build` reads them.
+        let codableMarkers = ["Codable", "Encodable"].map { Array($0.utf8) }
+        var valueFiles: [(path: String, text: String)] = []
+        var valuePaths = Set(modelFiles.map(\.path))
+        for file in analyses.flatMap(\.files) where codableMarkers.contains(where: { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil })
+            && valuePaths.insert(file.path).inserted {
+            valueFiles.append((file.path, String(decoding: file.userBytes, as: UTF8.self)))
+        }
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
             let representable = Array("Representable".utf8)
@@ -961,7 +971,7 @@ private struct Planner {
             let own = Set(sources.map(\.path))
             // The target's own files first: a view's name finds the target's own declaration.
             let texts = sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
-                + modelFiles.filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
+                + (modelFiles + valueFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
             // A view only another platform's build compiles (`#if os(macOS)`) is analysed as that
             // build reads it: its thunk exists only there.
             var remaining = analysis.viewTypes.sorted()
@@ -1093,6 +1103,7 @@ private struct Planner {
             let typeContext = body.context.isInExtension ? declaredType : nil
             let tokens = viewTokens["\(targetName):\(owner).body"] ?? []
             let imports = ThunkEmitter.viewImports + (tokens.allSatisfy { $0.kind == .slot } ? [] : ThunkEmitter.tokenImports)
+                + (tokens.contains { $0.kind == .json } ? ThunkEmitter.jsonTokenImports : [])
             let thunk = ThunkEmitter.view(.init(
                 extendedType: owner, typeName: typeName,
                 conditions: unique((typeContext?.context.conditions ?? []) + body.context.conditions),

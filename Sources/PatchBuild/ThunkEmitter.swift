@@ -319,6 +319,8 @@ enum ThunkEmitter {
     static let viewImports = ["import SwiftUI", "import PatchSDK", "import PatchSwiftUI"]
     /// `PatchHostToken`, which a thunk passing tokens builds (PatchSwiftUI does not re-export it).
     static let tokenImports = ["import PatchRender"]
+    /// `JSONEncoder`, which a thunk passing a Codable host value as a JSON token calls.
+    static let jsonTokenImports = ["import Foundation"]
     /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
     /// A function's imports; a class method's thunk adds Foundation for `JSONEncoder`, which compares

@@ -99,9 +99,11 @@ public struct Baseline: Sendable, Equatable {
     /// One host token of a view's thunk (sdk-contract §5.1 `tokens:`).
     public struct Token: Sendable, Equatable, Hashable {
         /// The `PatchHostToken` case the thunk builds; `slot` is a native view the thunk passes in
-        /// `slots:` (§5.1) and the IR places as an `opaque` node (§5.6.4).
+        /// `slots:` (§5.1) and the IR places as an `opaque` node (§5.6.4); `json` is a `.string`
+        /// token holding a Codable value's JSON (docs/views.md "Tokens and slots"), recorded apart
+        /// from `string` so a read whose type changed between the two is a new host value.
         public enum Kind: String, Sendable {
-            case string, number, color, font, slot
+            case string, number, color, font, slot, json
         }
 
         /// Content-stable: `st_`/`nt_`/`ct_`/`ft_`/`op_` and a hash of the view type and the expression.

@@ -55,3 +55,30 @@ extension Font {
         ir.raw("\"}}")
     }
 }
+
+/// A host value of a Codable type (a project struct or enum, an array, optional or dictionary of
+/// them, an optional String or number) that the thunk passed as the JSON text of a string token
+/// (`__strtok_st_…`): `JSONEncoder().encode(model.items)`, with JSONEncoder's defaults, as
+/// `callJSON` carries values (§2.4: Dates since 2001), so the project's generated codecs read it as
+/// they read a function's arguments. A missing or undecodable text (the thunk's encoding failed and
+/// it passed an empty string, or the value's type changed since the app was built) has no value to
+/// stand in for it: the read traps, and the SDK demotes the view to its native body for the epoch
+/// (§5.2), which reads the value itself.
+func _patchJSONToken<Value: _PatchJSONCodable>(_ key: StaticString, as type: Value.Type) -> Value {
+    let since1970 = _patchDatesSince1970
+    _patchDatesSince1970 = false
+    defer {
+        _patchDatesSince1970 = since1970
+        // The member cache points into the token's text, which is freed on return: the next
+        // text may be allocated at the same address.
+        _patchLastMember = nil
+    }
+    guard let inputs = _patchTokenInputs, let text = try? inputs.member(key).string() else {
+        fatalError("a JSON host token is missing from the view's inputs")
+    }
+    let buffer = text.buffer
+    guard let parsed = try? _PatchJSONReader.parse(buffer.baseAddress, Int32(buffer.count)), let value = try? Value(_patchJSON: parsed) else {
+        fatalError("a JSON host token does not decode as the type the view reads")
+    }
+    return value
+}

@@ -670,7 +670,7 @@ struct GuestSignatureReader {
     /// The type states `Codable` (or both halves) in its declaration or an extension, directly or
     /// through a protocol of the project that inherits it — what prepare's `CodableIndex` accepts of a
     /// project type, so a class's mirror has the same fields on both sides.
-    private func declaresCodable(_ type: Int) -> Bool {
+    func declaresCodable(_ type: Int) -> Bool {
         let entry = index.types[type]
         var pending = entry.inheritedNames + entry.extensions.flatMap { $0.decl.inheritanceClause?.inheritedTypes.map { $0.type.trimmedText } ?? [] }
         var seen: Set<String> = []

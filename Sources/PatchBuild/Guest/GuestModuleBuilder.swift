@@ -203,7 +203,7 @@ public enum GuestModuleBuilder {
 
         var excluded = tokenised.unpatchable
         var dropped: Set<GuestUnit> = []
-        var program = generator.generate(exports: names, views: request.views, excluded: excluded)
+        var program = generator.generate(exports: names, views: tokenised.views, excluded: excluded)
         var attempt = 0
         while true {
             guard !program.exports.isEmpty || !program.views.isEmpty else { throw .nothingToPatch(unpatchable: program.unpatchable) }
@@ -219,7 +219,7 @@ public enum GuestModuleBuilder {
             let uncompilable = uncompilableForeignExtensions(output, program: program, generator: generator).subtracting(dropped)
             if !uncompilable.isEmpty, attempt < maximumAttempts {
                 dropped.formUnion(uncompilable)
-                program = generator.generate(exports: names, views: request.views, excluded: excluded, dropped: dropped)
+                program = generator.generate(exports: names, views: tokenised.views, excluded: excluded, dropped: dropped)
                 continue
             }
             let attributed = attribute(output, program: program, generator: generator)
@@ -227,7 +227,7 @@ public enum GuestModuleBuilder {
                 throw .compileFailed(step: "swiftc (guest)", output: compile.standardError + compile.standardOutput)
             }
             excluded.append(contentsOf: attributed)
-            program = generator.generate(exports: names, views: request.views, excluded: excluded, dropped: dropped)
+            program = generator.generate(exports: names, views: tokenised.views, excluded: excluded, dropped: dropped)
         }
         try runStep(request.toolchain.clang, commands.clang, in: work.path, step: "clang (support.c)")
 

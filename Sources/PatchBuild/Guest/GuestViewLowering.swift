@@ -16,6 +16,9 @@ public struct GuestViewRequest: Sendable, Equatable {
     /// native view still starts them from the old one, so the guest takes its own default until its
     /// dispatch returned the field.
     public var reinitializedState: [String]
+    /// The types of the Codable host values the view reads from JSON tokens, as the guest spells them
+    /// (`[Model.Item]`; `ViewTokenRewrite` sets them): each project type in them gets its codec.
+    var jsonTokenTypes: [String] = []
 
     public init(declarationID: String, typeName: String, path: [String], shippedTokens: [Baseline.Token] = [],
                 reinitializedState: [String] = []) {
@@ -168,6 +171,12 @@ struct GuestViewLowering {
                 // A `let` with a default cannot be set from outside: the inputs do not change it.
             }
         }
+        for written in request.jsonTokenTypes {
+            // `ViewTokenAnalysis.jsonValue` checked that the codecs read every type in it.
+            if let syntax = ValueMirrorPlanner.parseType(written), case .success(let type) = GuestSignatureReader(index: index).resolve(syntax, scope: []) {
+                _ = addCodecTypes(of: type, codecTypes: &codecTypes)
+            }
+        }
         return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs, codecTypes: codecTypes))
     }
 
@@ -206,6 +215,12 @@ struct GuestViewLowering {
         case .success(let resolved): type = resolved
         case .failure(let problem): return problem
         }
+        return addCodecTypes(of: type, codecTypes: &codecTypes)
+    }
+
+    /// Adds the project types `type` carries, and the ones they carry in turn, to `codecTypes`; the
+    /// problem of the first whose shape the codecs cannot read.
+    private func addCodecTypes(of type: GuestValueType, codecTypes: inout Set<Int>) -> GuestSignatureReader.Problem? {
         var pending = type.projectTypes()
         while let project = pending.popLast() {
             guard codecTypes.insert(project).inserted else { continue }

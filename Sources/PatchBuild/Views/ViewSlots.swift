@@ -453,32 +453,40 @@ extension ViewTokenAnalysis {
                 guard access.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) else { continue }
                 node = Syntax(access)
             }
-            // The l-value: `state.a.b`, `state[i]`, `state?.a`, `state!`.
-            while let parent = node.parent {
-                if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == node.id {
-                    if let call = parent.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == parent.id,
-                       Self.mutatingMethods.contains(access.declName.baseName.text) || projectMutatingMethods.contains(access.declName.baseName.text) {
-                        return call.trimmedText
-                    }
-                    node = parent
-                } else if let subscriptCall = parent.as(SubscriptCallExprSyntax.self), subscriptCall.calledExpression.id == node.id {
-                    node = parent
-                } else if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
-                    node = parent
-                } else {
-                    break
+            if let write = write(startingAt: node) { return write }
+        }
+        return nil
+    }
+
+    /// The write whose l-value begins with `start` (`start.a.b = x`, `start[i] += 1`, `start?.count -= 1`,
+    /// a mutating call `start.items.append(x)`, `&start`), or nil when `start` is only read.
+    func write(startingAt start: Syntax) -> String? {
+        var node = start
+        // The l-value: `state.a.b`, `state[i]`, `state?.a`, `state!`.
+        while let parent = node.parent {
+            if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == node.id {
+                if let call = parent.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == parent.id,
+                   Self.mutatingMethods.contains(access.declName.baseName.text) || projectMutatingMethods.contains(access.declName.baseName.text) {
+                    return call.trimmedText
                 }
+                node = parent
+            } else if let subscriptCall = parent.as(SubscriptCallExprSyntax.self), subscriptCall.calledExpression.id == node.id {
+                node = parent
+            } else if parent.is(OptionalChainingExprSyntax.self) || parent.is(ForceUnwrapExprSyntax.self) {
+                node = parent
+            } else {
+                break
             }
-            if node.parent?.is(InOutExprSyntax.self) == true { return node.parent!.trimmedText }
-            if let sequence = node.parent?.as(ExprListSyntax.self), let position = sequence.firstIndex(where: { $0.id == node.id }) {
-                let next = sequence.index(after: position)
-                if next != sequence.endIndex {
-                    let operation = sequence[next]
-                    if operation.is(AssignmentExprSyntax.self) { return sequence.trimmedText }
-                    if let binary = operation.as(BinaryOperatorExprSyntax.self), binary.operator.text.hasSuffix("="),
-                       !["==", "!=", "<=", ">=", "===", "!=="].contains(binary.operator.text) {
-                        return sequence.trimmedText
-                    }
+        }
+        if node.parent?.is(InOutExprSyntax.self) == true { return node.parent!.trimmedText }
+        if let sequence = node.parent?.as(ExprListSyntax.self), let position = sequence.firstIndex(where: { $0.id == node.id }) {
+            let next = sequence.index(after: position)
+            if next != sequence.endIndex {
+                let operation = sequence[next]
+                if operation.is(AssignmentExprSyntax.self) { return sequence.trimmedText }
+                if let binary = operation.as(BinaryOperatorExprSyntax.self), binary.operator.text.hasSuffix("="),
+                   !["==", "!=", "<=", ">=", "===", "!=="].contains(binary.operator.text) {
+                    return sequence.trimmedText
                 }
             }
         }

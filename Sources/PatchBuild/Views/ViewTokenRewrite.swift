@@ -9,13 +9,16 @@ enum ViewTokenRewrite {
         var index: GuestSourceIndex
         /// Views whose host reads cannot lower, or need a token the shipped thunk lacks.
         var unpatchable: [GuestUnpatchable]
+        /// The requests, with the types of the JSON tokens each view reads (`jsonTokenTypes`).
+        var views: [GuestViewRequest]
     }
 
     static func apply(to index: GuestSourceIndex, views: [GuestViewRequest]) -> Outcome {
         let analysis = ViewTokenAnalysis(index: index)
         var edits: [Int: [(range: Range<Int>, text: String?)]] = [:]
         var unpatchable: [GuestUnpatchable] = []
-        for request in views {
+        var views = views
+        for (position, request) in views.enumerated() {
             guard let type = index.lookupType(path: request.path) else { continue }
             let table: ViewTokenTable
             switch analysis.analyze(type: type) {
@@ -28,7 +31,13 @@ enum ViewTokenRewrite {
             }
             guard !table.isEmpty else { continue }
             let shipped = Dictionary(request.shippedTokens.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
-            if let missing = table.uses.first(where: { shipped[$0.token.id] != $0.token.kind }) {
+            // Each use reads its token, or through a JSON value the shipped thunk passes instead
+            // (`model.settings.theme` from the `model.settings` it passes).
+            let reads = table.uses.map { use -> (token: ViewToken, range: Range<Int>)? in
+                if shipped[use.token.id] == use.token.kind { return (use.token, use.range) }
+                return use.alternatives.first { shipped[$0.token.id] == .json }
+            }
+            if let missing = zip(table.uses, reads).first(where: { $0.1 == nil })?.0 {
                 let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")
                 let what = missing.token.kind == .slot
                     ? "uses the native view `\(missing.token.expression)`, a slot" : "reads `\(missing.token.expression)`, a host value"
@@ -38,14 +47,15 @@ enum ViewTokenRewrite {
                     location: GuestSourceLocation(file: index.files[missing.file].relativePath, line: missing.line)))
                 continue
             }
-            for use in table.uses { edits[use.file, default: []].append((use.range, use.token.guestRead)) }
+            for case let (use, read?) in zip(table.uses, reads) { edits[use.file, default: []].append((read.range, read.token.guestRead)) }
+            views[position].jsonTokenTypes = Array(Set(reads.compactMap { $0?.token }.filter { $0.type == .json }.map(\.jsonType))).sorted()
             for property in table.hostProperties { edits[property.file, default: []].append((property.range, nil)) }
         }
-        guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable) }
+        guard !edits.isEmpty else { return Outcome(index: index, unpatchable: unpatchable, views: views) }
         let sources = index.files.enumerated().map { position, file in
             (file.relativePath, edits[position].map { rewritten(Array(file.tree.description.utf8), $0) } ?? file.tree.description)
         }
-        return Outcome(index: GuestSourceIndex(sources: sources, platform: index.platform), unpatchable: unpatchable)
+        return Outcome(index: GuestSourceIndex(sources: sources, platform: index.platform), unpatchable: unpatchable, views: views)
     }
 
     /// `bytes` with each range replaced by its text, or blanked (newlines kept) when the text is nil.

@@ -18,6 +18,10 @@ struct ViewToken: Hashable, Sendable {
         case date = "Date"
         /// A leaf view the DSL cannot lower (`Map(…)`): a slot, which the thunk passes as a native view.
         case view = "View"
+        /// A value of a Codable type (a project struct or enum, arrays, optionals and dictionaries of
+        /// them, optional Strings and numbers): a string token holding its JSON, which the guest
+        /// decodes with the project's generated codec. (No Swift type is spelled like the raw value.)
+        case json = "<JSON>"
 
         var kind: Baseline.Token.Kind {
             switch self {
@@ -26,6 +30,7 @@ struct ViewToken: Hashable, Sendable {
             case .color: .color
             case .font: .font
             case .view: .slot
+            case .json: .json
             }
         }
     }
@@ -43,6 +48,8 @@ struct ViewToken: Hashable, Sendable {
     /// in the view's place: an event modifier or presentation that reads the host
     /// (`.onAppear { model.load() }` is `Color.clear.onAppear { model.load() }` natively).
     let isBackground: Bool
+    /// A JSON token's type as the guest spells it (`[Model.Item]`, `Optional<User>`); empty for other kinds.
+    let jsonType: String
 
     var kind: Baseline.Token.Kind { type.kind }
     var record: Baseline.Token { Baseline.Token(id: id, kind: kind, expression: expression) }
@@ -51,13 +58,14 @@ struct ViewToken: Hashable, Sendable {
     /// after the kind's prefix. Prepare (for the thunk) and build (for the guest) derive it from the
     /// same source text, so the ids agree without any table shared at runtime; the same read in
     /// another view, or another read in this one, gets another id.
-    init(viewPath: [String], type: ValueType, expression: String, label: String? = nil, isBackground: Bool = false) {
+    init(viewPath: [String], type: ValueType, expression: String, label: String? = nil, isBackground: Bool = false, jsonType: String = "") {
         let digest = SHA256Hasher.hex(of: Array((viewPath.joined(separator: ".") + "\n" + expression).utf8))
         self.id = type.kind.idPrefix + digest.prefix(12)
         self.type = type
         self.expression = expression
         self.slotLabel = label ?? String(expression.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
         self.isBackground = isBackground
+        self.jsonType = jsonType
     }
 
     /// The thunk's entry (`"st_…": .string(model.title)`), a `PatchHostToken` (§11); for a slot, the
@@ -72,6 +80,11 @@ struct ViewToken: Hashable, Sendable {
         case .date: value = ".number((\(expression)).timeIntervalSince1970)"
         case .color: value = ".color(\(expression))"
         case .font: value = ".font(\(expression))"
+        case .json:
+            // JSONEncoder's defaults, as `callJSON` encodes (the guest's codecs read that shape). A
+            // value that fails to encode passes "": the guest's read traps on it and the SDK demotes
+            // the view to its native body (sdk-contract §5.2) instead of the app crashing.
+            value = ".string((try? JSONEncoder().encode(\(expression))).map { String(decoding: $0, as: UTF8.self) } ?? \"\")"
         }
         return "\"\(id)\": \(value)"
     }
@@ -88,6 +101,7 @@ struct ViewToken: Hashable, Sendable {
         case .date: return "Date(timeIntervalSince1970: \(number))"
         case .color: return "Color(_patchHostToken: \"\(id)\")"
         case .font: return "Font(_patchHostToken: \"\(id)\")"
+        case .json: return "_patchJSONToken(\"__strtok_\(id)\", as: \(jsonType).self)"
         case .view where isBackground: return "._patchBackgroundSlot(\"\(id)\", label: \"\(slotLabel)\")"
         case .view: return "_PatchOpaque(\"\(id)\", label: \"\(slotLabel)\")"
         }
@@ -97,7 +111,7 @@ struct ViewToken: Hashable, Sendable {
 extension Baseline.Token.Kind {
     var idPrefix: String {
         switch self {
-        case .string: "st_"
+        case .string, .json: "st_"
         case .number: "nt_"
         case .color: "ct_"
         case .font: "ft_"
@@ -116,6 +130,10 @@ struct ViewTokenTable {
         /// UTF-8 offsets of the expression in the file's text.
         let range: Range<Int>
         let line: Int
+        /// The JSON values the expression reads on the way (`model.settings` of `model.settings.theme`),
+        /// longest first, each with its range: `build` reads through one the shipped thunk passes
+        /// when it does not pass the token itself, so a patch may read more of a value the app passes.
+        var alternatives: [(token: ViewToken, range: Range<Int>)] = []
     }
     /// Sorted by id, each once (slots too: a leaf written twice the same way is one slot).
     var tokens: [ViewToken] { Array(Set(uses.map(\.token))).sorted { $0.id < $1.id } }
@@ -446,49 +464,88 @@ struct ViewTokenAnalysis {
                 guard access.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) else { continue }
                 node = Syntax(access)
             }
+            // `nodes[i]`: the chain through its first `i` members.
+            var nodes = [node]
             var members: [String] = []
             while let access = node.parent?.as(MemberAccessExprSyntax.self), access.base?.id == node.id {
                 members.append(access.declName.baseName.text)
                 node = Syntax(access)
+                nodes.append(node)
             }
             let chain = node.trimmedText
             guard let rootType = root.type else {
                 problem(root.opaqueReason)
                 continue
             }
-            if let call = node.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == node.id {
-                problem("calls `\(chain)(…)` on a host value (@\(root.wrapper)): actions on host objects run natively only")
-                continue
-            }
-            if node.parent?.is(OptionalChainingExprSyntax.self) == true || node.parent?.is(ForceUnwrapExprSyntax.self) == true
-                || node.parent?.is(SubscriptCallExprSyntax.self) == true {
-                problem("`\(node.parent!.trimmedText)` reads through an optional or subscript of a host value (@\(root.wrapper)); only plain member chains become tokens")
-                continue
-            }
-            switch resolve(rootType, members: members) {
-            case .unknown(let reason):
-                problem("`\(chain)` (@\(root.wrapper)): \(reason)")
-            case .value(let type):
-                found.append(.init(token: ViewToken(viewPath: viewPath, type: type, expression: normalized(node)), root: text, file: file,
-                                   range: range(of: node), line: sourceFile.line(of: node)))
-            case .comparable(let enumName):
-                // `colorScheme == .dark`: the comparison is the token, a Bool.
-                guard let sequence = node.parent?.as(ExprListSyntax.self), let position = sequence.firstIndex(where: { $0.id == node.id }),
-                      let operatorIndex = sequence.index(position, offsetBy: 1, limitedBy: sequence.endIndex), operatorIndex != sequence.endIndex,
-                      let operation = sequence[operatorIndex].as(BinaryOperatorExprSyntax.self), ["==", "!="].contains(operation.operator.text),
-                      let caseIndex = sequence.index(operatorIndex, offsetBy: 1, limitedBy: sequence.endIndex), caseIndex != sequence.endIndex,
-                      let enumCase = sequence[caseIndex].as(MemberAccessExprSyntax.self), enumCase.base == nil
-                else {
-                    problem("`\(chain)` is a \(enumName) of the host (@\(root.wrapper)); it lowers only compared with a case (`\(chain) == .someCase`)")
-                    continue
+            let isCalled = node.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == node.id
+            let (resolved, prefixTypes) = resolve(rootType, members: members, scope: viewPath)
+            // A chain the code writes (`model.items.append(x)`, `store.user = nil`) stays the host's.
+            let isWritten = write(startingAt: nodes[0]) != nil
+            /// The parts of the chain up to `longest` members that are JSON values, longest first.
+            func alternatives(upTo longest: Int) -> [(token: ViewToken, range: Range<Int>)] {
+                guard !isWritten, longest >= 0 else { return [] }
+                return stride(from: min(longest, prefixTypes.count - 1), through: 0, by: -1).compactMap { length in
+                    let (type, scope) = prefixTypes[length]
+                    guard ViewToken.ValueType(rawValue: type) == nil, let json = jsonValue(type, scope: scope) else { return nil }
+                    return (ViewToken(viewPath: viewPath, type: .json, expression: normalized(nodes[length]), jsonType: json.spelling(index)), range(of: nodes[length]))
                 }
-                let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
-                let end = enumCase.endPositionBeforeTrailingTrivia.utf8Offset
-                let comparison = [node, Syntax(operation), Syntax(enumCase)].map { normalized($0) }.joined(separator: " ")
-                found.append(.init(token: ViewToken(viewPath: viewPath, type: .bool, expression: comparison), root: text, file: file, range: start..<end,
-                                   line: sourceFile.line(of: node)))
-            case .type(let name):
-                problem("`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Date, Color and Font reads become tokens")
+            }
+            // Why the whole chain is no token of today's kinds (its own read is one when it is).
+            let whyNot: String
+            if isCalled {
+                whyNot = "calls `\(chain)(…)` on a host value (@\(root.wrapper)): actions on host objects run natively only"
+            } else if node.parent?.is(OptionalChainingExprSyntax.self) == true || node.parent?.is(ForceUnwrapExprSyntax.self) == true
+                || node.parent?.is(SubscriptCallExprSyntax.self) == true {
+                whyNot = "`\(node.parent!.trimmedText)` reads through an optional or subscript of a host value (@\(root.wrapper)); only plain member chains become tokens"
+            } else {
+                switch resolved {
+                case .unknown(let reason):
+                    whyNot = "`\(chain)` (@\(root.wrapper)): \(reason)"
+                case .value(let type):
+                    found.append(.init(token: ViewToken(viewPath: viewPath, type: type, expression: normalized(node)), root: text, file: file,
+                                       range: range(of: node), line: sourceFile.line(of: node), alternatives: alternatives(upTo: members.count - 1)))
+                    continue
+                case .comparable(let enumName):
+                    // `colorScheme == .dark`: the comparison is the token, a Bool.
+                    if let sequence = node.parent?.as(ExprListSyntax.self), let position = sequence.firstIndex(where: { $0.id == node.id }),
+                       let operatorIndex = sequence.index(position, offsetBy: 1, limitedBy: sequence.endIndex), operatorIndex != sequence.endIndex,
+                       let operation = sequence[operatorIndex].as(BinaryOperatorExprSyntax.self), ["==", "!="].contains(operation.operator.text),
+                       let caseIndex = sequence.index(operatorIndex, offsetBy: 1, limitedBy: sequence.endIndex), caseIndex != sequence.endIndex,
+                       let enumCase = sequence[caseIndex].as(MemberAccessExprSyntax.self), enumCase.base == nil {
+                        let start = node.positionAfterSkippingLeadingTrivia.utf8Offset
+                        let end = enumCase.endPositionBeforeTrailingTrivia.utf8Offset
+                        let comparison = [node, Syntax(operation), Syntax(enumCase)].map { normalized($0) }.joined(separator: " ")
+                        found.append(.init(token: ViewToken(viewPath: viewPath, type: .bool, expression: comparison), root: text, file: file, range: start..<end,
+                                           line: sourceFile.line(of: node), alternatives: alternatives(upTo: members.count)))
+                        continue
+                    }
+                    whyNot = "`\(chain)` is a \(enumName) of the host (@\(root.wrapper)); it lowers only compared with a case (`\(chain) == .someCase`)"
+                case .type(let name):
+                    whyNot = "`\(chain)` is a \(name) of the host (@\(root.wrapper)); only String, Int, Double, CGFloat, Float, Bool, Date, Color and Font reads, and values of Codable structs and enums of the project, become tokens"
+                }
+            }
+            // The longest part of the chain that is a value the thunk can pass: a token of today's
+            // kinds, or the JSON of a Codable value (`model.items` of `model.items.first?.title`,
+            // `store.user` of `store.user?.name`, the whole `passIDs`). The rest of the expression (a
+            // call, `?.`, a subscript, members the analysis cannot type) runs in the guest on it.
+            var token: ViewToken?
+            var reached = min(prefixTypes.count - 1, isCalled ? members.count - 1 : members.count)
+            while token == nil, reached >= 0 {
+                let (type, scope) = prefixTypes[reached]
+                let expression = normalized(nodes[reached])
+                if let value = ViewToken.ValueType(rawValue: type), value != .view, value != .json {
+                    token = ViewToken(viewPath: viewPath, type: value, expression: expression)
+                } else if let json = jsonValue(type, scope: scope) {
+                    token = ViewToken(viewPath: viewPath, type: .json, expression: expression, jsonType: json.spelling(index))
+                } else {
+                    reached -= 1
+                }
+            }
+            if let token, !isWritten {
+                found.append(.init(token: token, root: text, file: file, range: range(of: nodes[reached]), line: sourceFile.line(of: nodes[reached]),
+                                   alternatives: alternatives(upTo: reached - 1)))
+            } else {
+                problem(whyNot)
             }
         }
         return (found, problems)
@@ -512,32 +569,70 @@ struct ViewTokenAnalysis {
         return text
     }
 
-    /// The type a member chain reads, walking the project's declarations.
-    private func resolve(_ rootType: String, members: [String]) -> Resolved {
+    /// The type a member chain reads, walking the project's declarations, and the type of each part
+    /// of it that could be typed (`[0]` the root's, `[i]` after `i` members) with the scope its type
+    /// is written in (the declaring type's, where nested names resolve).
+    private func resolve(_ rootType: String, members: [String], scope: [String]) -> (Resolved, prefixes: [(type: String, scope: [String])]) {
         var current = rootType.replacingOccurrences(of: " ", with: "")
+        var prefixes = [(type: current, scope: scope)]
         for member in members {
             if current.hasSuffix("?") || current.hasSuffix("!") {
-                return .unknown("reads `.\(member)` through the optional \(current)")
+                return (.unknown("reads `.\(member)` through the optional \(current)"), prefixes)
             }
             if current.hasPrefix("[") || current == "String" {
                 switch member {
-                case "count": current = "Int"; continue
-                case "isEmpty": current = "Bool"; continue
-                default: return .unknown("reads `.\(member)` of a \(current); of collections only `count` and `isEmpty` become tokens")
+                case "count": current = "Int"
+                case "isEmpty": current = "Bool"
+                default: return (.unknown("reads `.\(member)` of a \(current); of collections only `count` and `isEmpty` become tokens"), prefixes)
                 }
+                prefixes.append((current, []))
+                continue
             }
             guard let type = index.lookupType(path: current.split(separator: ".").map(String.init)) else {
-                return .unknown("reads `.\(member)` of \(current), which the project does not declare")
+                return (.unknown("reads `.\(member)` of \(current), which the project does not declare"), prefixes)
             }
             guard let next = declaredType(of: member, in: type) else {
-                return .unknown("cannot tell the type of \(current).\(member); declare it (`var \(member): String`)")
+                return (.unknown("cannot tell the type of \(current).\(member); declare it (`var \(member): String`)"), prefixes)
             }
             current = next
+            prefixes.append((current, index.types[type].path))
         }
-        if let value = ViewToken.ValueType(rawValue: current) { return .value(value) }
+        if let value = ViewToken.ValueType(rawValue: current) { return (.value(value), prefixes) }
         let base = current.hasSuffix("?") ? String(current.dropLast()) : current
-        if Self.frameworkEnums.contains(base) || isProjectEnum(base) { return .comparable(current) }
-        return .type(current)
+        if Self.frameworkEnums.contains(base) || isProjectEnum(base) { return (.comparable(current), prefixes) }
+        return (.type(current), prefixes)
+    }
+
+    /// The type `written` (in `scope`) names when a thunk can pass its value as JSON and the guest
+    /// decode it: JSONEncoder encodes it (every project type in it states `Codable`, as prepare's
+    /// `CodableIndex` asks of a function's values) and the generated codecs read what it writes (the
+    /// project's structs and enums `GuestSignatureReader.codableShape` accepts, and the ones they
+    /// carry; arrays, sets, optionals and dictionaries; String, numbers, Bool, Date, UUID, URL, Data).
+    /// No class (the model itself is no value) and no CoreGraphics struct (JSONEncoder writes
+    /// `CGPoint` as an array, the guest's stand-in reads a view input's object).
+    func jsonValue(_ written: String, scope: [String]) -> GuestValueType? {
+        guard let syntax = ValueMirrorPlanner.parseType(written) else { return nil }
+        let reader = GuestSignatureReader(index: index)
+        guard case .success(let type) = reader.resolve(syntax, scope: scope), !Self.mentionsCharacter(type) else { return nil }
+        var pending = type.projectTypes()
+        guard pending.allSatisfy(reader.declaresCodable) else { return nil }
+        var seen: Set<Int> = []
+        while let project = pending.popLast() {
+            guard seen.insert(project).inserted else { continue }
+            guard case .success(let shape) = reader.codableShape(of: project) else { return nil }
+            pending += shape.referencedTypes
+        }
+        return type
+    }
+
+    /// Character is not Codable (the guest reads one only from a view's inputs).
+    private static func mentionsCharacter(_ type: GuestValueType) -> Bool {
+        switch type {
+        case .character: return true
+        case .optional(let inner), .array(let inner), .set(let inner), .range(let inner, _): return mentionsCharacter(inner)
+        case .dictionary(let key, let value): return mentionsCharacter(key) || mentionsCharacter(value)
+        case .int, .int64, .int32, .double, .bool, .string, .project, .standIn: return false
+        }
     }
 
     private func isProjectEnum(_ name: String) -> Bool {
