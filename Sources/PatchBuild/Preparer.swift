@@ -332,9 +332,6 @@ public enum Preparer {
     static let launchBodyProtocols = ["App", "Scene", "Widget", "WidgetBundle"]
 
     /// Why the `body` of a type conforming to `protocolName` (one of `launchBodyProtocols`) is not routed.
-    /// Why an async method of a class is not routed (yet): the guest refuses it (docs/async.md).
-    static let asyncClassMethodReason = "async methods of a class are not routed: the module's copy of the object would have to be written back when the task ends (docs/async.md)"
-
     static func launchBodyReason(of protocolName: String) -> String {
         switch protocolName {
         case "Widget", "WidgetBundle":
@@ -1143,9 +1140,6 @@ private struct Planner {
                 (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis, planner: &planner)
                 // The receiver's fields may use mirrors of their own.
                 values = planner.codings(parameters: values.parameters, result: values.result)
-            }
-            if reason == nil, function.isAsync, case .object? = receiver {
-                reason = Preparer.asyncClassMethodReason
             }
             // An async function's helper never names the function: nothing is widened for it.
             if reason == nil, !function.isAsync, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {

@@ -207,6 +207,11 @@ enum ThunkEmitter {
     /// request's transport failure, thrown as `URLError(.unknown)`: the SDK reports no cause, the code is -1), or `{"error": …}` (the module could
     /// not read the arguments: nil, the original runs). A function that does not throw reads only
     /// `{"value"}`: the module's copy of it awaits nothing that throws either.
+    ///
+    /// A class's method sends the mirror of the object's stored properties, as a synchronous class
+    /// method's thunk does (`ReceiverCoding.object`), and every answer but `{"error"}` carries the
+    /// object as the module's task left it (`"self"`): the properties the module changed are written
+    /// back when the task ends, whatever it returned or threw, before the caller continues.
     static func asyncHelper(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
         let parameterList = function.parameters.map { parameter in
@@ -221,6 +226,9 @@ enum ThunkEmitter {
         let (fields, arguments) = argumentFields(thunk)
         let export = SwiftLiteral.string(thunk.exportName)
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
+        // A class's method: the object comes back with every answer.
+        var object: ReceiverCoding?
+        if let receiver = thunk.receiver, case .object = receiver { object = receiver }
 
         var body: [String] = []
         body.append("// patch-function-sha256: \(function.contentHash)")
@@ -228,17 +236,23 @@ enum ThunkEmitter {
         body.append("\(staticKeyword)func \(AsyncPrologue.helperName(of: function.baseName))(\(parameterList)) async -> "
             + (function.throwsEffect ? "Result<\(returnType), any Error>? {" : "(\(returnType))? {"))
         body += values.declarations.map { "    " + $0 }
-        if let mirror = thunk.receiver?.declaration(conformance: "Encodable") { body.append("    " + mirror) }
+        if let mirror = thunk.receiver?.declaration(conformance: object == nil ? "Encodable" : "Codable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         if function.throwsEffect {
             body += [
                 "    struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
                 "    struct __PatchResult: Decodable {",
                 "        let value: Result<\(resultType), any Error>",
-                "        enum CodingKeys: String, CodingKey { case value, thrown, urlError, error }",
+            ]
+            if let object { body.append("        let __self: \(object.fieldType)") }
+            body += [
+                "        enum CodingKeys: String, CodingKey { case value, thrown, urlError, error\(object == nil ? "" : ", __self = \"self\"") }",
                 "        init(from decoder: any Decoder) throws {",
                 "            let container = try decoder.container(keyedBy: CodingKeys.self)",
                 "            " + refuseGuestError,
+            ]
+            if let object { body.append("            __self = try container.decode(\(object.fieldType).self, forKey: .__self)") }
+            body += [
                 "            if let thrown = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown) {",
                 "                value = .failure(thrown)",
                 "            } else if container.contains(.urlError) {",
@@ -249,15 +263,28 @@ enum ThunkEmitter {
                 "        }",
                 "    }",
             ]
+        } else if let object {
+            // `"self"` is required: `{"error"}` does not decode.
+            let keys = (returnsValue ? ["value"] : []) + ["__self = \"self\""]
+            let resultFields = (returnsValue ? ["let value: \(resultType)"] : []) + ["let __self: \(object.fieldType)", "enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }"]
+            body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         } else {
             let resultFields = (returnsValue ? ["let value: \(resultType)"] : []) + refusingGuestErrors(value: returnsValue ? resultType : nil)
             body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
         }
-        body.append("    guard Patch.shared.hasFunction(\(export)),")
-        body.append("          let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))) else { return nil }")
+        if let object {
+            // The mirror as sent is kept to find what the module changed.
+            body.append("    guard Patch.shared.hasFunction(\(export)) else { return nil }")
+            body.append("    let \(ReceiverCoding.sentName) = \(object.encodedSelf)")
+            body.append("    guard let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))) else { return nil }")
+        } else {
+            body.append("    guard Patch.shared.hasFunction(\(export)),")
+            body.append("          let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))) else { return nil }")
+        }
         body.append("    let __bytes = Array(__input)")
         body.append("    guard let __output = try? await Task.detached(operation: { try Patch.shared.callPackedAsync(\(export), __bytes, resultExport: \(SwiftLiteral.string(PatchNames.asyncResultExport))) }).value,")
-        body.append("          let \(returnsValue || function.throwsEffect ? "__result" : "_") = try? JSONDecoder().decode(__PatchResult.self, from: Data(__output)) else { return nil }")
+        body.append("          let \(returnsValue || function.throwsEffect || object != nil ? "__result" : "_") = try? JSONDecoder().decode(__PatchResult.self, from: Data(__output)) else { return nil }")
+        if let object { body += object.writeBack(from: "__result.__self").map { "    " + $0 } }
         if function.throwsEffect {
             body.append(values.result == nil ? "    return __result.value" : "    return __result.value.map { \(resultValue("$0")) }")
         } else {

@@ -112,7 +112,7 @@ struct AsyncRoutingTests {
         #expect(guest.utf8.count == prepared.utf8.count)
     }
 
-    @Test func mutatingAndClassAsyncMethodsAreSkippedWithTheirReasons() {
+    @Test func mutatingAsyncMethodsAreSkippedAndClassMethodsSendTheObject() {
         let project = PreparedProject("""
             struct Counter {
                 var count = 0
@@ -122,10 +122,14 @@ struct AsyncRoutingTests {
             final class Store {
                 var items: [Int] = []
                 // @patchable
-                func load() async -> Int { items.count }
+                func load() async throws -> Int { items.count }
             }
             """, routing: .marked)
-        #expect(project.plan.skipped.map(\.reason) == [SourceScanner.mutatingAsyncReason, Preparer.asyncClassMethodReason])
-        #expect(!project.userFile.contains("__patchAsync"))
+        #expect(project.plan.skipped.map(\.reason) == [SourceScanner.mutatingAsyncReason])
+        #expect(project.plan.functions.map(\.export) == ["patch_start__pf_Store_load__"])
+        // The object comes back with a value or a throw alike, and what changed is written back.
+        let helper = project.routingThunks
+        #expect(helper.contains("__self = try container.decode(__PatchSelf.self, forKey: .__self)"), "\(helper)")
+        #expect(helper.contains("    if __PatchSelf.changed(__sent.items, __result.__self.items) { self.items = __result.__self.items }"), "\(helper)")
     }
 }

@@ -23,3 +23,16 @@ struct Shelf {
         return base + extra
     }
 }
+
+@MainActor
+final class Store {
+    var items: [Int] = []
+    var loads = 0
+
+    // @patchable
+    func load(extra: Int) async -> Int {
+        loads += 1
+        items.append(extra)
+        return items.count
+    }
+}

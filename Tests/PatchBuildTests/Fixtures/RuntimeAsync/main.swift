@@ -13,4 +13,9 @@ do { print("no error: \(try await Quotes.fetch(id: 2))") } catch let error as UR
 // The module could not read the arguments: the original runs.
 Patch.shared.standInFunctionResults["patch_start__pf_Quotes_fetch__id"] = #"{"error":"arguments"}"#
 print("refused: \(try await Quotes.fetch(id: 3)) after \(entries) entries")
+// A class's method: the properties the module changed are written back when its task ends.
+let store = Store()
+print("store native: \(await store.load(extra: 4)) items \(store.items) loads \(store.loads)")
+Patch.shared.standInFunctionResults["patch_start__pf_Store_load__extra"] = #"{"value":7,"self":{"items":[4,9],"loads":1}}"#
+print("store module: \(await store.load(extra: 9)) items \(store.items) loads \(store.loads)")
 print("calls: " + Patch.shared.standInCalls.joined(separator: "; "))
