@@ -7,7 +7,7 @@ import PatchManifest
 enum ContentHash {
     /// Hashes `node`'s tokens, leaving out the tokens `prepare` itself adds or renames so that a
     /// prepared file and its original hash the same (`dynamic`, `__patch_native_body` read as `body`,
-    /// the `fileprivate` modifier as `private`).
+    /// the `fileprivate` modifier as `private`, an async function's `AsyncPrologue`).
     static func of(_ node: some SyntaxProtocol) -> String {
         // Token bytes are gathered from the raw tree (`rawText`: the parser's buffer, no String per
         // token, no syntax node made per token) and hashed in one call; per-token Strings, hasher
@@ -61,12 +61,42 @@ enum ContentHash {
         var hash: String { SHA256Hasher.hex(of: bytes) }
     }
 
+    /// `appendTokens` without the first present token of `raw` when it is `return` (the one prepare
+    /// inserted); true once that token was passed.
+    private static func appendTokens(skippingFirstTokenOf raw: RawSyntax, to bytes: inout [UInt8], nativeBody: SyntaxText) -> Bool {
+        guard let layout = raw.layoutView else {
+            guard let token = raw.tokenView, token.presence == .present else { return false }
+            if token.rawText != "return" { appendTokens(of: raw, to: &bytes, inModifier: false, nativeBody: nativeBody) }
+            return true
+        }
+        var skipped = false
+        for case let child? in layout.children {
+            if skipped {
+                appendTokens(of: child, to: &bytes, inModifier: raw.kind == .declModifier, nativeBody: nativeBody)
+            } else {
+                skipped = appendTokens(skippingFirstTokenOf: child, to: &bytes, nativeBody: nativeBody)
+            }
+        }
+        return skipped
+    }
+
     /// `nativeBody`: the renamed body's name, passed down (a static read per token costs a
     /// once-check each time).
     private static func appendTokens(of raw: RawSyntax, to bytes: inout [UInt8], inModifier: Bool, nativeBody: SyntaxText) {
         if let layout = raw.layoutView {
             let isModifier = raw.kind == .declModifier
-            for case let child? in layout.children { appendTokens(of: child, to: &bytes, inModifier: isModifier, nativeBody: nativeBody) }
+            // An async function's prologue, and the `return` it says prepare inserted after it.
+            var skipsReturn = false
+            for case let child? in layout.children {
+                if raw.kind == .codeBlockItemList, let returning = AsyncPrologue.returning(raw: child) {
+                    skipsReturn = returning
+                } else if skipsReturn {
+                    skipsReturn = false
+                    _ = appendTokens(skippingFirstTokenOf: child, to: &bytes, nativeBody: nativeBody)
+                } else {
+                    appendTokens(of: child, to: &bytes, inModifier: isModifier, nativeBody: nativeBody)
+                }
+            }
             return
         }
         // Only what the source shows: not the tokens the parser had to assume.

@@ -130,7 +130,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 12
+    public static let formatVersion = 13
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -241,13 +241,18 @@ public struct PreparedInsertions: Sendable, Codable, Equatable {
     public var isEmpty: Bool { viewBuilderOwners.isEmpty && mainActorOwners.isEmpty && dynamicFunctions.isEmpty && widenedMembers.isEmpty }
 
     /// The edits that take out what these insertions put into `function`'s declaration (its `dynamic`,
-    /// the `file` of its widened `private`): for `--revert` of an edited file, and for a function a
+    /// the `file` of its widened `private`, an async function's `AsyncPrologue`): for `--revert` of an edited file, and for a function a
     /// later `prepare` no longer routes.
     func removalEdits(for function: FunctionCandidate) -> [SourceEdit] {
         var edits: [SourceEdit] = []
         if let range = function.dynamicRange, dynamicFunctions.contains(function.key) { edits.append(SourceEdit(range: range, replacement: "")) }
         if let keyword = function.fileprivateKeyword, widenedMembers.contains(function.key) {
             edits.append(SourceEdit(range: PrivateMemberWidening.insertedRange(fileprivateKeyword: keyword), replacement: ""))
+        }
+        // Recognised by its tokens, not recorded: no list needs to say which function has one.
+        if let prologue = function.prologue {
+            edits.append(SourceEdit(range: prologue.removalRange, replacement: ""))
+            if let inserted = prologue.insertedReturn { edits.append(SourceEdit(range: inserted, replacement: "")) }
         }
         return edits
     }
@@ -1147,7 +1152,8 @@ private struct Planner {
                 // The receiver's fields may use mirrors of their own.
                 values = planner.codings(parameters: values.parameters, result: values.result)
             }
-            if reason == nil, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {
+            // An async function's helper never names the function: nothing is widened for it.
+            if reason == nil, !function.isAsync, function.privateKeyword != nil || (function.fileprivateKeyword != nil && widened.contains(function.key)) {
                 reason = wideningReason(function, in: file.path, analysis: analysis)
             }
             if reason == nil, collidingFunctionExports.contains(export) {
@@ -1159,33 +1165,47 @@ private struct Planner {
                 unroute(function)
                 continue
             }
-            if !function.isDynamic {
+            if function.isAsync {
+                // Routed by its prologue (`AsyncPrologue`), inserted once and rewritten when the
+                // parameters it passes on changed.
+                let statement = AsyncPrologue.statement(for: function, returning: function.prologueReturnInsertion != nil || function.prologue?.insertedReturn != nil)
+                if let prologue = function.prologue {
+                    if prologue.text != statement { edits.append(SourceEdit(range: prologue.range, replacement: statement)) }
+                } else if let insertion = function.prologueInsertion {
+                    edits.append(.insert(" " + statement, at: insertion))
+                    // A single-expression body's implicit return no longer applies after the prologue.
+                    if let returnInsertion = function.prologueReturnInsertion { edits.append(.insert(AsyncPrologue.insertedReturn, at: returnInsertion)) }
+                }
+            } else if !function.isDynamic {
                 edits.append(.insert("dynamic ", at: function.dynamicInsertion))
                 output.insertions.dynamicFunctions.append(function.key)
             }
-            if let keyword = function.privateKeyword {
+            if !function.isAsync, let keyword = function.privateKeyword {
                 edits.append(.insert(PrivateMemberWidening.insertion, at: keyword))
                 output.insertions.widenedMembers.append(function.key)
             }
             let owner = function.ownerPath.joined(separator: ".")
             let declaredType = analysis.declaredTypes[owner]
             let typeContext = function.context.isInExtension ? declaredType : nil
-            let thunk = ThunkEmitter.function(.init(
-                extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function, exportName: export,
+            let thunkInput = ThunkEmitter.FunctionThunk(
+                extendedType: function.ownerPath.isEmpty ? nil : owner, candidate: function,
+                exportName: function.isAsync ? PatchNames.asyncStartExport(functionExport: export) : export,
                 conditions: unique((typeContext?.context.conditions ?? []) + function.context.conditions),
                 availability: unique((typeContext?.context.availability ?? []) + (typeContext?.availability ?? [])
                                      + function.context.availability + function.availability),
-                receiver: receiver, values: values))
+                receiver: receiver, values: values)
+            let thunk = function.isAsync ? ThunkEmitter.asyncHelper(thunkInput) : ThunkEmitter.function(thunkInput)
+            let imports = function.isAsync ? ThunkEmitter.asyncImports : ThunkEmitter.functionImports(receiver: receiver)
             if function.isAccessFileScoped || declaredType?.isFileScoped == true || receiver?.readsFileScopedProperty == true || values.readsFileScoped {
                 sectionThunks.append(thunk)
-                sectionImports.formUnion(ThunkEmitter.functionImports(receiver: receiver))
+                sectionImports.formUnion(imports)
             } else {
                 output.routingThunks.append(thunk)
                 // The replacement spells the function's parameter types: it needs the file's imports.
-                output.routingImports.formUnion(file.scan.imports + ThunkEmitter.functionImports(receiver: receiver))
+                output.routingImports.formUnion(file.scan.imports + imports)
             }
             output.functions.append(.init(target: targetName, declarationID: "\(targetName):\(function.localID)", key: function.key,
-                                          export: export, file: file.path, line: function.line, sendsReceiver: receiver != nil))
+                                          export: thunkInput.exportName, file: file.path, line: function.line, sendsReceiver: receiver != nil))
         }
         var newUserBytes = SourceEdit.apply(edits, to: file.userBytes)
         if !sectionThunks.isEmpty {

@@ -45,6 +45,7 @@ extension FileScan {
             }
             function.dynamicInsertion = insertionPoint
             Self.rebaseAccessKeywords(of: &function, through: edits)
+            Self.rebasePrologue(of: &function, through: edits)
             return function
         }
         return scan
@@ -66,6 +67,42 @@ extension FileScan {
             function.privateKeyword = mapStart(keyword, through: edits)
             function.fileprivateKeyword = nil
         }
+    }
+
+    /// An async function's `AsyncPrologue` inserted after its `{` (`" "` and the statement, and
+    /// `return ` before a single expression), rewritten in place, or taken out.
+    private static func rebasePrologue(of function: inout FunctionCandidate, through edits: [SourceEdit]) {
+        guard let insertion = function.prologueInsertion else { return }
+        let mapped = mapStart(insertion, through: edits)
+        function.prologueInsertion = mapped
+        let returnInsertion = function.prologueReturnInsertion
+        function.prologueReturnInsertion = returnInsertion.map { mapStart($0, through: edits) }
+        if let inserted = edits.first(where: { $0.range == insertion..<insertion && $0.replacement.hasPrefix(" " + AsyncPrologue.opening) }) {
+            // The insertion went in front of the token after `{`: the insertion point stays before it.
+            let start = mapped - inserted.replacement.utf8.count
+            function.prologueInsertion = start
+            function.prologue = AsyncPrologue.Found(range: (start + 1)..<mapped, text: String(inserted.replacement.dropFirst()), removalRange: start..<mapped)
+            if let returnInsertion, let returnStart = function.prologueReturnInsertion,
+               edits.contains(where: { $0.range == returnInsertion..<returnInsertion && $0.replacement == AsyncPrologue.insertedReturn }) {
+                function.prologue?.insertedReturn = (returnStart - AsyncPrologue.insertedReturn.utf8.count)..<returnStart
+                function.prologueReturnInsertion = nil
+            }
+            return
+        }
+        guard let prologue = function.prologue else { return }
+        if edits.contains(where: { $0.range == prologue.removalRange && $0.replacement.isEmpty }) {
+            function.prologue = nil
+            // The body is a single expression again, where its `return` was.
+            function.prologueReturnInsertion = prologue.insertedReturn.map { mapStart($0.lowerBound, through: edits) }
+            return
+        }
+        // Moved, or rewritten in place (an edit of exactly its range: `mapEnd` counts it).
+        let start = mapStart(prologue.removalRange.lowerBound, through: edits)
+        let end = mapEnd(prologue.range.upperBound, through: edits)
+        function.prologue = AsyncPrologue.Found(range: (start + prologue.range.lowerBound - prologue.removalRange.lowerBound)..<end,
+                                                text: edits.first { $0.range == prologue.range }?.replacement ?? prologue.text,
+                                                removalRange: start..<end,
+                                                insertedReturn: prologue.insertedReturn.map { mapStart($0.lowerBound, through: edits)..<mapStart($0.upperBound, through: edits) })
     }
 
     /// Where the token starting at `offset` lands: after every edit that ends at or before it

@@ -160,6 +160,14 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     /// Why widening this `private` member to `fileprivate` would change its file's program, as far as
     /// the file shows (`PrivateMemberWidening.overrideConflicts`).
     var wideningReason: String? = nil
+    /// An `async` function: routed by the `AsyncPrologue` at the top of its body, not by a replacement.
+    var isAsync = false
+    /// Where an async function's prologue goes: just after its body's `{`.
+    var prologueInsertion: Int? = nil
+    /// The prologue an earlier `prepare` put in its body.
+    var prologue: AsyncPrologue.Found? = nil
+    /// Where the `return` of a single-expression body goes when a prologue comes before it.
+    var prologueReturnInsertion: Int? = nil
 
     var key: String {
         isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
@@ -572,6 +580,13 @@ struct SourceScanner {
             contentHash: contentHash, line: line(of: function.name), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
         Self.recordAccessKeywords(function.modifiers, of: &candidate)
+        if signature.effectSpecifiers?.asyncSpecifier != nil {
+            candidate.isAsync = true
+            candidate.prologueInsertion = function.body?.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset
+            candidate.prologue = function.body.flatMap(AsyncPrologue.find(in:))
+            let returnsValue = !["Void", "()", ""].contains(candidate.returnType?.filter { !$0.isWhitespace } ?? "")
+            candidate.prologueReturnInsertion = function.body.flatMap { AsyncPrologue.returnInsertion(in: $0, returnsValue: returnsValue) }
+        }
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)
         result.functions.append(candidate)
@@ -640,8 +655,8 @@ struct SourceScanner {
         candidate.fileprivateKeyword = PrivateMemberWidening.fileprivateKeyword(modifiers)
     }
 
-    /// Why async functions are not routed (docs/async.md "The app side"): measured by AsyncRuntimeTests.
-    static let asyncReason = "async functions are not routed: with Swift 6.3.1 a `@_dynamicReplacement` of an async function that calls the original re-enters itself, so its thunk could not fall back to the app's own code (docs/async.md); `build --export` still compiles one for the guest"
+    /// Why a `mutating` async method is not routed: the guest refuses it (docs/async.md).
+    static let mutatingAsyncReason = "`mutating` async methods are not routed: the module's copy of `self` would have to be written back across the suspension (docs/async.md)"
 
     private static func functionUnsupportedReason(_ function: FunctionDeclSyntax, candidate: FunctionCandidate) -> String? {
         let signature = function.signature
@@ -664,7 +679,11 @@ struct SourceScanner {
         if function.genericParameterClause != nil || function.genericWhereClause != nil {
             return "generic functions cannot be called through JSON with a fixed export"
         }
-        if signature.effectSpecifiers?.asyncSpecifier != nil { return asyncReason }
+        if signature.effectSpecifiers?.asyncSpecifier != nil {
+            // Routed by a prologue in its body (`AsyncPrologue`), which a requirement has not.
+            if function.body == nil { return "an async function without a body has nothing to route" }
+            if candidate.isMutating { return mutatingAsyncReason }
+        }
         if let throwsClause = signature.effectSpecifiers?.throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
             return "rethrowing functions take closures, which cannot travel as JSON"
         }

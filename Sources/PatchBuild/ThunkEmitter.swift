@@ -106,22 +106,12 @@ enum ThunkEmitter {
         let receiver = thunk.receiver
         let writesBack = receiver?.writesBack(mutating: function.isMutating) ?? false
         let values = thunk.values
-        var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \(values.fieldType(ofParameter: $0.internalName, written: $0.type))" }
-        var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(values.encode(parameter: $0.internalName, SwiftIdentifier.escaped($0.internalName)))" }
+        let (fields, arguments) = argumentFields(thunk)
         // The result's field, and the returned value built from it.
         let resultType = values.result?.fieldType ?? returnType
         let resultValue = { (field: String) in values.result?.decode(field) ?? field }
         var resultFields = returnsValue ? ["let value: \(resultType)"] : []
         if let receiver {
-            // `self` cannot name a field: `__self` is keyed "self" through CodingKeys.
-            let keys = ["__self = \"self\""] + function.parameters.map { SwiftIdentifier.escaped($0.internalName) }
-            fields.insert("let __self: \(receiver.fieldType)", at: 0)
-            fields.append("enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
-            if case .object = receiver {
-                arguments.insert("__self: \(ReceiverCoding.sentName)", at: 0)
-            } else {
-                arguments.insert("__self: \(receiver.encodedSelf)", at: 0)
-            }
             if writesBack {
                 resultFields.append("let __self: \(receiver.fieldType)")
                 let resultKeys: [String] = (returnsValue ? ["value"] : []) + ["__self = \"self\""]
@@ -182,6 +172,127 @@ enum ThunkEmitter {
         } else {
             lines = body
         }
+        return wrap(lines, in: thunk.conditions)
+    }
+
+    /// The fields of a thunk's `__PatchArguments` (keys = parameter names, and `"self"` for an
+    /// instance method's receiver) and the arguments that build it.
+    private static func argumentFields(_ thunk: FunctionThunk) -> (fields: [String], arguments: [String]) {
+        let function = thunk.candidate
+        let values = thunk.values
+        var fields = function.parameters.map { "let \(SwiftIdentifier.escaped($0.internalName)): \(values.fieldType(ofParameter: $0.internalName, written: $0.type))" }
+        var arguments = function.parameters.map { "\($0.internalName.replacingOccurrences(of: "`", with: "")): \(values.encode(parameter: $0.internalName, SwiftIdentifier.escaped($0.internalName)))" }
+        if let receiver = thunk.receiver {
+            // `self` cannot name a field: `__self` is keyed "self" through CodingKeys.
+            let keys = ["__self = \"self\""] + function.parameters.map { SwiftIdentifier.escaped($0.internalName) }
+            fields.insert("let __self: \(receiver.fieldType)", at: 0)
+            fields.append("enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }")
+            if case .object = receiver {
+                arguments.insert("__self: \(ReceiverCoding.sentName)", at: 0)
+            } else {
+                arguments.insert("__self: \(receiver.encodedSelf)", at: 0)
+            }
+        }
+        return (fields, arguments)
+    }
+
+    /// The helper a routed async function's `AsyncPrologue` awaits (docs/async.md "The app side"):
+    /// nil unless the active module has the function's kickoff (`patch_start_<export>`, the thunk's
+    /// `exportName`) and answers; otherwise what the module's task returned or threw.
+    ///
+    /// The arguments go as the JSON object a synchronous thunk sends; `callPackedAsync` pumps the
+    /// module's task to its end synchronously (sdk-contract §4), so it runs in a detached task, off
+    /// the caller's actor. The answer is `{"value": …}` (`{}` for Void), `{"thrown": {"type", "value"}}`
+    /// (thrown as `__PatchThrown`, as a synchronous thunk does), `{"urlError": code}` (an awaited
+    /// request's transport failure, thrown as `URLError(.unknown)`: the SDK reports no cause, the code is -1), or `{"error": …}` (the module could
+    /// not read the arguments: nil, the original runs). A function that does not throw reads only
+    /// `{"value"}`: the module's copy of it awaits nothing that throws either.
+    ///
+    /// A class's method sends the mirror of the object's stored properties, as a synchronous class
+    /// method's thunk does (`ReceiverCoding.object`), and every answer but `{"error"}` carries the
+    /// object as the module's task left it (`"self"`): the properties the module changed are written
+    /// back when the task ends, whatever it returned or threw, before the caller continues.
+    static func asyncHelper(_ thunk: FunctionThunk) -> String {
+        let function = thunk.candidate
+        let parameterList = function.parameters.map { parameter in
+            let label = parameter.label ?? "_"
+            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
+        }.joined(separator: ", ")
+        let returnType = function.returnType ?? "Void"
+        let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
+        let values = thunk.values
+        let resultType = values.result?.fieldType ?? returnType
+        let resultValue = { (field: String) in values.result?.decode(field) ?? field }
+        let (fields, arguments) = argumentFields(thunk)
+        let export = SwiftLiteral.string(thunk.exportName)
+        let staticKeyword = function.isStatic ? function.staticKeyword + " " : ""
+        // A class's method: the object comes back with every answer.
+        var object: ReceiverCoding?
+        if let receiver = thunk.receiver, case .object = receiver { object = receiver }
+
+        var body: [String] = []
+        body.append("// patch-function-sha256: \(function.contentHash)")
+        body += thunk.availability
+        body.append("\(staticKeyword)func \(AsyncPrologue.helperName(of: function.baseName))(\(parameterList)) async -> "
+            + (function.throwsEffect ? "Result<\(returnType), any Error>? {" : "(\(returnType))? {"))
+        body += values.declarations.map { "    " + $0 }
+        if let mirror = thunk.receiver?.declaration(conformance: object == nil ? "Encodable" : "Codable") { body.append("    " + mirror) }
+        body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
+        if function.throwsEffect {
+            body += [
+                "    struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
+                "    struct __PatchResult: Decodable {",
+                "        let value: Result<\(resultType), any Error>",
+            ]
+            if let object { body.append("        let __self: \(object.fieldType)") }
+            body += [
+                "        enum CodingKeys: String, CodingKey { case value, thrown, urlError, error\(object == nil ? "" : ", __self = \"self\"") }",
+                "        init(from decoder: any Decoder) throws {",
+                "            let container = try decoder.container(keyedBy: CodingKeys.self)",
+                "            " + refuseGuestError,
+            ]
+            if let object { body.append("            __self = try container.decode(\(object.fieldType).self, forKey: .__self)") }
+            body += [
+                "            if let thrown = try container.decodeIfPresent(__PatchThrown.self, forKey: .thrown) {",
+                "                value = .failure(thrown)",
+                "            } else if container.contains(.urlError) {",
+                "                value = .failure(URLError(.unknown))",
+                "            } else {",
+                "                value = .success(\(returnsValue ? "try container.decode(\(resultType).self, forKey: .value)" : "()"))",
+                "            }",
+                "        }",
+                "    }",
+            ]
+        } else if let object {
+            // `"self"` is required: `{"error"}` does not decode.
+            let keys = (returnsValue ? ["value"] : []) + ["__self = \"self\""]
+            let resultFields = (returnsValue ? ["let value: \(resultType)"] : []) + ["let __self: \(object.fieldType)", "enum CodingKeys: String, CodingKey { case \(keys.joined(separator: ", ")) }"]
+            body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
+        } else {
+            let resultFields = (returnsValue ? ["let value: \(resultType)"] : []) + refusingGuestErrors(value: returnsValue ? resultType : nil)
+            body.append("    struct __PatchResult: Decodable { \(resultFields.joined(separator: "; ")) }")
+        }
+        if let object {
+            // The mirror as sent is kept to find what the module changed.
+            body.append("    guard Patch.shared.hasFunction(\(export)) else { return nil }")
+            body.append("    let \(ReceiverCoding.sentName) = \(object.encodedSelf)")
+            body.append("    guard let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))) else { return nil }")
+        } else {
+            body.append("    guard Patch.shared.hasFunction(\(export)),")
+            body.append("          let __input = try? JSONEncoder().encode(__PatchArguments(\(arguments.joined(separator: ", ")))) else { return nil }")
+        }
+        body.append("    let __bytes = Array(__input)")
+        body.append("    guard let __output = try? await Task.detached(operation: { try Patch.shared.callPackedAsync(\(export), __bytes, resultExport: \(SwiftLiteral.string(PatchNames.asyncResultExport))) }).value,")
+        body.append("          let \(returnsValue || function.throwsEffect || object != nil ? "__result" : "_") = try? JSONDecoder().decode(__PatchResult.self, from: Data(__output)) else { return nil }")
+        if let object { body += object.writeBack(from: "__result.__self").map { "    " + $0 } }
+        if function.throwsEffect {
+            body.append(values.result == nil ? "    return __result.value" : "    return __result.value.map { \(resultValue("$0")) }")
+        } else {
+            body.append(returnsValue ? "    return \(resultValue("__result.value"))" : "    return ()")
+        }
+        body.append("}")
+        guard let extendedType = thunk.extendedType else { return wrap(body, in: thunk.conditions) }
+        let lines = ["extension \(extendedType)\(function.context.extensionWhereClause.map { " " + $0 } ?? "") {"] + body.map { "    " + $0 } + ["}"]
         return wrap(lines, in: thunk.conditions)
     }
 
@@ -323,6 +434,8 @@ enum ThunkEmitter {
     static let jsonTokenImports = ["import Foundation"]
     /// Imports routed functions need: `Patch.hasFunction` and `Patch.callJSON` only, so logic targets stay free of SwiftUI.
     static let functionImports = ["import PatchSDK"]
+    /// An async function's helper encodes and decodes the JSON itself, and may throw a `URLError`.
+    static let asyncImports = functionImports + ["import Foundation"]
     /// A function's imports; a class method's thunk adds Foundation for `JSONEncoder`, which compares
     /// each property as sent and as returned.
     static func functionImports(receiver: ReceiverCoding?) -> [String] {

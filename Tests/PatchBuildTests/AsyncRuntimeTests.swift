@@ -2,10 +2,10 @@ import Foundation
 @testable import PatchBuild
 import Testing
 
-/// Why `prepare` does not route async functions (docs/async.md "The app side"): on this toolchain a
-/// `@_dynamicReplacement` of an async function that calls the original re-enters the replacement, so
-/// a thunk could not fall back to the app's own code when the active module lacks the function. If a
-/// toolchain ever runs the original here, route async functions (the thunk design is in docs/async.md).
+/// Why `prepare` routes async functions by a prologue in their body rather than by a replacement
+/// (docs/async.md "The app side", `AsyncPrologue`): on this toolchain a `@_dynamicReplacement` of an
+/// async function that calls the original re-enters the replacement, so a thunk could not fall back to
+/// the app's own code when the active module lacks the function.
 @Suite(.serialized, .enabled(if: SDKStandIn.canRun, "swiftc not found on PATH (set SWIFTC)"))
 struct AsyncRuntimeTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Async")
@@ -20,16 +20,5 @@ struct AsyncRuntimeTests {
         let result = try SDKStandIn.run(directory.appendingPathComponent("replacement").path, [], in: directory)
         #expect(result.status == 0)
         #expect(result.output == "async: -1 after 4 entries\nsync: 4 after 1 entries\n", "\(result.output)")
-    }
-
-    @Test func prepareSkipsAsyncFunctionsWithTheReason() {
-        let project = PreparedProject("""
-            enum Quotes {
-                // @patchable
-                static func fetch(id: Int) async throws -> Int { id }
-            }
-            """)
-        #expect(project.plan.functions.isEmpty)
-        #expect(project.plan.skipped.map(\.reason) == [SourceScanner.asyncReason])
     }
 }

@@ -66,7 +66,7 @@ import Testing
                 // @patchable
                 static func map<T>(_ value: T) -> T { value }
                 // @patchable
-                static func fetch() async -> Int { 0 }
+                mutating func fetch() async -> Int { 0 }
                 // @patchable
                 static func apply(_ transform: (Int) -> Int) -> Int { transform(1) }
                 // @patchable

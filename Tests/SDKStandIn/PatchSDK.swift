@@ -84,8 +84,14 @@ public final class Patch: @unchecked Sendable {
 
     public func callPacked(_ function: String, _ inputBytes: [UInt8]) throws -> [UInt8] { throw StandInError() }
 
+    /// Answers as `callJSON` does: records `export <the input, keys sorted>` and returns the export's
+    /// result from `standInFunctionResults` (the packed result a module's task ends with).
     public func callPackedAsync(_ function: String, _ inputBytes: [UInt8], resultExport: String) throws -> [UInt8] {
-        throw StandInError()
+        let input = try JSONSerialization.jsonObject(with: Data(inputBytes))
+        let sorted = try JSONSerialization.data(withJSONObject: input, options: [.sortedKeys, .fragmentsAllowed])
+        standInCalls.append(function + " " + String(decoding: sorted, as: UTF8.self))
+        guard let result = standInFunctionResults[function] else { throw StandInError() }
+        return Array(result.utf8)
     }
 
     public func valueJSON<R: Decodable>(_ key: String, returning: R.Type) throws -> R { throw StandInError() }

@@ -207,14 +207,21 @@ struct GuestSourceIndex {
     ///   (`swift_getFunctionReplacement`), and the module replaces them from the outside anyway, so
     ///   the modifier is blanked out;
     /// - a view's own body is renamed `__patch_native_body` (the routing `body` lives in a generated
-    ///   file the guest skips); in the guest it is the view's `body` again, padded with spaces.
+    ///   file the guest skips); in the guest it is the view's `body` again, padded with spaces;
+    /// - a routed async function's `AsyncPrologue` (the app's routing, calling a generated helper the
+    ///   guest does not have) is blanked out.
     static func unprepared(_ tree: SourceFileSyntax) -> SourceFileSyntax {
         var bytes = Array(tree.description.utf8)
         var changed = false
         for token in tree.tokens(viewMode: .sourceAccurate) {
             let start = token.positionAfterSkippingLeadingTrivia.utf8Offset
             let end = token.endPositionBeforeTrailingTrivia.utf8Offset
-            if token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
+            if token.tokenKind == .keyword(.if), let body = token.parent?.parent?.parent?.parent?.as(CodeBlockItemListSyntax.self)?.parent?.as(CodeBlockSyntax.self),
+               let prologue = AsyncPrologue.find(in: body), prologue.range.lowerBound == start {
+                // Spaces, not nothing: lines and columns stay the user's.
+                bytes.replaceSubrange(prologue.range, with: repeatElement(UInt8(ascii: " "), count: prologue.range.count))
+                changed = true
+            } else if token.tokenKind == .keyword(.dynamic) && token.parent?.is(DeclModifierSyntax.self) == true {
                 bytes.replaceSubrange(start..<end, with: repeatElement(UInt8(ascii: " "), count: end - start))
                 changed = true
             } else if token.tokenKind == .identifier(PreparedNames.nativeBody) {
