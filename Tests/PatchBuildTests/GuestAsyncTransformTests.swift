@@ -54,16 +54,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("for id in ids { total += try await fetch(id) }", "an await inside a `for` loop"),
+        // Awaits in branches, loops, expressions and `async let`: GuestAsyncFlowTests.
         ("for try await line in lines { total += line }", "`for await` over an AsyncSequence"),
-        ("while total < 3 { total += try await fetch(total) }", "an await inside a loop"),
-        ("if total == 0 { total = try await fetch(1) }", "an await inside an `if`"),
-        ("guard try await fetch(1) > 0 else { return 0 }", "an await in a `guard` condition"),
-        ("switch total { default: total = try await fetch(1) }", "an await inside a `switch`"),
-        ("async let first = fetch(1)", "`async let`"),
         ("defer { total = 0 }\n    total = try await fetch(1)", "`defer` in an async function that awaits (it would run at the first suspension)"),
         ("Task { _ = try await fetch(1) }", "an async closure (`Task { … }`, a task group…)"),
-        ("total = try await fetch(1) + 1", "an await inside an expression (only `let x = try await f()`, `x = try await f()`, `try await f()` and `return try await f()` statements are transformed)"),
         ("let (bytes, _) = try await URLSession.shared.bytes(from: url)", "`URLSession.shared.bytes(from:)`: of URLSession only `URLSession.shared.data(from:)` and `data(for:)` are bridged"),
         ("let value = try await withCheckedThrowingContinuation { $0.resume(returning: 1) }", "an awaited call with a trailing closure"),
     ])

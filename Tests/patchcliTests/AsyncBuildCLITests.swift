@@ -51,21 +51,16 @@ import Testing
             try ViewBuildCLITests.write(String(contentsOf: Self.fixtures.appendingPathComponent("Quotes.swift"), encoding: .utf8), to: Self.quotesFile, in: project)
             for (old, new) in Self.edits { try ViewBuildCLITests.edit(project, Self.quotesFile, replacing: old, with: new) }
 
+            // Quotes.total(ids:) and both(first:second:) (a loop, `async let`): AsyncFlowCLITests.
             let shipped = ["Quotes.fetch(id:)", "Quotes.post(text:)", "Quotes.pair(first:second:)", "Quotes.countdown(from:)", "Quotes.spin(rounds:)", "Shelf.label(id:)"]
-            let refused = ["Quotes.total(ids:)", "Quotes.both(first:second:)"]
             let build = try CLI.run(["build", "--project", project.path, "--sources", project.appendingPathComponent("Sources/Shop").path, "--json"]
-                                    + (shipped + refused).flatMap { ["--export", $0] })
+                                    + shipped.flatMap { ["--export", $0] })
             #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
             let exports = try #require(build.result?["exports"] as? [[String: Any]], "\(build.stdout)")
             #expect(exports.compactMap { $0["symbol"] as? String }.sorted() == [
                 "patch_start__pf_Quotes_countdown__from", "patch_start__pf_Quotes_fetch__id", "patch_start__pf_Quotes_pair__first_second", "patch_start__pf_Quotes_post__text",
                 "patch_start__pf_Quotes_spin__rounds", "patch_start__pf_Shelf_label__id",
             ], "\(exports)")
-            // What the guest cannot run is refused, the construct named at its line.
-            let unpatchable = try #require(build.result?["unpatchable"] as? [[String: Any]], "\(build.stdout)")
-            let reasons = Dictionary(uniqueKeysWithValues: unpatchable.map { ($0["declaration_id"] as? String ?? "", "\($0["reason"] ?? "") \($0["detail"] ?? "")") })
-            #expect(reasons["Quotes.total(ids:)"]?.hasPrefix("async_code an await inside a `for` loop stays native") == true, "\(reasons)")
-            #expect(reasons["Quotes.both(first:second:)"]?.hasPrefix("async_code `async let` stays native") == true, "\(reasons)")
 
             let module = project.appendingPathComponent(".patch/build/module.wasm").path
             let fixtures = Self.fixtures.appendingPathComponent("fixtures.json").path
@@ -76,7 +71,7 @@ import Testing
                 #expect(run.result?["abi"] as? String == "async", "\(run.stdout)")
                 outcomes.append(run.result?["output"] as? String ?? "")
             }
-            let natively = try Self.runNatively(project.appendingPathComponent(Self.quotesFile), fixtures: fixtures, in: directory)
+            let natively = try Self.runNatively([project.appendingPathComponent(Self.quotesFile).path, Self.fixturesFile("Native.swift")], fixtures: fixtures, in: directory)
             #expect(natively.count == outcomes.count, "\(natively)")
             for (module, native) in zip(outcomes, natively) {
                 #expect(try Self.json(module) == Self.json(native), "module \(module) ≠ native \(native)")
@@ -124,12 +119,12 @@ import Testing
         }
     }
 
-    /// Compiles the changed Quotes.swift with Native.swift and returns the outcome lines it prints.
-    static func runNatively(_ quotes: URL, fixtures: String, in directory: URL) throws -> [String] {
+    /// Compiles the project's changed files with a native runner (Native.swift, NativeFlow.swift) and
+    /// NativeSupport.swift, and returns the outcome lines it prints.
+    static func runNatively(_ sources: [String], fixtures: String, in directory: URL) throws -> [String] {
         let swiftc = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SWIFTC"] ?? "/usr/bin/env")
-        let arguments = (swiftc.lastPathComponent == "env" ? ["swiftc"] : []) + [
-            "-parse-as-library", "-swift-version", "5", quotes.path, fixturesFile("Native.swift"), "-o", directory.appendingPathComponent("native").path,
-        ]
+        let arguments = (swiftc.lastPathComponent == "env" ? ["swiftc"] : []) + ["-parse-as-library", "-swift-version", "5"]
+            + sources + [fixturesFile("NativeSupport.swift"), "-o", directory.appendingPathComponent("native").path]
         let compile = try CLI.run(arguments, executable: swiftc)
         try #require(compile.status == 0, "native compile failed: \(compile.stderr)")
         let run = try CLI.run([fixtures], executable: directory.appendingPathComponent("native"))

@@ -237,3 +237,31 @@ struct URLRequest {
         httpMethod = "GET"
     }
 }
+
+// MARK: - async let
+
+/// `async let a = f()`: `f` starts when the declaration runs (its host request in flight with the
+/// others'); each read of `a` waits for the one outcome (docs/async.md).
+final class _PatchAsyncLet<Value, Failure: Error> {
+    var outcome: _PatchAsyncOutcome<Value, Failure>?
+    var waiter: ((_PatchAsyncOutcome<Value, Failure>) -> Void)?
+
+    func complete(_ outcome: _PatchAsyncOutcome<Value, Failure>) {
+        self.outcome = outcome
+        if let waiter {
+            self.waiter = nil
+            waiter(outcome)
+        }
+    }
+
+    func wait(_ resume: @escaping (_PatchAsyncOutcome<Value, Failure>) -> Void) {
+        if let outcome { resume(outcome) } else { waiter = resume }
+    }
+}
+
+/// Starts the continuation-passing call `start` makes and returns its handle.
+func _patchAsyncLet<Value, Failure>(_ start: (@escaping (_PatchAsyncOutcome<Value, Failure>) -> Void) -> Void) -> _PatchAsyncLet<Value, Failure> {
+    let handle = _PatchAsyncLet<Value, Failure>()
+    start { handle.complete($0) }
+    return handle
+}

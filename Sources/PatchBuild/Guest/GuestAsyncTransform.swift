@@ -10,12 +10,11 @@ import SwiftSyntax
 /// (templates/guest/Foundation+Async.swift). The transform is a list of byte edits to the copied
 /// declaration, so lines stay where they were and the project's own `#sourceLocation`s still hold.
 ///
-/// Covered: `let P = [try] await CALL`, `x = [try] await CALL`, `[try] await CALL` and `return [try] await CALL` as
-/// statements of the function's own body (straight-line code; `if`, `guard` and `switch` without
-/// awaits in them are fine), where CALL is `URLSession.shared.data(from:)` / `data(for:)`,
-/// `Task.sleep(nanoseconds:)` / `Task.sleep(for:)`, `Task.yield()` or another async function of the
-/// project (transformed the same way). Anything else with an await is refused with the construct
-/// named, and the function stays native (`async_code`).
+/// Covered: awaits of `URLSession.shared.data(from:)` / `data(for:)`, `Task.sleep(nanoseconds:)` /
+/// `Task.sleep(for:)`, `Task.yield()` or another async function of the project (transformed the same
+/// way), as statements, inside expressions, branches and loops, and `async let` pairs: the statement
+/// and expression handling is GuestAsyncRewriter's. Anything else with an await is refused with the
+/// construct named, and the function stays native (`async_code`).
 struct GuestAsyncTransform {
     /// The edits (utf8 offsets in the file) turning the declaration into its continuation form.
     var edits: [(range: Range<Int>, replacement: String)]
@@ -69,17 +68,52 @@ struct GuestAsyncTransform {
         return clause.type?.trimmedText ?? GuestThrownError.typeName(in: DeclSyntax(function))
     }
 
-    /// The base names of the calls the function's own statements await that are not system awaits.
+    /// The base names of the calls the function's own code awaits that are not system awaits.
     private static func awaitedProjectCallees(_ function: FunctionDeclSyntax) -> [String] {
         guard let body = function.body else { return [] }
-        return body.statements.compactMap { item -> String? in
-            guard let first = AwaitFinder(item).awaits.first, let call = first.expression.as(FunctionCallExprSyntax.self),
-                  case .project = Callee(call) else { return nil }
+        // What it awaits, and what its `async let`s start (`async let a = fetch()`, no await written).
+        let awaited = body.statements.flatMap { item -> [ExprSyntax] in
+            let found = AwaitFinder(item)
+            let started = found.asyncLet?.as(VariableDeclSyntax.self)?.bindings.first?.initializer?.value
+            return found.awaits.map(\.expression) + (started.map { [$0] } ?? [])
+        }
+        return awaited.compactMap { expression -> String? in
+            var operand = expression
+            while let inner = operand.as(TryExprSyntax.self)?.expression ?? operand.as(AwaitExprSyntax.self)?.expression { operand = inner }
+            guard let call = awaitedCall(operand, thrownTypes: [:]), case .project = Callee(call) else { return nil }
             return baseName(of: call)
         }
     }
 
-    private static func baseName(of call: FunctionCallExprSyntax) -> String? {
+    /// The call an `await` suspends at: of the calls along its operand's chain (`fetch(id: 1).text.count`,
+    /// `load().map { … }`), the innermost that is a system await or an async function of the project
+    /// known to throw, else the innermost (a syntax reader cannot tell which of the others is async).
+    static func awaitedCall(_ operand: ExprSyntax, thrownTypes: ThrownTypes) -> FunctionCallExprSyntax? {
+        var calls: [FunctionCallExprSyntax] = []
+        var node: ExprSyntax? = operand
+        while let current = node {
+            if let call = current.as(FunctionCallExprSyntax.self) {
+                calls.insert(call, at: 0)
+                node = call.calledExpression
+            } else if let member = current.as(MemberAccessExprSyntax.self) {
+                node = member.base
+            } else if let unwrapped = current.as(ForceUnwrapExprSyntax.self) {
+                node = unwrapped.expression
+            } else if let chained = current.as(OptionalChainingExprSyntax.self) {
+                node = chained.expression
+            } else if let subscripted = current.as(SubscriptCallExprSyntax.self) {
+                node = subscripted.calledExpression
+            } else {
+                node = nil
+            }
+        }
+        return calls.first { call in
+            guard case .project = Callee(call) else { return true }
+            return baseName(of: call).map { thrownTypes[$0] != nil } ?? false
+        } ?? calls.first
+    }
+
+    static func baseName(of call: FunctionCallExprSyntax) -> String? {
         call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text ?? call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
     }
 
@@ -100,116 +134,24 @@ struct GuestAsyncTransform {
         }
         let resultType = signature.returnClause.map { $0.type.trimmedText } ?? "Void"
         let returnsVoid = ["Void", "()"].contains(resultType)
-        var edits: [(Range<Int>, String)] = []
-        func remove(_ node: some SyntaxProtocol) {
-            edits.append((node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset, ""))
-        }
-        if let async = signature.effectSpecifiers?.asyncSpecifier { remove(async) }
-        if let clause = signature.effectSpecifiers?.throwsClause { remove(clause) }
-        if let returnClause = signature.returnClause { remove(returnClause) }
+        let rewriter = GuestAsyncRewriter(source: function.root, thrownType: thrownType, thrownTypes: thrownTypes)
+        if let async = signature.effectSpecifiers?.asyncSpecifier { rewriter.remove(async) }
+        if let clause = signature.effectSpecifiers?.throwsClause { rewriter.remove(clause) }
+        if let returnClause = signature.returnClause { rewriter.remove(returnClause) }
         let parameters = signature.parameterClause
         let separator = parameters.parameters.isEmpty ? "" : ", "
-        edits.append(insertion(at: parameters.rightParen.positionAfterSkippingLeadingTrivia.utf8Offset,
-                               "\(separator)_ \(resume): @escaping (_PatchAsyncOutcome<\(resultType), \(thrownType ?? "Never")>) -> Void"))
-
-        // Statements after an await run in its continuation, which catches what they throw.
-        let opening = thrownType.map { "do throws(\($0)) {" } ?? ""
-        let closing = thrownType == nil ? "" : " } catch { \(resume)(.thrown(error)) }"
-        edits.append(insertion(at: body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset, opening))
-        var openContinuations = 0
-        var handledReturns: Set<SyntaxIdentifier> = []
-        // A `defer` of the function's own scope would run when its first part returns: at the
-        // first suspension, not at the end.
-        let deferStatement = body.statements.first { $0.item.is(DeferStmtSyntax.self) }
-        for item in body.statements {
-            let found = AwaitFinder(item)
-            if let asyncLet = found.asyncLet {
-                return .failure(Refusal(node: asyncLet, construct: "`async let`"))
-            }
-            if let loop = found.forAwait {
-                return .failure(Refusal(node: loop, construct: "`for await` over an AsyncSequence"))
-            }
-            if let closure = found.asyncClosure {
-                return .failure(Refusal(node: closure, construct: "an async closure (`Task { … }`, a task group…)"))
-            }
-            guard let first = found.awaits.first else { continue }
-            if let deferStatement {
-                return .failure(Refusal(node: Syntax(deferStatement), construct: "`defer` in an async function that awaits (it would run at the first suspension)"))
-            }
-            guard found.awaits.count == 1, let statement = AwaitStatement(item, awaitExpression: first) else {
-                return .failure(Refusal(node: Syntax(first), construct: Self.construct(around: first, in: item)))
-            }
-            let call = statement.call
-            if call.trailingClosure != nil {
-                return .failure(Refusal(node: Syntax(call), construct: "an awaited call with a trailing closure"))
-            }
-            // `try await` (and `let P = `) go; the callee may become the guest's own awaitable.
-            let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
-            // A system await and a function that throws nothing fail only in transport: they continue
-            // any function (`thenInfallible`); any other awaited function fails with the caller's type.
-            var continues = "thenInfallible"
-            switch Callee(call) {
-            case .refused(let construct):
-                return .failure(Refusal(node: Syntax(call), construct: construct))
-            case .project:
-                edits.append((start..<call.positionAfterSkippingLeadingTrivia.utf8Offset, ""))
-                if let callee = baseName(of: call), thrownTypes[callee] != nil { continues = "then" }
-            case .replaced(let through, let replacement):
-                edits.append((start..<through, replacement))
-            }
-            let end = call.endPositionBeforeTrailingTrivia.utf8Offset
-            let continuation = " { _patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
-            switch statement.kind {
-            case .binding(let binding):
-                edits.append(insertion(at: end, continuation + "_patchValue in " + opening + " " + binding + " = _patchValue"))
-                openContinuations += 1
-            case .discarded:
-                edits.append(insertion(at: end, continuation + "_ in " + opening))
-                openContinuations += 1
-            case .returned(let returnStatement):
-                handledReturns.insert(returnStatement.id)
-                edits.append(insertion(at: end, continuation + "_patchValue in \(resume)(.value(_patchValue)) } }"))
-            }
+        rewriter.insert("\(separator)_ \(resume): @escaping (_PatchAsyncOutcome<\(resultType), \(thrownType ?? "Never")>) -> Void",
+                        at: parameters.rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
+        do throws(Refusal) {
+            try rewriter.body(body, returnsVoid: returnsVoid)
+        } catch {
+            return .failure(error)
         }
-        // Every other `return` of the function's own code hands its value to the continuation.
-        for returnStatement in ReturnFinder(body).returns where !handledReturns.contains(returnStatement.id) {
-            let keywordEnd = returnStatement.returnKeyword.endPositionBeforeTrailingTrivia.utf8Offset
-            if let expression = returnStatement.expression {
-                edits.append(insertion(at: keywordEnd, " \(resume)(.value("))
-                edits.append(insertion(at: expression.endPositionBeforeTrailingTrivia.utf8Offset, "))"))
-            } else {
-                edits.append(insertion(at: keywordEnd, " \(resume)(.value(()))"))
-            }
-        }
-        // A Void function may end without `return`.
-        let fallOff = returnsVoid ? " \(resume)(.value(()))" : ""
-        let closers = fallOff + String(repeating: closing + " } }", count: openContinuations) + closing + " "
-        edits.append(insertion(at: body.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset, closers))
-        return .success(GuestAsyncTransform(edits: edits, thrownType: thrownType))
-    }
-
-    private static func insertion(at offset: Int, _ text: String) -> (Range<Int>, String) { (offset..<offset, text) }
-
-    /// The construct an await that is not a statement of its own sits in, for the refusal.
-    private static func construct(around awaitExpression: AwaitExprSyntax, in item: CodeBlockItemSyntax) -> String {
-        var node = Syntax(awaitExpression).parent
-        while let current = node, current.id != item.id {
-            if let loop = current.as(ForStmtSyntax.self) {
-                return loop.awaitKeyword != nil ? "`for await` over an AsyncSequence" : "an await inside a `for` loop"
-            }
-            if current.is(WhileStmtSyntax.self) || current.is(RepeatStmtSyntax.self) { return "an await inside a loop" }
-            if current.is(IfExprSyntax.self) { return "an await inside an `if`" }
-            if current.is(GuardStmtSyntax.self) { return "an await in a `guard` condition" }
-            if current.is(SwitchExprSyntax.self) { return "an await inside a `switch`" }
-            if current.is(DoStmtSyntax.self) { return "an await inside `do`/`catch`" }
-            if current.is(DeferStmtSyntax.self) { return "an await inside `defer`" }
-            node = current.parent
-        }
-        return "an await inside an expression (only `let x = try await f()`, `x = try await f()`, `try await f()` and `return try await f()` statements are transformed)"
+        return .success(GuestAsyncTransform(edits: rewriter.edits, thrownType: thrownType))
     }
 
     /// The awaits of one statement, and an async closure among them (which the guest cannot run).
-    private final class AwaitFinder: SyntaxVisitor {
+    final class AwaitFinder: SyntaxVisitor {
         var awaits: [AwaitExprSyntax] = []
         var asyncClosure: Syntax?
         var asyncLet: Syntax?
@@ -247,7 +189,7 @@ struct GuestAsyncTransform {
     }
 
     /// The function's own `return`s: not those of closures or nested functions.
-    private final class ReturnFinder: SyntaxVisitor {
+    final class ReturnFinder: SyntaxVisitor {
         var returns: [ReturnStmtSyntax] = []
 
         init(_ body: CodeBlockSyntax) {
@@ -266,7 +208,7 @@ struct GuestAsyncTransform {
     }
 
     /// A statement whose one await is the whole of what it computes.
-    private struct AwaitStatement {
+    struct AwaitStatement {
         enum Kind {
             /// `let P = …` or `x = …`: what receives the value (`let (data, response)`, `var items: [Item]`, `total`).
             case binding(String)
@@ -307,7 +249,7 @@ struct GuestAsyncTransform {
     }
 
     /// What an awaited call becomes in the guest.
-    private enum Callee {
+    enum Callee {
         /// Another async function of the project: called as written, now with a continuation.
         case project
         /// A system await: the text from the statement's start up to `through` (an offset in the

@@ -1,0 +1,131 @@
+import Foundation
+
+// Awaits inside expressions, branches and loops, and `async let` pairs (issue 21, docs/async.md
+// "Covered, and what stays native"): AsyncFlowCLITests builds them with Quotes.swift, drives each with
+// `run --fixtures` and compares the outcomes with NativeFlow.swift running the same code natively.
+
+enum Flow {
+    // @patchable
+    static func lengths(first: Int, second: Int) async throws -> Int {
+        let total = try await Quotes.fetch(id: first).text.count + (try await Quotes.fetch(id: second)).text.count
+        return total
+    }
+
+    // @patchable
+    static func shout(id: Int) async throws -> String {
+        return try await Quotes.fetch(id: id).text.uppercased() + "!"
+    }
+
+    // @patchable
+    static func describe(id: Int) async throws -> String {
+        let prefix = "#" + String(id)
+        return label(prefix, try await Quotes.fetch(id: id))
+    }
+
+    static func label(_ prefix: String, _ quote: Quote) -> String {
+        prefix + " " + quote.text
+    }
+
+    // @patchable
+    static func pick(id: Int, fallback: Bool) async throws -> String {
+        var text = "none"
+        if fallback {
+            text = try await Quotes.fetch(id: 2).text
+        } else if id > 0 {
+            let quote = try await Quotes.fetch(id: id)
+            if quote.text.count > 100 { return "long" }
+            text = quote.text
+        }
+        return "[" + text + "]"
+    }
+
+    // @patchable
+    static func kind(id: Int) async throws -> String {
+        switch id {
+        case 1:
+            let quote = try await Quotes.fetch(id: 1)
+            return "one: " + quote.text
+        case 2, 3:
+            try await Task.sleep(nanoseconds: 1_000)
+            let quote = try await Quotes.fetch(id: id)
+            return "some: " + quote.text
+        default:
+            break
+        }
+        return "other"
+    }
+
+    // @patchable
+    static func checked(id: Int) async throws -> Int {
+        guard try await Quotes.fetch(id: id).text.count > 3 else { return 0 }
+        return id
+    }
+
+    // @patchable
+    static func firstLong(ids: [Int]) async throws -> Int {
+        var index = 0
+        var found = -1
+        while index < ids.count {
+            let id = ids[index]
+            index += 1
+            if id < 0 { continue }
+            let quote = try await Quotes.fetch(id: id)
+            if quote.text.count > 8 {
+                found = id
+                break
+            }
+        }
+        return found
+    }
+
+    // @patchable
+    static func ticks(count: Int) async -> [Int] {
+        var seen: [Int] = []
+        for tick in 0..<count where tick != 2 {
+            await Task.yield()
+            seen.append(tick * 10)
+        }
+        return seen
+    }
+
+    // @patchable
+    static func recover(id: Int) async -> String {
+        do {
+            try check(id)
+        } catch {
+            await Task.yield()
+            return "recovered"
+        }
+        return "fine"
+    }
+
+    static func check(_ id: Int) throws(QuoteError) {
+        if id < 0 { throw QuoteError.empty }
+    }
+
+    // Still native: each names its construct.
+
+    // @patchable
+    static func retry(id: Int) async throws -> Int {
+        var attempts = 0
+        repeat {
+            attempts += 1
+            _ = try await Quotes.fetch(id: id)
+        } while attempts < 3
+        return attempts
+    }
+
+    // @patchable
+    static func either(id: Int, quick: Bool) async throws -> Bool {
+        return quick ? true : (try await Quotes.fetch(id: id)).text.isEmpty
+    }
+
+    // @patchable
+    static func caught(id: Int) async -> String {
+        do {
+            return try await Quotes.fetch(id: id).text
+        } catch {
+            return "failed"
+        }
+    }
+}

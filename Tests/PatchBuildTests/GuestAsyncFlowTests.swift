@@ -1,0 +1,92 @@
+@testable import PatchBuild
+import Testing
+
+/// Awaits inside expressions, branches and loops, and `async let` (GuestAsyncRewriter, docs/async.md):
+/// the continuation form as text, lines kept, and the constructs still refused with their names.
+/// AsyncFlowCLITests compiles and runs the same forms in the guest against the native run.
+@Suite struct GuestAsyncFlowTests {
+    @Test(arguments: [
+        ("repeat { total += try await fetch(total) } while total < 3", "an await inside a `repeat` loop"),
+        ("if total > 0 && (try await fetch(1)) > 0 { total = 1 }", "an await right of `&&`, `||`, `??` or in a `? :` branch (evaluated only sometimes)"),
+        ("total = total > 0 ? try await fetch(1) : 0", "an await in a `? :` branch (evaluated only sometimes)"),
+        ("let value = try? await fetch(1)", "`try?`/`try!` around an await"),
+        ("do { total = try await fetch(1) } catch { total = 0 }", "an await inside `do` with `catch` clauses (an error thrown after it would not reach them)"),
+        ("if total == 0 { total = 1 } else if try await fetch(1) > 0 { total = 2 }", "an await in an `else if` condition"),
+        ("guard total == 0, try await fetch(1) > 0 else { return 0 }", "an await in a later condition of `guard` (it runs only when the earlier ones hold)"),
+        ("outer: for id in ids { total += try await fetch(id) }", "an await inside a labelled statement"),
+        ("while try await fetch(total) > 0 { total += 1 }", "an await in a `while` condition"),
+        ("async let (a, b) = (fetch(1), fetch(2))", "an `async let` of other than one name"),
+        ("total = try await fetch(try await fetch(1))", "an await inside another await's operand"),
+        ("for id in ids { for other in ids { if other == id { break outer } }; total += try await fetch(id) }", "a labelled `break`/`continue` out of a loop with awaits"),
+    ])
+    func constructsThatStayNativeAreNamed(statement: String, construct: String) throws {
+        let source = "func sum(ids: [Int]) async throws -> Int {\n    var total = 0\n    \(statement)\n    return total\n}"
+        guard case .failure(let refusal) = try GuestAsyncTransformTests.transformed(source, "sum", thrownTypes: ["fetch": "E"]) else {
+            Issue.record("\(statement) was transformed")
+            return
+        }
+        #expect(refusal.construct == construct)
+    }
+
+    @Test func branchesAndLoopsBecomeLocalFunctionsOnTheirOwnLines() throws {
+        let source = """
+            func load(ids: [Int], retry: Bool) async throws -> Int {
+                var total = 0
+                if retry {
+                    total = try await count(id: 0)
+                } else {
+                    total = 1
+                }
+                for id in ids where id > 0 {
+                    if id == 9 { break }
+                    total += try await count(id: id) * 2
+                }
+                return total
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "load", thrownTypes: ["count": "LoadError", "load": "LoadError"]).get()
+        #expect(result == """
+            func load(ids: [Int], retry: Bool, _ _patchResume: @escaping (_PatchAsyncOutcome<Int, LoadError>) -> Void)    {do throws(LoadError) {
+                var total = 0
+                func __patchBranch0(_ __patchAfter0: @escaping () -> Void) {do throws(LoadError) { if retry {
+                    count(id: 0) { _patchOutcome in _patchOutcome.then(_patchResume) { _patchValue in do throws(LoadError) { total = _patchValue
+                 __patchAfter0() } catch { _patchResume(.thrown(error)) } } }} else {
+                    total = 1
+                 __patchAfter0()} } catch { _patchResume(.thrown(error)) } }; __patchBranch0 {do throws(LoadError) { 
+                func __patchLoop1(_ __patchAfter1: @escaping () -> Void) {do throws(LoadError) { var __patchIterator1 = (ids).makeIterator(); func __patchNext1() {do throws(LoadError) { guard let id = __patchIterator1.next() else { return __patchAfter1() }; guard id > 0 else { return __patchNext1() };
+                    if id == 9 { return __patchAfter1() }
+                    count(id: id) { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait2 in do throws(LoadError) { total += try __patchAwait2 * 2
+                 __patchNext1() } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } }; __patchNext1() } catch { _patchResume(.thrown(error)) } }; __patchLoop1 {do throws(LoadError) { 
+                return _patchResume(.value( total))
+             } catch { _patchResume(.thrown(error)) } } } catch { _patchResume(.thrown(error)) } } } catch { _patchResume(.thrown(error)) } }
+            """)
+    }
+
+    @Test func asyncLetStartsAtOnceAndEachReadWaits() throws {
+        let source = """
+            func pair() async throws -> Int {
+                async let a = count(id: 1)
+                async let b = count(id: 2)
+                return try await a + b
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "pair", thrownTypes: ["count": "LoadError", "pair": "LoadError"]).get()
+        #expect(result == """
+            func pair(_ _patchResume: @escaping (_PatchAsyncOutcome<Int, LoadError>) -> Void)    {do throws(LoadError) {
+                let __patchLet0 = _patchAsyncLet { count(id: 1, $0) }
+                let __patchLet1 = _patchAsyncLet { count(id: 2, $0) }
+                __patchLet0.wait { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait2 in do throws(LoadError) { __patchLet1.wait { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait3 in do throws(LoadError) { return _patchResume(.value( try __patchAwait2 + __patchAwait3))
+             } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } }
+            """)
+    }
+
+    /// A body of one expression is the result; before, its value was dropped and the task never finished.
+    @Test func aSingleExpressionBodyIsTheResult() throws {
+        let result = try GuestAsyncTransformTests.transformed("func items() async -> Int {\n    await count(id: 1).bitWidth\n}", "items").get()
+        #expect(result == """
+            func items(_ _patchResume: @escaping (_PatchAsyncOutcome<Int, Never>) -> Void)   {
+                count(id: 1) { _patchOutcome in _patchOutcome.thenInfallible(_patchResume) { __patchAwait0 in  _patchResume(.value(__patchAwait0.bitWidth))
+             } } }
+            """)
+    }
+}
