@@ -24,7 +24,11 @@ public final class PostgresEventStore: EventStore {
     public let url: PostgresURL
     public var location: String { url.description }
     let queue: WriteQueue
-    private let reads: ConnectionSlot
+    /// Connections for reads: the check path's slot reads take them in turn (one connection runs
+    /// one query at a time), `status` and the sweeps use the first.
+    private let reads: [ConnectionSlot]
+    private let nextRead = Atomic<Int>(0)
+    static let readConnections = 4
     private let writer: Task<Void, Never>
 
     public static let defaultQueueCapacity = 10_000
@@ -115,7 +119,8 @@ public final class PostgresEventStore: EventStore {
             if let refusal = ((error as? PostgresTransactionError)?.closureError ?? error) as? PostgresEventStoreError { throw refusal }
             throw .unreachable(url: url.description, reason: Self.reason(error))
         }
-        reads = ConnectionSlot(url: url, logger: logger, connection: connection)
+        reads = [ConnectionSlot(url: url, logger: logger, connection: connection)]
+            + (1..<Self.readConnections).map { _ in ConnectionSlot(url: url, logger: logger, connection: nil) }
         let queue = WriteQueue(capacity: queueCapacity)
         self.queue = queue
         let writes = ConnectionSlot(url: url, logger: logger, connection: nil)
@@ -197,13 +202,14 @@ public final class PostgresEventStore: EventStore {
             group.cancelAll()
         }
         writer.cancel()
-        await reads.close()
+        for slot in reads { await slot.close() }
     }
 
     // MARK: - Reads
 
     public func device(deviceID: String, appKey: String?) async throws -> (slots: DeviceSlots, seenAt: String)? {
-        try await reads.withDeadline(Self.readDeadline) { connection, logger in
+        let slot = reads[nextRead.add(1, ordering: .relaxed).oldValue % reads.count]
+        return try await slot.withDeadline(Self.readDeadline) { connection, logger in
             let rows = try await connection.query("""
                 SELECT current_version, previous_version, previous_known, offered_version, updated_at FROM device_slots
                 WHERE app_key = \(appKey ?? "") AND device_id = \(deviceID)
@@ -258,7 +264,7 @@ public final class PostgresEventStore: EventStore {
     private func deleteInBatches(_ statement: () -> PostgresQuery) async throws -> Int {
         var total = 0
         while true {
-            let deleted = try await reads.use { connection, logger in
+            let deleted = try await reads[0].use { connection, logger in
                 var count = 0
                 for try await (deleted,) in try await connection.query(statement(), logger: logger).decode((Int,).self) { count = deleted }
                 return count
@@ -278,7 +284,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     private func counts() async throws -> AdoptionCounts {
-        try await reads.use { connection, logger in
+        try await reads[0].use { connection, logger in
             var events = 0, devices = 0
             for try await (count, distinct) in try await connection.query(
                 "SELECT COUNT(*), COUNT(DISTINCT device_id) FROM events", logger: logger).decode((Int, Int).self) {
