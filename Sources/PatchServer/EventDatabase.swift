@@ -12,7 +12,7 @@ public enum EventDatabaseError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): return "\(path): cannot open the event database (\(reason)); check the path and its directory's permissions"
-        case let .notFound(path): return "\(path): no event database here; `patchcli serve --events-db \(path)` creates it"
+        case let .notFound(path): return "\(path): no event database here; `patchcli serve --events \(path)` creates it"
         case let .statementFailed(path, reason): return "\(path): database error (\(reason))"
         case let .newerSchema(path, version):
             return "\(path): written by a newer patchcli (schema \(version), this one knows \(EventDatabase.schemaVersion)); upgrade patchcli"

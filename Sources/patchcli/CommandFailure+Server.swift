@@ -12,9 +12,9 @@ extension CommandFailure {
 
     init(events error: EventDatabaseError) {
         let hint = switch error {
-        case .notFound: "pass the --events-db that `patchcli serve` writes"
-        case .cannotOpen: "check the --events-db path and its directory's permissions"
-        case .statementFailed: "the database may be damaged or held by another writer; keep a copy and start `serve` on a new --events-db"
+        case .notFound: "pass the --events that `patchcli serve` writes"
+        case .cannotOpen: "check the --events path and its directory's permissions"
+        case .statementFailed: "the database may be damaged or held by another writer; keep a copy and start `serve` on a new --events file"
         case .newerSchema: "read it with the newer patchcli that wrote it"
         }
         self.init(kind: "events_db", message: error.description, exitStatus: .eventDatabase, hint: hint)

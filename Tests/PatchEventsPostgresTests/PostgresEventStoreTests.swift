@@ -52,8 +52,8 @@ struct PostgresEventStoreTests {
                 }
             }
         }
-        await first.close()
-        await second.close()
+        await first.close(deadline: .seconds(120))
+        await second.close(deadline: .seconds(120))
         #expect(first.pendingWrites == 0 && second.pendingWrites == 0)
         let reader = try await PostgresEventStore(url: url)
         let counts = try await reader.adoptionCounts()
@@ -93,7 +93,7 @@ struct PostgresEventStoreTests {
             try await store.recordWastedDiff(diffPath: "targets/diffs/a", moduleVersion: "2-b", receivedAt: "2026-11-27T10:00:00Z")
             try await store.recordWastedDiff(diffPath: "targets/diffs/b", moduleVersion: nil, receivedAt: "2026-11-27T10:00:00Z")
         }
-        await postgres.close()
+        await postgres.close(deadline: .seconds(120))
         let expected = try sqlite.adoptionCounts()
         let reader = try await PostgresEventStore(url: postgres.url)
         let counts = try await reader.adoptionCounts()
@@ -179,7 +179,7 @@ struct PostgresEventStoreTests {
         try await events.saveDeviceSlots(DeviceSlots(current: "1-a", previous: .empty), deviceID: "old", appKey: "k", at: "2026-01-01T00:00:00Z")
         try await events.saveDeviceSlots(DeviceSlots(current: "gone", previous: .unknown), deviceID: "gone", appKey: "k", at: "2026-11-09T00:00:00Z")
         try await events.saveDeviceSlots(DeviceSlots(current: "1-a", previous: .version("0-z")), deviceID: "live", appKey: "k", at: "2026-11-09T00:00:00Z")
-        await events.close()
+        await events.close(deadline: .seconds(120))
         let store = try await PostgresEventStore(url: url)
         #expect(try await store.forgetEvents(receivedBefore: "2026-11-05T00:00:00Z") == 5, "four events and the wasted diff")
         #expect(try await store.adoptionCounts().events == 5)

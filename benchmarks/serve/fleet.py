@@ -199,8 +199,7 @@ def section_lines(rows: dict, seconds: int, connections: int) -> list[str]:
                      f"{r['max_pending']:.0f} | {r['drain_s']:.1f} | {kept} |")
     lines += [
         "",
-        "Replicas here share the machine's 2 CPUs with each other, wrk and PostgreSQL, so more replicas cannot add "
-        "throughput on this box: the rows show what replication costs (connections, contention), not how it scales "
-        "across machines.",
+        "Replicas here share the machine's 2 CPUs with each other, wrk and PostgreSQL: the rows show how replicas "
+        "share one box and what the shared database costs, not how they scale across machines.",
     ]
     return lines
