@@ -231,15 +231,38 @@ public final class PostgresEventStore: EventStore {
             """ }
     }
 
+    /// Walks the table in key order (the primary key's index), a batch of keys at a time, deleting
+    /// the batch's devices none of whose versions is live: every row is read once, however many
+    /// are deleted (a repeated "delete the first 1000 that match" would rescan the kept ones).
     public func forgetDevices(runningNoneOf versions: Set<String>) async throws -> Int {
         let live = Array(versions)
-        return try await deleteInBatches { """
-            WITH gone AS (DELETE FROM device_slots WHERE ctid IN (SELECT ctid FROM device_slots
-                WHERE NOT (COALESCE(current_version = ANY(\(live)), false) OR COALESCE(previous_version = ANY(\(live)), false)
-                           OR COALESCE(offered_version = ANY(\(live)), false))
-                LIMIT \(Self.sweepBatch)) RETURNING 1)
-            SELECT count(*) FROM gone
-            """ }
+        var total = 0
+        var after: (appKey: String, deviceID: String)? = nil
+        while true {
+            let (deleted, last) = try await reads[0].use { connection, logger in
+                var result: (Int, (String, String)?) = (0, nil)
+                for try await (deleted, appKey, deviceID) in try await connection.query("""
+                    WITH batch AS (
+                        SELECT app_key, device_id FROM device_slots
+                        WHERE \(after == nil) OR (app_key, device_id) > (\(after?.appKey ?? ""), \(after?.deviceID ?? ""))
+                        ORDER BY app_key, device_id LIMIT \(Self.sweepBatch)),
+                    gone AS (
+                        DELETE FROM device_slots slots USING batch
+                        WHERE slots.app_key = batch.app_key AND slots.device_id = batch.device_id
+                          AND NOT (COALESCE(current_version = ANY(\(live)), false) OR COALESCE(previous_version = ANY(\(live)), false)
+                                   OR COALESCE(offered_version = ANY(\(live)), false))
+                        RETURNING 1),
+                    last AS (SELECT app_key, device_id FROM batch ORDER BY app_key DESC, device_id DESC LIMIT 1)
+                    SELECT (SELECT count(*) FROM gone), last.app_key, last.device_id FROM (SELECT 1) one LEFT JOIN last ON true
+                    """, logger: logger).decode((Int, String?, String?).self) {
+                    result = (deleted, appKey.flatMap { key in deviceID.map { (key, $0) } })
+                }
+                return result
+            }
+            total += deleted
+            guard let last else { return total }
+            after = (last.0, last.1)
+        }
     }
 
     public func forgetEvents(receivedBefore cutoff: String) async throws -> Int {

@@ -184,7 +184,14 @@ struct PostgresEventStoreTests {
         #expect(try await store.forgetEvents(receivedBefore: "2026-11-05T00:00:00Z") == 5, "four events and the wasted diff")
         #expect(try await store.adoptionCounts().events == 5)
         #expect(try await store.forgetDevices(seenBefore: "2026-06-01T00:00:00Z") == 1)
-        #expect(try await store.forgetDevices(runningNoneOf: ["1-a"]) == 1)
+        // More devices than one batch of the key-ordered walk, every other one running a live version.
+        let bulk = try await cluster.rows("""
+            INSERT INTO device_slots SELECT 'k', 'bulk-' || g, CASE WHEN g % 2 = 0 THEN '1-a' ELSE 'gone' END, NULL, false, NULL,
+                '2026-11-09T00:00:00Z' FROM generate_series(1, 2500) g RETURNING 0
+            """, database: "sweeps", as: Int.self)
+        #expect(bulk.count == 2500)
+        #expect(try await store.forgetDevices(runningNoneOf: ["1-a"]) == 1 + 1250)
+        #expect(try await cluster.rows("SELECT count(*)::int FROM device_slots", database: "sweeps", as: Int.self) == [1 + 1250])
         #expect(try await store.device(deviceID: "live", appKey: "k")?.slots == DeviceSlots(current: "1-a", previous: .version("0-z")))
         #expect(try await store.device(deviceID: "gone", appKey: "k") == nil)
         await store.close()
