@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // `serve --events postgres://…`: the event store of replicas (docs/serve.md "Deployment").
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
         // System compression libraries, linked through pkg-config where the platform ships a .pc file
@@ -125,6 +128,18 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
+        // The PostgreSQL event store of `serve`/`status --events postgres://…` (PatchServer's
+        // `EventStore`): PostgresNIO stays in this target, so PatchServer builds without it.
+        .target(
+            name: "PatchEventsPostgres",
+            dependencies: [
+                "PatchServer", "PatchManifest",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
+
         // Update triggers: the silent-push payload, APNs token auth (ES256 JWT) and the HTTP/2 sender.
         .target(
             name: "PatchNotify",
@@ -148,6 +163,7 @@ let package = Package(
                 "PatchBuild",
                 "PatchStore",
                 "PatchServer",
+                "PatchEventsPostgres",
                 "ProjectWiring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -201,6 +217,15 @@ let package = Package(
                 "PatchServer", "PatchStore", "PatchManifest", "PatchDiff", "PatchRuntime",
                 .product(name: "WAT", package: "WasmKit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        .testTarget(
+            name: "PatchEventsPostgresTests",
+            dependencies: [
+                "PatchEventsPostgres", "PatchServer", "PatchStore", "PatchManifest",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),

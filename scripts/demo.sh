@@ -63,7 +63,7 @@ cp "$build/module.wasm" "$work/v1.wasm"
 # diff to its previous slot when it has one, and serve offers a diff only to a device whose slots its
 # earlier checks settle (docs/serve.md "Which diff a device gets").
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-"$patchcli" serve --store "$store" --host 127.0.0.1 --port "$port" --events-db "$work/events.sqlite" >"$work/serve.log" 2>&1 &
+"$patchcli" serve --store "$store" --host 127.0.0.1 --port "$port" --events "$work/events.sqlite" >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 request_for() { printf '{"app_key":"patchshop","fingerprint":"%s","channel":"production","device_id":"%s","current_version":"%s","os_version":"17.5.0","app_version":"1.0.0","sdk_version":"1.2.0"}' "$fingerprint" "$1" "$2"; }
@@ -108,6 +108,6 @@ curl -fsS -X POST -H 'Content-Type: application/json' -d "$event" "http://127.0.
 kill $server 2>/dev/null || true
 wait $server 2>/dev/null || true
 trap - EXIT
-show status --events-db "$work/events.sqlite" --store "$store"
+show status --events "$work/events.sqlite" --store "$store"
 
 printf '\nDemo finished: everything it wrote is in %s\n' "$work"

@@ -54,12 +54,17 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// Summarises the event database, attaching each version's release record from `records`.
+    /// Summarises the SQLite event database, attaching each version's release record from `records`.
     public static func summarize(_ database: EventDatabase, records: [ReleaseRecord] = []) throws(EventDatabaseError) -> AdoptionReport {
-        let totals = try database.rows("SELECT COUNT(*), COUNT(DISTINCT device_id) FROM events").first ?? []
-        let events = Int(totals.first.flatMap { $0 } ?? "0") ?? 0
-        let devices = Int(totals.dropFirst().first.flatMap { $0 } ?? "0") ?? 0
+        AdoptionReport(counts: try database.adoptionCounts(), records: records)
+    }
+}
 
+extension AdoptionReport {
+    /// The report of what a store counted (`EventStore.adoptionCounts`), each version matched to
+    /// its release record from `records`; releases nobody reported on are listed with zeros. The
+    /// one assembly of every store's counts: `status` over SQLite and PostgreSQL agree.
+    public init(counts: AdoptionCounts, records: [ReleaseRecord] = []) {
         var byVersion: [String: ReleaseAdoption] = [:]
         func entry(_ version: String) -> ReleaseAdoption {
             byVersion[version] ?? ReleaseAdoption(
@@ -67,44 +72,24 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
                 errors: 0, fallbacks: 0)
         }
         var checkErrors = 0
-        let counts = try database.rows("""
-            SELECT module_version, SUM(event_type = 'download'), SUM(event_type = 'activation'), SUM(event_type = 'error'),
-                   SUM(event_type = 'fallback'), COUNT(DISTINCT CASE WHEN event_type = 'activation' THEN device_id END)
-            FROM events GROUP BY module_version
-            """)
-        for row in counts {
-            let numbers = row.dropFirst().map { Int($0 ?? "0") ?? 0 }
-            guard let version = row[0] else { checkErrors += numbers[2]; continue }
+        for row in counts.versions {
+            guard let version = row.version else { checkErrors += row.errors; continue }
             var adoption = entry(version)
-            adoption.downloads = numbers[0]
-            adoption.activations = numbers[1]
-            adoption.errors = numbers[2]
-            adoption.fallbacks = numbers[3]
-            adoption.devicesActivated = numbers[4]
+            adoption.downloads = row.downloads
+            adoption.activations = row.activations
+            adoption.errors = row.errors
+            adoption.fallbacks = row.fallbacks
+            adoption.devicesActivated = row.devicesActivated
             byVersion[version] = adoption
         }
-        // SQLite returns the bare columns of the row holding MAX(id): each device's latest state.
-        let running = try database.rows("""
-            SELECT module_version, COUNT(*) FROM (
-                SELECT device_id, module_version, MAX(id) FROM events
-                WHERE event_type IN ('activation', 'fallback') GROUP BY device_id)
-            WHERE module_version IS NOT NULL GROUP BY module_version
-            """)
-        for row in running {
-            guard let version = row[0] else { continue }
+        for (version, running) in counts.devicesRunning {
             var adoption = entry(version)
-            adoption.devicesRunning = Int(row[1] ?? "0") ?? 0
-            adoption.adoptionPercent = devices == 0 ? 0 : (Double(adoption.devicesRunning) * 1000 / Double(devices)).rounded() / 10
+            adoption.devicesRunning = running
+            adoption.adoptionPercent = counts.devices == 0 ? 0 : (Double(running) * 1000 / Double(counts.devices)).rounded() / 10
             byVersion[version] = adoption
         }
-        let commonErrors = try database.rows("""
-            SELECT module_version, error_message, COUNT(*) AS n FROM events
-            WHERE event_type = 'error' AND module_version IS NOT NULL AND error_message IS NOT NULL
-            GROUP BY module_version, error_message ORDER BY n DESC, error_message
-            """)
-        for row in commonErrors {
-            guard let version = row[0], byVersion[version]?.commonestError == nil else { continue }
-            byVersion[version]?.commonestError = row[1]
+        for (version, message) in counts.commonestErrors where byVersion[version] != nil {
+            byVersion[version]?.commonestError = message
         }
         for record in records {
             var adoption = entry(record.version)
@@ -118,15 +103,8 @@ public struct AdoptionReport: Codable, Sendable, Equatable {
         let releases = byVersion.values.sorted {
             ($0.channel ?? "", $0.releaseCounter ?? Int.max, $0.version) < ($1.channel ?? "", $1.releaseCounter ?? Int.max, $1.version)
         }
-        var wrongAppKeyChecks: [String: Int] = [:]
-        for row in try database.rows("SELECT COALESCE(app_key, '(none)'), COUNT(*) FROM wrong_app_key_checks GROUP BY 1") {
-            wrongAppKeyChecks[row[0] ?? "(none)"] = Int(row[1] ?? "0") ?? 0
-        }
-        var wastedDiffs: [String: Int] = [:]
-        for row in try database.rows("SELECT COALESCE(module_version, '(unknown)'), COUNT(*) FROM wasted_diffs GROUP BY 1") {
-            wastedDiffs[row[0] ?? "(unknown)"] = Int(row[1] ?? "0") ?? 0
-        }
-        return AdoptionReport(
-            events: events, devices: devices, checkErrors: checkErrors, wrongAppKeyChecks: wrongAppKeyChecks, wastedDiffs: wastedDiffs, releases: releases)
+        self.init(
+            events: counts.events, devices: counts.devices, checkErrors: checkErrors, wrongAppKeyChecks: counts.wrongAppKeyChecks,
+            wastedDiffs: counts.wastedDiffs, releases: releases)
     }
 }

@@ -30,11 +30,11 @@ final class DeviceForgetting: Sendable {
 
     /// Forgets devices not seen since `now - after`, and, when `catalog` is a store version not
     /// swept yet, devices running none of its versions.
-    func sweep(_ events: EventDatabase, catalog: ReleaseCatalog?, now: Date, after: Duration) throws(EventDatabaseError) -> ForgottenDevices {
+    func sweep(_ events: any EventStore, catalog: ReleaseCatalog?, now: Date, after: Duration) async throws -> ForgottenDevices {
         var forgotten = ForgottenDevices()
-        forgotten.unseen = try events.forgetDevices(seenBefore: TUFTime.format(now.addingTimeInterval(-after.inSeconds)))
+        forgotten.unseen = try await events.forgetDevices(seenBefore: TUFTime.format(now.addingTimeInterval(-after.inSeconds)))
         guard let catalog, sweptStoreVersion.withLock({ $0 }) != catalog.timestampVersion else { return forgotten }
-        forgotten.gone = try events.forgetDevices(runningNoneOf: Set(catalog.versions.keys))
+        forgotten.gone = try await events.forgetDevices(runningNoneOf: Set(catalog.versions.keys))
         sweptStoreVersion.withLock { $0 = catalog.timestampVersion }
         return forgotten
     }
@@ -46,9 +46,12 @@ public struct ForgottenDevices: Sendable, Equatable {
     public var unseen = 0
     /// None of their versions is a release the store still has.
     public var gone = 0
+    /// Rows of events, refused checks and wasted diffs older than `serve --events-retention`.
+    public var events = 0
 
-    public init(unseen: Int = 0, gone: Int = 0) {
+    public init(unseen: Int = 0, gone: Int = 0, events: Int = 0) {
         self.unseen = unseen
         self.gone = gone
+        self.events = events
     }
 }

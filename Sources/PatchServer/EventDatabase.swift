@@ -12,7 +12,7 @@ public enum EventDatabaseError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotOpen(path, reason): return "\(path): cannot open the event database (\(reason)); check the path and its directory's permissions"
-        case let .notFound(path): return "\(path): no event database here; `patchcli serve --events-db \(path)` creates it"
+        case let .notFound(path): return "\(path): no event database here; `patchcli serve --events \(path)` creates it"
         case let .statementFailed(path, reason): return "\(path): database error (\(reason))"
         case let .newerSchema(path, version):
             return "\(path): written by a newer patchcli (schema \(version), this one knows \(EventDatabase.schemaVersion)); upgrade patchcli"
@@ -28,9 +28,10 @@ public enum EventDatabaseError: Error, Sendable, CustomStringConvertible {
 ///
 /// The schema's version is SQLite's `user_version`; opening a file of an older version migrates it
 /// in place (`migrations`), and a file of a newer version is refused before anything is written.
-public final class EventDatabase: Sendable {
+public final class EventDatabase: EventStore {
     static var schemaVersion: Int { migrations.count }
     public let path: String
+    public var location: String { path }
     private let connection: Mutex<Connection>
 
     /// The statements that take a database from version `index` to `index + 1`, in order; a new
@@ -304,6 +305,73 @@ public final class EventDatabase: Sendable {
             if end[0] == nil { return total }
             start = end
         }
+    }
+
+    /// Rows deleted per statement by retention: like `forgetBatch`, the lock is held a batch at a time.
+    static let retentionBatch = 5000
+
+    /// Retention: deletes events, refused checks and wasted diffs received before `cutoff`.
+    /// Rows are appended in time order (ids grow with `received_at`), so each table's old rows are
+    /// the ones below the first id received at or after the cutoff: found by walking the rowid from
+    /// the start (as far as the old rows go, no index needed), then deleted in batches.
+    public func forgetEvents(receivedBefore cutoff: String) throws(EventDatabaseError) -> Int {
+        var total = 0
+        for table in ["events", "wrong_app_key_checks", "wasted_diffs"] {
+            let keep = try rows("SELECT id FROM \(table) WHERE received_at >= ?1 ORDER BY id LIMIT 1", [cutoff]).first?.first ?? nil
+            // Without a row to keep, every row is older: the bound is past the largest id.
+            let bound = keep ?? "9223372036854775807"
+            while true {
+                let deleted = try changes("DELETE FROM \(table) WHERE id IN (SELECT id FROM \(table) WHERE id < ?1 ORDER BY id LIMIT \(Self.retentionBatch))", [bound])
+                total += deleted
+                if deleted < Self.retentionBatch { break }
+            }
+        }
+        return total
+    }
+
+    /// What `status` reports, counted by this database's queries.
+    public func adoptionCounts() throws(EventDatabaseError) -> AdoptionCounts {
+        func number(_ text: String?) -> Int { Int(text ?? "0") ?? 0 }
+        let totals = try rows("SELECT COUNT(*), COUNT(DISTINCT device_id) FROM events").first ?? []
+        let versions = try rows("""
+            SELECT module_version, SUM(event_type = 'download'), SUM(event_type = 'activation'), SUM(event_type = 'error'),
+                   SUM(event_type = 'fallback'), COUNT(DISTINCT CASE WHEN event_type = 'activation' THEN device_id END)
+            FROM events GROUP BY module_version
+            """).map { row in
+            AdoptionCounts.Version(
+                version: row[0], downloads: number(row[1]), activations: number(row[2]), errors: number(row[3]), fallbacks: number(row[4]),
+                devicesActivated: number(row[5]))
+        }
+        var running: [String: Int] = [:]
+        // SQLite returns the bare columns of the row holding MAX(id): each device's latest state.
+        for row in try rows("""
+            SELECT module_version, COUNT(*) FROM (
+                SELECT device_id, module_version, MAX(id) FROM events
+                WHERE event_type IN ('activation', 'fallback') GROUP BY device_id)
+            WHERE module_version IS NOT NULL GROUP BY module_version
+            """) {
+            if let version = row[0] { running[version] = number(row[1]) }
+        }
+        var commonest: [String: String] = [:]
+        for row in try rows("""
+            SELECT module_version, error_message, COUNT(*) AS n FROM events
+            WHERE event_type = 'error' AND module_version IS NOT NULL AND error_message IS NOT NULL
+            GROUP BY module_version, error_message ORDER BY n DESC, error_message
+            """) {
+            guard let version = row[0], commonest[version] == nil, let message = row[1] else { continue }
+            commonest[version] = message
+        }
+        var wrongAppKeyChecks: [String: Int] = [:]
+        for row in try rows("SELECT COALESCE(app_key, '(none)'), COUNT(*) FROM wrong_app_key_checks GROUP BY 1") {
+            wrongAppKeyChecks[row[0] ?? "(none)"] = number(row[1])
+        }
+        var wastedDiffs: [String: Int] = [:]
+        for row in try rows("SELECT COALESCE(module_version, '(unknown)'), COUNT(*) FROM wasted_diffs GROUP BY 1") {
+            wastedDiffs[row[0] ?? "(unknown)"] = number(row[1])
+        }
+        return AdoptionCounts(
+            events: number(totals.first ?? nil), devices: number(totals.dropFirst().first ?? nil), versions: versions,
+            devicesRunning: running, commonestErrors: commonest, wrongAppKeyChecks: wrongAppKeyChecks, wastedDiffs: wastedDiffs)
     }
 
     /// Runs one statement with its parameters bound as text; returns how many rows it changed.

@@ -10,9 +10,10 @@ final class ServerMetrics: Sendable {
     private let downloads: [DownloadKind: Counter]
     private let wastedDiffs: Counter
     private let bookkeepingFailures: Counter
-    private let droppedLogLines: Counter
-    /// `RequestLog.droppedLines` as `droppedLogLines` last showed it (the log counts, this follows).
-    private let droppedLogLinesShown = Mutex(0)
+    private let droppedLogLines: FollowingCounter
+    private let eventsRejectedTotal: Counter
+    private let eventsPending: Gauge
+    private let eventWriteFailures: FollowingCounter
     private let events: [DeviceEventType: Counter]
     private let durations: [Route: DurationHistogram]
     /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
@@ -68,9 +69,18 @@ final class ServerMetrics: Sendable {
         bookkeepingFailures = counter(
             "patchcli_serve_bookkeeping_failures_total",
             "Device slots or wasted diffs the event database could not read or write; the request was answered without them.")
-        droppedLogLines = counter(
+        droppedLogLines = FollowingCounter(counter(
             "patchcli_serve_log_lines_dropped_total",
-            "Request log lines dropped: the log's queue was full (its file or pipe too slow) or its file refused them (disk full).")
+            "Request log lines dropped: the log's queue was full (its file or pipe too slow) or its file refused them (disk full)."))
+        eventsRejectedTotal = counter(
+            "patchcli_serve_events_rejected_total",
+            "Writes answered 503 with Retry-After because the event store's queue was full (the device sends them again).")
+        eventsPending = registry.makeGauge(
+            name: "patchcli_serve_events_pending", labels: [],
+            help: "Writes (events, slots, refused checks, wasted diffs) the event store holds in its queue, not yet in the database.")
+        eventWriteFailures = FollowingCounter(counter(
+            "patchcli_serve_event_write_failures_total",
+            "Batches of queued writes the database did not take (it was away); they stay queued and are retried."))
         events = Dictionary(uniqueKeysWithValues: DeviceEventType.allCases.map {
             ($0, counter("patchcli_serve_events_total", "Device events stored, by type.", [("event_type", $0.rawValue)]))
         })
@@ -95,6 +105,8 @@ final class ServerMetrics: Sendable {
 
     func bookkeepingFailed() { bookkeepingFailures.increment() }
 
+    func eventsRejected() { eventsRejectedTotal.increment() }
+
     func stored(_ event: DeviceEventType) { events[event]?.increment() }
 
     /// One answered request: its duration, and its status in `patchcli_serve_responses_total`
@@ -115,15 +127,29 @@ final class ServerMetrics: Sendable {
     }
 
     /// Every series in the text exposition format (version 0.0.4), with the request log's dropped
-    /// lines brought up to `droppedLogLines` (the log's own count; nil without a log).
-    func exposition(droppedLogLines dropped: Int?) -> [UInt8] {
-        if let dropped {
-            let increase = droppedLogLinesShown.withLock { shown in
-                defer { shown = max(shown, dropped) }
-                return dropped - shown
-            }
-            if increase > 0 { droppedLogLines.increment(by: Int64(increase)) }
-        }
+    /// lines brought up to `droppedLogLines` (the log's own count; nil without a log) and the event
+    /// store's queue and failed batches as it counts them.
+    func exposition(droppedLogLines dropped: Int?, events: any EventStore) -> [UInt8] {
+        if let dropped { droppedLogLines.follow(dropped) }
+        eventWriteFailures.follow(events.failedWriteBatches)
+        eventsPending.set(Double(events.pendingWrites))
         return registry.emitToBuffer()
+    }
+}
+
+/// A counter that follows a total counted elsewhere (the request log's, the event store's): each
+/// exposition adds what the total grew by since the last.
+private final class FollowingCounter: Sendable {
+    private let counter: Counter
+    private let shown = Mutex(0)
+
+    init(_ counter: Counter) { self.counter = counter }
+
+    func follow(_ total: Int) {
+        let increase = shown.withLock { shown in
+            defer { shown = max(shown, total) }
+            return total - shown
+        }
+        if increase > 0 { counter.increment(by: Int64(increase)) }
     }
 }

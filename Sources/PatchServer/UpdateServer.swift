@@ -37,6 +37,13 @@ public struct ServerConfiguration: Sendable {
     public var metricsAddress: ListenAddress?
     /// A device that has not checked for this long has its slots forgotten (`DeviceForgetting`).
     public var forgetDevicesAfter: Duration
+    /// Events (and refused checks, wasted diffs) received longer ago than this are deleted by the
+    /// hourly sweep (`serve --events-retention`); nil keeps them all.
+    public var eventsRetention: Duration?
+    /// Where artifact and diff URLs point (`serve --artifact-base-url`): a CDN or object storage
+    /// holding a copy of the store, whose files keep the store's relative paths
+    /// (`targets/<dir>/<sha256>.<name>`). Nil: `publicURL` (or the Host header), this server.
+    public var artifactBaseURL: String?
 
     public static let defaultIdleTimeout: Duration = .seconds(30)
     public static let defaultRequestTimeout: Duration = .seconds(10)
@@ -48,6 +55,7 @@ public struct ServerConfiguration: Sendable {
         publicURL: String? = nil, maxBodyBytes: Int = 16 << 10, idleTimeout: Duration = defaultIdleTimeout,
         requestTimeout: Duration = defaultRequestTimeout, writeTimeout: Duration = defaultWriteTimeout, maxConnections: Int = defaultMaxConnections,
         requestLog: RequestLog? = nil, metricsAddress: ListenAddress? = nil, forgetDevicesAfter: Duration = defaultForgetDevicesAfter,
+        eventsRetention: Duration? = nil, artifactBaseURL: String? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
@@ -59,6 +67,8 @@ public struct ServerConfiguration: Sendable {
         self.requestLog = requestLog
         self.metricsAddress = metricsAddress
         self.forgetDevicesAfter = forgetDevicesAfter
+        self.eventsRetention = eventsRetention
+        self.artifactBaseURL = artifactBaseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.clock = clock
     }
 }
@@ -90,10 +100,11 @@ public struct ListenAddress: Sendable, Equatable {
 /// Every answered request gets a line in the request log, when there is one (`RequestObserver`).
 ///
 /// Stateless over the store (see `StoreWatcher`): instances behind a load balancer agree, on diffs
-/// too when they share one event database (the devices' slots live there).
+/// too when they share one event store (the devices' slots live there): one SQLite file on one
+/// machine, or one PostgreSQL database for replicas on many (`EventStore`).
 public struct UpdateServer: Sendable {
     public let watcher: StoreWatcher
-    public let events: EventDatabase
+    public let events: any EventStore
     public let configuration: ServerConfiguration
     let metrics = ServerMetrics()
     let diffFallbacks = DiffFallbacks()
@@ -103,12 +114,12 @@ public struct UpdateServer: Sendable {
     public static let eventsPath = "/api/v1/events"
     public static let metricsPath = "/metrics"
 
-    public init(store: ReleaseStore, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
+    public init(store: ReleaseStore, events: any EventStore, configuration: ServerConfiguration = ServerConfiguration()) {
         self.init(watcher: StoreWatcher(store: store), events: events, configuration: configuration)
     }
 
     /// A server over a watcher set up by the caller (trusted-versions record, log).
-    public init(watcher: StoreWatcher, events: EventDatabase, configuration: ServerConfiguration = ServerConfiguration()) {
+    public init(watcher: StoreWatcher, events: any EventStore, configuration: ServerConfiguration = ServerConfiguration()) {
         self.watcher = watcher
         self.events = events
         self.configuration = configuration
@@ -127,7 +138,7 @@ public struct UpdateServer: Sendable {
         if path == Self.metricsPath { return metricsHere ? [.get, .head] : [] }
         guard listener == .updates else { return [] }
         if path == Self.checkPath || path == Self.eventsPath { return [.post] }
-        if path.hasPrefix("/targets/") { return [.get, .head] }
+        if path.hasPrefix("/targets/") || path.hasPrefix("/metadata/") { return [.get, .head] }
         return []
     }
 
@@ -144,9 +155,9 @@ public struct UpdateServer: Sendable {
                 try check.validate()
                 context.notes.note(appKey: check.appKey, deviceID: check.deviceID)
                 let now = configuration.clock()
-                let (decision, catalog, slots) = try decide(check, now: now)
+                let (decision, catalog, slots) = try await decide(check, now: now)
                 if case .wrongAppKey = decision {
-                    try events.recordWrongAppKey(check, receivedAt: TUFTime.format(now))
+                    try await events.recordWrongAppKey(check, receivedAt: TUFTime.format(now))
                 }
                 let response = try updateResponse(decision, in: catalog, request: request)
                 metrics.checked(decision, answer: response)
@@ -154,7 +165,7 @@ public struct UpdateServer: Sendable {
                     var left = observed
                     left.offered = response.hasUpdate ? response.version : nil
                     if left != known?.slots || DeviceForgetting.mustRecordSeen(known?.seenAt, now: now) {
-                        bestEffort { try events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
+                        await bestEffort { try await events.saveDeviceSlots(left, deviceID: check.deviceID, appKey: check.appKey, at: TUFTime.format(now)) }
                     }
                 }
                 return try Self.encoded(.ok, response)
@@ -165,14 +176,19 @@ public struct UpdateServer: Sendable {
                 let event = try RequestProblem.decode(DeviceEvent.self, from: try await jsonBody(of: request))
                 try event.validate()
                 context.notes.note(appKey: event.appKey, deviceID: event.deviceID)
-                try events.record(event, receivedAt: TUFTime.format(configuration.clock()))
+                try await events.record(event, receivedAt: TUFTime.format(configuration.clock()))
                 metrics.stored(event.eventType)
                 return Self.json(.accepted, #"{"stored":true}"#)
             }
         }
         router.get("/targets/**") { request, context in
             await respond { () async throws -> Response in
-                try artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request, connection: context.connection)
+                try await artifact(context.parameters.getCatchAll().joined(separator: "/"), request: request, connection: context.connection)
+            }
+        }
+        router.get("/metadata/:file") { request, context in
+            await respond { () async throws -> Response in
+                try metadataFile(context.parameters.require("file"))
             }
         }
         if configuration.metricsAddress == nil { addMetricsRoute(to: router) }
@@ -193,7 +209,7 @@ public struct UpdateServer: Sendable {
         router.get(RouterPath(Self.metricsPath)) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(droppedLogLines: configuration.requestLog?.droppedLines))))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition(droppedLogLines: configuration.requestLog?.droppedLines, events: events))))
         }
     }
 
@@ -251,7 +267,7 @@ public struct UpdateServer: Sendable {
     /// slots as its earlier checks left them (`known`, from the event database, with when it was
     /// last seen) and as this check shows them (`observed`). Devices without an id of their own,
     /// and checks refused for their app key, have no slots kept and get no diff.
-    private func decide(_ check: UpdateCheckRequest, now: Date)
+    private func decide(_ check: UpdateCheckRequest, now: Date) async
         throws -> (CheckDecision, ReleaseCatalog, (known: (slots: DeviceSlots, seenAt: String)?, observed: DeviceSlots)?)
     {
         guard check.deviceID != DeviceSlots.unconfiguredDeviceID else {
@@ -260,7 +276,7 @@ public struct UpdateServer: Sendable {
         }
         // Without the device's history (the database busy or failing) the check is still answered,
         // with the full module only: a diff to a guessed base could be one the device cannot apply.
-        guard let known = bestEffort({ try events.device(deviceID: check.deviceID, appKey: check.appKey) }) else {
+        guard let known = await bestEffort({ try await events.device(deviceID: check.deviceID, appKey: check.appKey) }) else {
             let (decision, catalog) = try watcher.decide(check, patchBase: nil, now: now)
             return (decision, catalog, nil)
         }
@@ -272,7 +288,7 @@ public struct UpdateServer: Sendable {
 
     private func updateResponse(_ decision: CheckDecision, in catalog: ReleaseCatalog, request: Request) throws -> UpdateCheckResponse {
         guard case let .update(record, diff) = decision else { return .noUpdate }
-        let base = try baseURL(of: request)
+        let base = try configuration.artifactBaseURL ?? baseURL(of: request)
         guard let modulePath = catalog.servedPath(ofTarget: record.module.path) else { return .noUpdate }
         let diffPath = diff.flatMap { catalog.servedPath(ofTarget: $0.path) }
         return UpdateCheckResponse(
@@ -289,7 +305,7 @@ public struct UpdateServer: Sendable {
         return "http://\(authority)"
     }
 
-    private func artifact(_ relative: String, request: Request, connection: String?) throws -> Response {
+    private func artifact(_ relative: String, request: Request, connection: String?) async throws -> Response {
         let catalog = try watcher.catalog(now: configuration.clock())
         guard let (path, sha256) = catalog.target(servedAs: relative) else {
             return Self.json(.notFound, #"{"error":"not_found","reason":"no such file in the store's current metadata"}"#)
@@ -301,13 +317,34 @@ public struct UpdateServer: Sendable {
         if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
         let bytes = try watcher.servedBytes(ofTarget: path, in: catalog)
         headers[.contentLength] = String(bytes.count)
-        if request.method == .get { countDownload(of: path, in: catalog, connection: connection) }
+        if request.method == .get { await countDownload(of: path, in: catalog, connection: connection) }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// How long a CDN or client may keep `timestamp.json`, the one metadata file a publish
+    /// replaces: a new release reaches the edge within this long. Every other file is immutable.
+    public static let timestampMaxAge = 60
+
+    /// A TUF metadata file of the store (`N.root.json`, `N.targets.json`, `N.snapshot.json`,
+    /// `timestamp.json`), so `serve` can be the origin of a CDN that mirrors the whole store
+    /// (docs/serve.md "Deployment"). Clients verify their signatures; only those names are served.
+    private func metadataFile(_ name: String) throws -> Response {
+        let relative = "metadata/\(name)"
+        let numbered = name.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = relative == StorePath.timestamp || (numbered.count == 3 && numbered[2] == "json"
+            && numbered[0].utf8.allSatisfy { (0x30...0x39).contains($0) } && !numbered[0].isEmpty && ["root", "targets", "snapshot"].contains(numbered[1]))
+        guard valid, let bytes = FileManager.default.contents(atPath: watcher.store.base.appendingPathComponent(relative).path) else {
+            return Self.json(.notFound, #"{"error":"not_found","reason":"no such metadata file in the store"}"#)
+        }
+        let cacheControl = relative == StorePath.timestamp ? "public, max-age=\(Self.timestampMaxAge)" : "public, max-age=31536000, immutable"
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: cacheControl, .contentLength: String(bytes.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Counts a module or diff sent, and a full module sent on the connection that fetched a diff to
     /// it shortly before as a wasted diff (metrics and the event database's `wasted_diffs`).
-    private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) {
+    private func countDownload(of path: String, in catalog: ReleaseCatalog, connection: String?) async {
         if let module = ReleasePaths.moduleContent(ofDiff: path) {
             metrics.downloaded(.diff)
             if let connection { diffFallbacks.servedDiff(path, to: module, connection: connection) }
@@ -315,7 +352,7 @@ public struct UpdateServer: Sendable {
             metrics.downloaded(.full)
             guard let connection, let diff = diffFallbacks.servedModule(sha256: content, connection: connection) else { return }
             metrics.wastedDiff()
-            bestEffort { try events.recordWastedDiff(diffPath: diff, moduleVersion: catalog.newestVersion(ofContent: content), receivedAt: TUFTime.format(configuration.clock())) }
+            await bestEffort { try await events.recordWastedDiff(diffPath: diff, moduleVersion: catalog.newestVersion(ofContent: content), receivedAt: TUFTime.format(configuration.clock())) }
         }
     }
 
@@ -323,9 +360,9 @@ public struct UpdateServer: Sendable {
     /// wasted-diff count are statistics and hints, while a failed check or download would make the
     /// SDK roll a device back (sdk-contract §7.7). A failure is counted in the metrics.
     @discardableResult
-    private func bestEffort<Value>(_ work: () throws -> Value) -> Value? {
+    private func bestEffort<Value>(_ work: () async throws -> Value) async -> Value? {
         do {
-            return try work()
+            return try await work()
         } catch {
             metrics.bookkeepingFailed()
             return nil
@@ -333,13 +370,18 @@ public struct UpdateServer: Sendable {
     }
 
     /// Forgets the slots of devices not seen for `forgetDevicesAfter` and, once per store version,
-    /// of devices running none of the store's releases (`DeviceForgetting`). Housekeeping: a
-    /// failure is counted with the other bookkeeping failures and retried on the next sweep.
+    /// of devices running none of the store's releases (`DeviceForgetting`), and with
+    /// `eventsRetention`, events older than it. Housekeeping: a failure is counted with the other
+    /// bookkeeping failures and retried on the next sweep.
     @discardableResult
-    public func forgetDevices() -> ForgottenDevices {
+    public func forgetDevices() async -> ForgottenDevices {
         let now = configuration.clock()
         let catalog = try? watcher.catalog(now: now)
-        return bestEffort { try deviceForgetting.sweep(events, catalog: catalog, now: now, after: configuration.forgetDevicesAfter) } ?? ForgottenDevices()
+        var forgotten = await bestEffort { try await deviceForgetting.sweep(events, catalog: catalog, now: now, after: configuration.forgetDevicesAfter) } ?? ForgottenDevices()
+        if let retention = configuration.eventsRetention {
+            forgotten.events = await bestEffort { try await events.forgetEvents(receivedBefore: TUFTime.format(now.addingTimeInterval(-retention.inSeconds))) } ?? 0
+        }
+        return forgotten
     }
 
     /// Artifacts are served as the bytes devices hash: no Content-Encoding, even for `.br`, because
@@ -359,6 +401,12 @@ public struct UpdateServer: Sendable {
             return Self.errorResponse(.badRequest, kind: "bad_request", reason: problem.reason)
         } catch let error as StoreError {
             return Self.errorResponse(.serviceUnavailable, kind: "store_unavailable", reason: error.description)
+        } catch let busy as EventStoreBusy {
+            // Back-pressure, never a silent drop: the device keeps the event and sends it again.
+            metrics.eventsRejected()
+            var response = Self.errorResponse(.serviceUnavailable, kind: "events_busy", reason: busy.description)
+            response.headers[.retryAfter] = String(busy.retryAfterSeconds)
+            return response
         } catch {
             return Self.errorResponse(.internalServerError, kind: "internal", reason: "\(error)")
         }
@@ -437,11 +485,11 @@ extension UpdateServer {
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         _ = try watcher.catalog(now: configuration.clock())
-        forgetDevices()
+        await forgetDevices()
         let forgetting = Task {
             while true {
                 do { try await Task.sleep(for: DeviceForgetting.interval) } catch { return }
-                forgetDevices()
+                await forgetDevices()
             }
         }
         defer { forgetting.cancel() }

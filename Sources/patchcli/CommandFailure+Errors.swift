@@ -3,6 +3,7 @@ import PatchRuntime
 import PatchBuild
 import PatchManifest
 import PatchNotify
+import PatchEventsPostgres
 import PatchServer
 import PatchStore
 import ProjectWiring
@@ -62,6 +63,8 @@ extension CommandFailure {
             self.init(notify: error)
         case let error as EventDatabaseError:
             self.init(events: error)
+        case let error as PostgresEventStoreError:
+            self.init(postgres: error)
         case let error as RequestLogError:
             self.init(requestLog: error)
         default:

@@ -112,4 +112,10 @@ enum ExitStatus: Int32, Codable {
     case apnsCredentials = 70
     /// Some pushes still failed after the retries (the release itself is published).
     case notifyFailed = 71
+    // The PostgreSQL event store (72-73): `serve`, `status --events postgres://…` (docs/serve.md).
+    /// The `postgres://` URL does not parse (no user, host or database; an unknown parameter).
+    case eventsURL = 72
+    /// PostgreSQL cannot be reached or used at start (refused, unknown host, authentication,
+    /// no such database, a schema of a newer patchcli).
+    case eventsUnreachable = 73
 }

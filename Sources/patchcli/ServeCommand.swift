@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PatchBuild
+import PatchEventsPostgres
 import PatchManifest
 import PatchNotify
 import PatchServer
@@ -33,8 +34,22 @@ struct Serve: AsyncParsableCommand {
     var metricsPort: Int?
     @Option(help: ArgumentHelp("Address the --metrics-port listener binds (default: --host's).", valueName: "HOST"))
     var metricsHost: String?
-    @Option(name: .customLong("events-db"), help: "SQLite database device events are appended to (created if missing).")
+    @Option(name: [.customLong("events"), .customLong("events-db")], help: ArgumentHelp(
+        "Where device events go: a SQLite file (created if missing), or postgres://USER@HOST:PORT/DATABASE shared by replicas (password in PGPASSWORD).",
+        valueName: "PATH|URL"))
     var eventsDB = "patchcli-events.sqlite"
+    @Option(help: ArgumentHelp(
+        "With a postgres:// --events: writes held in memory for the database at most; past it events are answered 503 with Retry-After.",
+        valueName: "N"))
+    var eventsQueue = PostgresEventStore.defaultQueueCapacity
+    @Option(help: ArgumentHelp(
+        "Delete events (and refused checks, wasted diffs) older than this many days, e.g. 90d, in the hourly sweep (default: keep them).",
+        valueName: "DAYS"))
+    var eventsRetention: RetentionDays?
+    @Option(help: ArgumentHelp(
+        "Base URL of a CDN or object storage holding a copy of the store: module_url and diff_url point there, e.g. https://cdn.example.com/store/ (default: --public-url, this server).",
+        valueName: "URL"))
+    var artifactBaseURL: String?
     @Option(help: ArgumentHelp(
         "Base URL devices download artifacts from, e.g. https://updates.example.com (default: http:// and the request's Host header).",
         valueName: "URL"))
@@ -79,6 +94,10 @@ struct Serve: AsyncParsableCommand {
         for (flag, seconds) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--write-timeout", writeTimeout)] where !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(flag) is a number of seconds above 0 and at most 86400 (one day), got \(seconds)")
         }
+        if eventsQueue < 1 { throw ValidationError("--events-queue must be at least 1, got \(eventsQueue)") }
+        if let artifactBaseURL, !(artifactBaseURL.hasPrefix("https://") || artifactBaseURL.hasPrefix("http://")) {
+            throw ValidationError("--artifact-base-url must be an http:// or https:// URL, got \(artifactBaseURL)")
+        }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
         if !(1...36_500).contains(forgetDevicesAfter) { throw ValidationError("--forget-devices-after is a number of days from 1 to 36500, got \(forgetDevicesAfter)") }
         if metricsHost != nil, metricsPort == nil { throw ValidationError("--metrics-host needs --metrics-port (without it, /metrics is on --port)") }
@@ -104,7 +123,7 @@ struct Serve: AsyncParsableCommand {
             if notifyOnPublish, delivery == nil {
                 throw NotifyError.credentialMissing(field: "credentials", searched: "--apns-credentials and the PATCHCLI_APNS_* variables")
             }
-            let events = try EventDatabase(path: eventsDB, create: true)
+            let events = try await EventStoreOpening.open(eventsDB, create: true, queueCapacity: eventsQueue)
             let requestLog = try RequestLog(format: logFormat, path: logFile)
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
                 console.log(message)
@@ -112,7 +131,8 @@ struct Serve: AsyncParsableCommand {
             let configuration = ServerConfiguration(
                 publicURL: publicURL, idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout), writeTimeout: .seconds(writeTimeout), maxConnections: maxConnections,
                 requestLog: requestLog, metricsAddress: metricsPort.map { ListenAddress(host: metricsHost ?? host, port: $0) },
-                forgetDevicesAfter: .seconds(forgetDevicesAfter * 86_400))
+                forgetDevicesAfter: .seconds(forgetDevicesAfter * 86_400), eventsRetention: eventsRetention?.duration,
+                artifactBaseURL: artifactBaseURL)
             let server = UpdateServer(watcher: watcher, events: events, configuration: configuration)
             // Whatever ends the server (SIGTERM, SIGINT, a failure), the lines of the requests it
             // answered are written before serve exits.
@@ -123,16 +143,35 @@ struct Serve: AsyncParsableCommand {
             }
             defer { notifier?.cancel() }
             let metricsBound = BoundPort()
-            try await server.run(host: host, port: port, onRunning: { port in
-                await bound.set(port)
-                console.line("serving \(storeOptions.store) on http://\(host):\(port) (events: \(eventsDB)); Ctrl-C stops")
-                fflush(nil)  // a script waiting for this line reads stdout through a pipe
-            }, onMetricsRunning: { port in
-                await metricsBound.set(port)
-                console.line("metrics on http://\(metricsHost ?? host):\(port)\(UpdateServer.metricsPath)")
-                fflush(nil)
-            })
-            return Report(store: storeOptions.store, eventsDb: eventsDB, host: host, port: await bound.port, metricsPort: await metricsBound.port)
+            // Whatever ends the server, the events it queued are written before serve exits.
+            do {
+                try await serve(server, bound: bound, metricsBound: metricsBound, events: events, console: console)
+            } catch {
+                await close(events, console: console)
+                throw error
+            }
+            await close(events, console: console)
+            return Report(store: storeOptions.store, eventsDb: events.location, host: host, port: await bound.port, metricsPort: await metricsBound.port)
+        }
+    }
+
+    private func serve(_ server: UpdateServer, bound: BoundPort, metricsBound: BoundPort, events: any EventStore, console: Console) async throws {
+        try await server.run(host: host, port: port, onRunning: { port in
+            await bound.set(port)
+            console.line("serving \(storeOptions.store) on http://\(host):\(port) (events: \(events.location)); Ctrl-C stops")
+            fflush(nil)  // a script waiting for this line reads stdout through a pipe
+        }, onMetricsRunning: { port in
+            await metricsBound.set(port)
+            console.line("metrics on http://\(metricsHost ?? host):\(port)\(UpdateServer.metricsPath)")
+            fflush(nil)
+        })
+    }
+
+    /// Writes what the event store still queues (PostgreSQL), saying on stderr what it could not.
+    private func close(_ events: any EventStore, console: Console) async {
+        await events.close()
+        if events.pendingWrites > 0 {
+            console.log("\(events.pendingWrites) queued writes could not be stored in \(events.location) before exiting")
         }
     }
 }

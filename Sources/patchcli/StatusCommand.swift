@@ -16,7 +16,8 @@ struct Status: AsyncParsableCommand {
             reported yet are listed too.
             """)
 
-    @Option(name: .customLong("events-db"), help: "The SQLite database `patchcli serve` writes.")
+    @Option(name: [.customLong("events"), .customLong("events-db")], help: ArgumentHelp(
+        "The event store `patchcli serve` writes: its SQLite file, or its postgres://USER@HOST:PORT/DATABASE.", valueName: "PATH|URL"))
     var eventsDB = "patchcli-events.sqlite"
     @Option(help: "A release store to match versions with their releases.") var store: String?
     @OptionGroup var outputOptions: OutputOptions
@@ -26,7 +27,14 @@ struct Status: AsyncParsableCommand {
         try await console.perform("status") {
             let releaseStore = store.map { ReleaseStore(directory: $0) }
             let records = try releaseStore.map { try $0.list(channel: nil, now: nil).flatMap(\.history) } ?? []
-            var report = try AdoptionReport.summarize(try EventDatabase(path: eventsDB, create: false), records: records)
+            let events = try await EventStoreOpening.open(eventsDB, create: false)
+            let counts: AdoptionCounts
+            do { counts = try await events.adoptionCounts() } catch {
+                await events.close()
+                throw error
+            }
+            await events.close()
+            var report = AdoptionReport(counts: counts, records: records)
             if let releaseStore {
                 // What `serve` would offer, read the way it reads it: artifacts that fail their check are not offered.
                 report.markNotOffered(try ReleaseCatalog(store: releaseStore, state: releaseStore.loadState(now: nil)).unservable, records: records)

@@ -26,7 +26,7 @@ struct DeviceForgettingTests {
     }
 
     /// More old devices than one delete batch, one recent: the old ones go, batch by batch.
-    @Test func devicesNotSeenForTheWindowAreForgotten() throws {
+    @Test func devicesNotSeenForTheWindowAreForgotten() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let release = try fixture.publish(answer: 1)
@@ -37,15 +37,15 @@ struct DeviceForgettingTests {
         }
         try fixture.events.saveDeviceSlots(slots, deviceID: "recent", appKey: "demo-app", at: Self.time(clock, daysAgo: 89))
         let server = Self.server(fixture, clock: clock)
-        #expect(server.forgetDevices() == ForgottenDevices(unseen: 2_500, gone: 0))
+        #expect(await server.forgetDevices() == ForgottenDevices(unseen: 2_500, gone: 0))
         #expect(try fixture.events.rows("SELECT device_id FROM device_slots") == [["recent"]])
         clock.advance(days: 2)
-        #expect(server.forgetDevices().unseen == 1, "the window moves with the clock")
+        #expect(await server.forgetDevices().unseen == 1, "the window moves with the clock")
     }
 
     /// A device none of whose versions (current, previous, offered) is a release the store has is
     /// forgotten, once per store version; a device with any one of them is kept.
-    @Test func slotsOfReleasesTheStoreNoLongerHasAreForgottenOncePerStoreVersion() throws {
+    @Test func slotsOfReleasesTheStoreNoLongerHasAreForgottenOncePerStoreVersion() async throws {
         let fixture = try ServerFixture()
         defer { fixture.remove() }
         let release = try fixture.publish(answer: 1)
@@ -64,13 +64,13 @@ struct DeviceForgettingTests {
         }
         try fixture.events.saveDeviceSlots(DeviceSlots(current: nil, previous: .empty), deviceID: "n-empty", appKey: "demo-app", at: now)
         let server = Self.server(fixture, clock: clock)
-        #expect(server.forgetDevices() == ForgottenDevices(unseen: 0, gone: 1_501))
+        #expect(await server.forgetDevices() == ForgottenDevices(unseen: 0, gone: 1_501))
         #expect(try fixture.events.rows("SELECT device_id FROM device_slots ORDER BY device_id").compactMap(\.first) == kept.map(\.0))
 
         try fixture.events.saveDeviceSlots(DeviceSlots(current: "9-gone", previous: .unknown), deviceID: "late", appKey: "demo-app", at: now)
-        #expect(server.forgetDevices().gone == 0, "the same store version is swept once")
+        #expect(await server.forgetDevices().gone == 0, "the same store version is swept once")
         _ = try fixture.publish(answer: 2)
-        #expect(server.forgetDevices().gone == 1, "a new store version is swept again")
+        #expect(await server.forgetDevices().gone == 1, "a new store version is swept again")
     }
 
     /// A check rewrites an unchanged device's row only when it was last seen over a day ago, so a
@@ -91,7 +91,7 @@ struct DeviceForgettingTests {
             #expect(try fixture.events.device(deviceID: "device-1", appKey: "demo-app")?.seenAt == Self.time(clock, daysAgo: 0))
         }
         clock.advance(days: 1.5)
-        #expect(server.forgetDevices().unseen == 0, "seen 1.5 days ago, inside the 2-day window")
+        #expect(await server.forgetDevices().unseen == 0, "seen 1.5 days ago, inside the 2-day window")
     }
 
     /// What docs/serve.md promises a forgotten device: the full module, once.
@@ -108,7 +108,7 @@ struct DeviceForgettingTests {
             #expect(try await client.check(sdkCheckBody(currentVersion: first.version)).diffURL != nil, "remembered: a diff from its only module")
             try fixture.events.saveDeviceSlots(DeviceSlots(current: first.version, previous: .empty), deviceID: "device-1", appKey: "demo-app",
                                                at: Self.time(clock, daysAgo: 100))
-            #expect(server.forgetDevices().unseen == 1)
+            #expect(await server.forgetDevices().unseen == 1)
             let update = try await client.check(sdkCheckBody(currentVersion: first.version))
             #expect(update.hasUpdate && update.moduleURL != nil && update.diffURL == nil, "forgotten: its previous slot is unknown")
         }

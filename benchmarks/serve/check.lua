@@ -15,7 +15,8 @@ end
 
 local counter = 0
 function init(args)
-    counter = (thread_index or 0) * 2503
+    -- BENCH_OFFSET: fleet.py's wrk per replica starts each at its own device.
+    counter = (thread_index or 0) * 2503 + tonumber(os.getenv("BENCH_OFFSET") or "0")
 end
 
 local headers = { ["Content-Type"] = "application/json" }
