@@ -54,7 +54,7 @@ public struct BSDiffOptions: Sendable, Equatable {
     /// bsdiff's quadratic worst case cost more than the rare saving. 0 never writes it.
     public var referenceCandidateLimit: Int
     /// Re-chooses the Huffman tables of every bzip2 block after libbz2 wrote it (`BZip2Recoder`):
-    /// same decompressed bytes, 4-7 % smaller patches between small modules. Off only to compare
+    /// same decompressed bytes, 1-8 % smaller patches between Embedded Swift modules. Off only to compare
     /// blocks byte for byte with bsdiff 4.3's.
     public var recodesBZip2Tables: Bool
 
