@@ -10,11 +10,14 @@ final class BSDiffBlockWriter {
     private var output: [UInt8] = []
     /// bzip2 writes here; only the bytes it produced are appended to `output`.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private let recodesTables: Bool
 
     /// `expectedInputCount` picks the smallest bzip2 block size that holds the whole input: bzip2
     /// output is identical for any block size at least the input size, and its working memory is
     /// 8 × block size, so small blocks stay cheap.
-    init(expectedInputCount: Int, maxBlockSize100k: Int32) throws(CodecError) {
+    /// `recodesTables`: `finish` returns the stream with its Huffman tables chosen again by `BZip2Recoder`.
+    init(expectedInputCount: Int, maxBlockSize100k: Int32, recodesTables: Bool) throws(CodecError) {
+        self.recodesTables = recodesTables
         let needed = Int32(clamping: (expectedInputCount + 99_999) / 100_000)
         let blockSize = max(1, min(maxBlockSize100k, needed))
         stream = .allocate(capacity: 1)
@@ -61,7 +64,7 @@ final class BSDiffBlockWriter {
                 throw .libraryFailure(codec: .bzip2, detail: "BZ2_bzCompress(BZ_FINISH) returned \(status)")
             }
         }
-        return output
+        return recodesTables ? BZip2Recoder.recode(output) : output
     }
 
     /// Runs one compression step and collects what it produced.
