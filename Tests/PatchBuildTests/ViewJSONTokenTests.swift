@@ -97,6 +97,16 @@ import Testing
             }
         }
 
+        struct Catalog: View {
+            @ObservedObject var store: Store
+            var body: some View {
+                VStack {
+                    Text("Items")
+                    ForEach(store.items) { item in Text(item.title) }
+                }
+            }
+        }
+
         """
 
     static let index = GuestSourceIndex(sources: [("Sources/App/Models.swift", models), ("Sources/App/Screens.swift", screens)])
@@ -179,6 +189,21 @@ import Testing
         let plain = ViewTokenRewrite.apply(to: Self.index, views: [GuestViewRequest(declarationID: "App:ProfileLine.body", typeName: "ProfileLine",
                                                                                     path: ["ProfileLine"], shippedTokens: shipped)])
         #expect(plain.views.map(\.jsonTokenTypes) == [[]])
+    }
+
+    /// An app prepared before JSON tokens passes `ForEach(store.items) { … }` as a slot: a patch of
+    /// another part of the body still ships, with that slot.
+    @Test func aBaselineOfAnEarlierPrepareShipsWithItsSlots() throws {
+        let catalog = try #require(Self.index.lookupType(path: ["Catalog"]))
+        let earlier = try ViewTokenAnalysis(index: Self.index, passesValues: false).analyze(type: catalog).get()
+        #expect(earlier.tokens.map(\.kind) == [.slot])
+        #expect(try Self.table("Catalog").get().tokens.map(\.kind) == [.json])
+        let request = GuestViewRequest(declarationID: "App:Catalog.body", typeName: "Catalog", path: ["Catalog"], shippedTokens: earlier.tokens.map(\.record))
+        let outcome = ViewTokenRewrite.apply(to: Self.index, views: [request])
+        #expect(outcome.unpatchable.isEmpty, "\(outcome.unpatchable)")
+        #expect(outcome.views.map(\.jsonTokenTypes) == [[]])
+        let text = try #require(outcome.index.files.first { $0.relativePath == "Sources/App/Screens.swift" }).tree.description
+        #expect(text.contains("_PatchOpaque(\"\(earlier.tokens[0].id)\", label: \"ForEach\")"), "\(text)")
     }
 
     @Test func aReadWhoseTypeChangedKindNeedsANewAppBuild() throws {

@@ -52,6 +52,14 @@ import Testing
             }
         }
 
+        /// A child view of the project: a patch may hand it the decoded rows.
+        struct ItemRow: View {
+            let item: Item
+            var body: some View {
+                Text("\\(item.title): \\(Int(item.price))")
+            }
+        }
+
         """
     static let app = """
         import SwiftUI
@@ -115,13 +123,13 @@ import Testing
             let routing = try String(contentsOf: project.appendingPathComponent("Sources/Shop/Patch/PatchThunks-Sources_Shop.generated.swift"), encoding: .utf8)
             #expect(routing.contains("\"\(id("store.items"))\": .string((try? JSONEncoder().encode(store.items))"), "\(routing)")
 
-            // The patch: another greeting, a price on each row, the first row's title said differently
+            // The patch: another greeting, each row drawn by the project's `ItemRow`, the first row's title said differently
             // (reading only the values the shipped thunk passes: `store.items.isEmpty` would be a new one).
             let url = project.appendingPathComponent(Self.screenFile)
             let edited = try String(contentsOf: url, encoding: .utf8)
                 .replacingOccurrences(of: #"Text("Hello \(user.name)")"#,
                                       with: #"Text("Welcome back, \(user.name) (since \(Calendar.current.component(.year, from: user.joined)))")"#)
-                .replacingOccurrences(of: "Text(item.title)", with: #"Text("\(item.title): \(Int(item.price))")"#)
+                .replacingOccurrences(of: "Text(item.title)", with: "ItemRow(item: item)")
                 .replacingOccurrences(of: #"Text(store.items.first?.title ?? "Empty")"#, with: #"Text(store.items.first.map { "First: \($0.title)" } ?? "Empty")"#)
             try edited.write(to: url, atomically: true, encoding: .utf8)
 

@@ -462,7 +462,7 @@ extension ViewTokenAnalysis {
     /// a mutating call `start.items.append(x)`, `&start`), or nil when `start` is only read.
     func write(startingAt start: Syntax) -> String? {
         var node = start
-        // The l-value: `state.a.b`, `state[i]`, `state?.a`, `state!`.
+        // The l-value: `start.a.b`, `start[i]`, `start?.a`, `start!`.
         while let parent = node.parent {
             if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == node.id {
                 if let call = parent.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == parent.id,

@@ -15,12 +15,13 @@ enum ViewTokenRewrite {
 
     static func apply(to index: GuestSourceIndex, views: [GuestViewRequest]) -> Outcome {
         let analysis = ViewTokenAnalysis(index: index)
+        let earlierAnalysis = ViewTokenAnalysis(index: index, passesValues: false)
         var edits: [Int: [(range: Range<Int>, text: String?)]] = [:]
         var unpatchable: [GuestUnpatchable] = []
         var views = views
         for (position, request) in views.enumerated() {
             guard let type = index.lookupType(path: request.path) else { continue }
-            let table: ViewTokenTable
+            var table: ViewTokenTable
             switch analysis.analyze(type: type) {
             case .failure(let problem):
                 unpatchable.append(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable,
@@ -33,9 +34,19 @@ enum ViewTokenRewrite {
             let shipped = Dictionary(request.shippedTokens.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
             // Each use reads its token, or through a JSON value the shipped thunk passes instead
             // (`model.settings.theme` from the `model.settings` it passes).
-            let reads = table.uses.map { use -> (token: ViewToken, range: Range<Int>)? in
-                if shipped[use.token.id] == use.token.kind { return (use.token, use.range) }
-                return use.alternatives.first { shipped[$0.token.id] == .json }
+            func shippedReads(of table: ViewTokenTable) -> [(token: ViewToken, range: Range<Int>)?] {
+                table.uses.map { use in
+                    if shipped[use.token.id] == use.token.kind { return (use.token, use.range) }
+                    return use.alternatives.first { shipped[$0.token.id] == .json }
+                }
+            }
+            var reads = shippedReads(of: table)
+            // A thunk an earlier `prepare` generated passes as slots what reads of values are now:
+            // the body ships with those slots when they are all it needs.
+            if reads.contains(where: { $0 == nil }), !request.shippedTokens.contains(where: { $0.kind == .json }),
+               case .success(let earlier) = earlierAnalysis.analyze(type: type), !shippedReads(of: earlier).contains(where: { $0 == nil }) {
+                table = earlier
+                reads = shippedReads(of: earlier)
             }
             if let missing = zip(table.uses, reads).first(where: { $0.1 == nil })?.0 {
                 let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")

@@ -163,9 +163,15 @@ struct ViewTokenAnalysis {
     /// The names of the project's `mutating func`s: called on a guest state property inside a
     /// slot, they write it natively (`ViewSlots.swift`).
     let projectMutatingMethods: Set<String>
+    /// Reads of Codable values become JSON tokens, and a scalar part of a longer chain a token of its
+    /// own (`store.title` of `store.title.uppercased()`). Without (the analysis of patchcli before
+    /// them), those reads are slots: `build` falls back to it for a baseline an earlier `prepare`
+    /// recorded, whose thunk passes the slots (`ViewTokenRewrite`).
+    let passesValues: Bool
 
-    init(index: GuestSourceIndex) {
+    init(index: GuestSourceIndex, passesValues: Bool = true) {
         self.index = index
+        self.passesValues = passesValues
         var names: Set<String> = []
         for type in index.types {
             for member in type.members {
@@ -483,7 +489,7 @@ struct ViewTokenAnalysis {
             let isWritten = write(startingAt: nodes[0]) != nil
             /// The parts of the chain up to `longest` members that are JSON values, longest first.
             func alternatives(upTo longest: Int) -> [(token: ViewToken, range: Range<Int>)] {
-                guard !isWritten, longest >= 0 else { return [] }
+                guard passesValues, !isWritten, longest >= 0 else { return [] }
                 return stride(from: min(longest, prefixTypes.count - 1), through: 0, by: -1).compactMap { length in
                     let (type, scope) = prefixTypes[length]
                     guard ViewToken.ValueType(rawValue: type) == nil, let json = jsonValue(type, scope: scope) else { return nil }
@@ -529,7 +535,7 @@ struct ViewTokenAnalysis {
             // `store.user` of `store.user?.name`, the whole `passIDs`). The rest of the expression (a
             // call, `?.`, a subscript, members the analysis cannot type) runs in the guest on it.
             var token: ViewToken?
-            var reached = min(prefixTypes.count - 1, isCalled ? members.count - 1 : members.count)
+            var reached = passesValues ? min(prefixTypes.count - 1, isCalled ? members.count - 1 : members.count) : -1
             while token == nil, reached >= 0 {
                 let (type, scope) = prefixTypes[reached]
                 let expression = normalized(nodes[reached])
