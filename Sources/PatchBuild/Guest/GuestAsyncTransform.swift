@@ -112,6 +112,11 @@ struct GuestAsyncTransform {
         edits.append(insertion(at: parameters.rightParen.positionAfterSkippingLeadingTrivia.utf8Offset,
                                "\(separator)_ \(resume): @escaping (_PatchAsyncOutcome<\(resultType), \(thrownType ?? "Never")>) -> Void"))
 
+        // A continuation is an escaping closure: in a class's method (or an extension's, which may be
+        // a class's) it names the object, which Swift requires to be captured explicitly.
+        let isInstanceMember = !function.modifiers.contains { ["static", "class"].contains($0.name.text) }
+            && function.parent?.parent?.parent?.parent.map { $0.is(ClassDeclSyntax.self) || $0.is(ExtensionDeclSyntax.self) } == true
+        let selfCapture = isInstanceMember ? "[self] " : ""
         // Statements after an await run in its continuation, which catches what they throw.
         let opening = thrownType.map { "do throws(\($0)) {" } ?? ""
         let closing = thrownType == nil ? "" : " } catch { \(resume)(.thrown(error)) }"
@@ -158,7 +163,7 @@ struct GuestAsyncTransform {
                 edits.append((start..<through, replacement))
             }
             let end = call.endPositionBeforeTrailingTrivia.utf8Offset
-            let continuation = " { _patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
+            let continuation = " { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
             switch statement.kind {
             case .binding(let binding):
                 edits.append(insertion(at: end, continuation + "_patchValue in " + opening + " " + binding + " = _patchValue"))
