@@ -89,10 +89,7 @@ enum ThunkEmitter {
         let function = thunk.candidate
         if function.isInitializer, let receiver = thunk.receiver { return initializer(thunk, receiver: receiver) }
         let indent = thunk.extendedType == nil ? "" : "    "
-        let parameterList = function.parameters.map { parameter in
-            let label = parameter.label ?? "_"
-            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
-        }.joined(separator: ", ")
+        let parameterList = parameterList(of: function)
         // A computed property's replacement reads the original property where a function calls it.
         let originalCall = function.isProperty ? function.baseName : "\(function.baseName)(" + function.parameters.map { parameter in
             (parameter.label.map { "\($0): " } ?? "") + SwiftIdentifier.escaped(parameter.internalName)
@@ -175,6 +172,14 @@ enum ThunkEmitter {
         return wrap(lines, in: thunk.conditions)
     }
 
+    /// A function's parameters as its declaration spells them (labels, names, types).
+    private static func parameterList(of function: FunctionCandidate) -> String {
+        function.parameters.map { parameter in
+            let label = parameter.label ?? "_"
+            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
+        }.joined(separator: ", ")
+    }
+
     /// The fields of a thunk's `__PatchArguments` (keys = parameter names, and `"self"` for an
     /// instance method's receiver) and the arguments that build it.
     private static func argumentFields(_ thunk: FunctionThunk) -> (fields: [String], arguments: [String]) {
@@ -204,8 +209,8 @@ enum ThunkEmitter {
     /// module's task to its end synchronously (sdk-contract §4), so it runs in a detached task, off
     /// the caller's actor. The answer is `{"value": …}` (`{}` for Void), `{"thrown": {"type", "value"}}`
     /// (thrown as `__PatchThrown`, as a synchronous thunk does), `{"urlError": code}` (an awaited
-    /// request's transport failure, thrown as `URLError(.unknown)`: the SDK reports no cause, the code is -1), or `{"error": …}` (the module could
-    /// not read the arguments: nil, the original runs). A function that does not throw reads only
+    /// request's transport failure, thrown as `URLError(.unknown)`: the SDK reports no cause, the code
+    /// is -1), or `{"error": …}` (the module could not read the arguments: nil, the original runs). A function that does not throw reads only
     /// `{"value"}`: the module's copy of it awaits nothing that throws either.
     ///
     /// A class's method sends the mirror of the object's stored properties, as a synchronous class
@@ -214,10 +219,7 @@ enum ThunkEmitter {
     /// back when the task ends, whatever it returned or threw, before the caller continues.
     static func asyncHelper(_ thunk: FunctionThunk) -> String {
         let function = thunk.candidate
-        let parameterList = function.parameters.map { parameter in
-            let label = parameter.label ?? "_"
-            return label == parameter.internalName ? "\(label): \(parameter.type)" : "\(label) \(parameter.internalName): \(parameter.type)"
-        }.joined(separator: ", ")
+        let parameterList = parameterList(of: function)
         let returnType = function.returnType ?? "Void"
         let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
         let values = thunk.values

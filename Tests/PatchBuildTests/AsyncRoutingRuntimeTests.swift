@@ -33,4 +33,49 @@ struct AsyncRoutingRuntimeTests {
 
             """, "\(result.output)")
     }
+
+    /// Shapes of real apps' async methods (enchanted's stores and services), prepared, typecheck in
+    /// Swift 6 mode against the stand-in: a main-actor class, a method isolated to the main actor in
+    /// a plain class, a private method of a view-like struct, a single-expression body.
+    @Test func preparedAsyncMethodsOfRealShapesTypecheckInSwift6() throws {
+        let source = """
+            import Foundation
+
+            @MainActor
+            final class LanguageModelStore {
+                var models: [String] = []
+                var error: String?
+
+                func loadModels() async throws {
+                    models = try await OllamaService.shared.getModels()
+                }
+            }
+
+            final class OllamaService: @unchecked Sendable {
+                static let shared = OllamaService()
+                var base = "http://localhost"
+
+                func getModels() async throws -> [String] { [base] }
+
+                @MainActor
+                func reachable() async -> Bool { !base.isEmpty }
+            }
+
+            struct RecordingView {
+                var isRecording = false
+
+                private func toggleTranscribing() async {
+                    _ = isRecording
+                }
+            }
+
+            """
+        let project = PreparedProject(source, routing: .all)
+        #expect(project.plan.skipped.isEmpty, "\(project.plan.skipped)")
+        #expect(project.plan.functions.count == 4, "\(project.plan.functions.map(\.key))")
+        var files: [String: String] = [:]
+        for (path, text) in project.files where path.hasPrefix("Sources/App/") { files[(path as NSString).lastPathComponent] = text }
+        let diagnostics = try SDKStandIn.typecheck(files)
+        #expect(diagnostics == nil, "\(diagnostics ?? "")")
+    }
 }

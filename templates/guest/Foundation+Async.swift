@@ -153,6 +153,16 @@ extension _PatchJSONWriter {
         writeInteger(Int64(code))
         append(UInt8(ascii: "}"))
     }
+
+    /// A class's method whose request failed: the object as the task left it goes back too,
+    /// `{"urlError": code, "self": …}` (the app writes back what changed, docs/async.md).
+    mutating func writeURLErrorEnvelope<Receiver: _PatchJSONCodable>(_ code: Int, receiver: Receiver) {
+        append("{\"urlError\":")
+        writeInteger(Int64(code))
+        append(",\"self\":")
+        receiver._patchEncode(into: &self)
+        append(UInt8(ascii: "}"))
+    }
 }
 
 // MARK: - What transformed awaits call

@@ -32,6 +32,9 @@ final class GuestAsyncRewriter {
     private let opening: String
     private let closing: String
     private let resume = GuestAsyncTransform.resume
+    /// `[self] ` in a method of a class (or of an extension, which may be a class's): a continuation
+    /// is an escaping closure, which must capture the object explicitly to name it.
+    private let selfCapture: String
     private var insertions: [Int: String] = [:]
     private var replacements: [(range: Range<Int>, replacement: String)] = []
     private var handledReturns: Set<SyntaxIdentifier> = []
@@ -41,9 +44,10 @@ final class GuestAsyncRewriter {
     /// The one expression of a body without `return` (`{ try await api.items() }`): its value is the result.
     private var implicitResult: SyntaxIdentifier?
 
-    init(source: Syntax, thrownType: String?, thrownTypes: GuestAsyncTransform.ThrownTypes) {
+    init(source: Syntax, thrownType: String?, thrownTypes: GuestAsyncTransform.ThrownTypes, capturesSelf: Bool) {
         self.source = Array(source.syntaxTextBytes)
         self.thrownTypes = thrownTypes
+        selfCapture = capturesSelf ? "[self] " : ""
         opening = thrownType.map { "do throws(\($0)) {" } ?? ""
         closing = thrownType == nil ? "" : " } catch { \(GuestAsyncTransform.resume)(.thrown(error)) }"
     }
@@ -197,7 +201,7 @@ final class GuestAsyncRewriter {
             replace(start..<call.positionAfterSkippingLeadingTrivia.utf8Offset, with: "")
         }
         let end = call.endPositionBeforeTrailingTrivia.utf8Offset
-        let continuation = " { _patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
+        let continuation = " { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
         switch statement.kind {
         case .binding(let binding):
             insert(continuation + "_patchValue in " + opening + " " + binding + " = _patchValue", at: end)
@@ -281,10 +285,10 @@ final class GuestAsyncRewriter {
             switch suspension {
             case .call(let call):
                 let continues = try continuation(of: call)
-                insert("\(try hoisted(call)) { _patchOutcome in _patchOutcome.\(continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
+                insert("\(try hoisted(call)) { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
             case .read(let reference):
                 guard let handle = asyncLets[reference.baseName.text] else { continue }
-                insert("\(handle.handle).wait { _patchOutcome in _patchOutcome.\(handle.continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
+                insert("\(handle.handle).wait { \(selfCapture)_patchOutcome in _patchOutcome.\(handle.continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
             }
             replace(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset, with: "__patchAwait\(number)")
             closers.append(closing + " } }")
@@ -368,7 +372,9 @@ final class GuestAsyncRewriter {
         let continues = try continuation(of: call)
         let handle = "__patchLet\(fresh())"
         let start = variable.positionAfterSkippingLeadingTrivia.utf8Offset
-        let header = "let \(handle) = _patchAsyncLet { "
+        // The call's resume argument: `$0`, named where a capture list makes the closure's signature explicit.
+        let argument = selfCapture.isEmpty ? "$0" : "_patchLetResume"
+        let header = "let \(handle) = _patchAsyncLet { " + (selfCapture.isEmpty ? "" : selfCapture + "_patchLetResume in ")
         if case .replaced(let through, let replacement) = GuestAsyncTransform.Callee(call) {
             replace(start..<through, with: header + replacement)
         } else {
@@ -376,7 +382,7 @@ final class GuestAsyncRewriter {
         }
         let argumentsEmpty = source[call.leftParen!.endPositionBeforeTrailingTrivia.utf8Offset..<rightParen.positionAfterSkippingLeadingTrivia.utf8Offset]
             .allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
-        insert(argumentsEmpty && call.arguments.isEmpty ? "$0" : ", $0", at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
+        insert(argumentsEmpty && call.arguments.isEmpty ? argument : ", " + argument, at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
         insert(" }", at: call.endPositionBeforeTrailingTrivia.utf8Offset)
         asyncLets[name] = (handle, continues)
     }

@@ -134,7 +134,9 @@ struct GuestAsyncTransform {
         }
         let resultType = signature.returnClause.map { $0.type.trimmedText } ?? "Void"
         let returnsVoid = ["Void", "()"].contains(resultType)
-        let rewriter = GuestAsyncRewriter(source: function.root, thrownType: thrownType, thrownTypes: thrownTypes)
+        let isInstanceMember = !function.modifiers.contains { ["static", "class"].contains($0.name.text) }
+            && function.parent?.parent?.parent?.parent.map { $0.is(ClassDeclSyntax.self) || $0.is(ExtensionDeclSyntax.self) } == true
+        let rewriter = GuestAsyncRewriter(source: function.root, thrownType: thrownType, thrownTypes: thrownTypes, capturesSelf: isInstanceMember)
         if let async = signature.effectSpecifiers?.asyncSpecifier { rewriter.remove(async) }
         if let clause = signature.effectSpecifiers?.throwsClause { rewriter.remove(clause) }
         if let returnClause = signature.returnClause { rewriter.remove(returnClause) }

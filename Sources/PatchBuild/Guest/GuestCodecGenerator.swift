@@ -250,11 +250,18 @@ struct GuestCodecGenerator {
         writer.line("            \(receiver)(\(arguments)) { outcome in")
         writer.line("                _patchAsyncFinish { writer in")
         writer.line("                    switch outcome {")
-        writer.line(plan.result == nil ? "                    case .value: writer.writeVoidEnvelope()" : "                    case .value(let value): writer.writeValueEnvelope(value)")
-        if let thrown = plan.thrownError {
-            writer.line("                    case .thrown(let error): writer.writeThrownEnvelope(\(literal(thrown.spelling(index))), error)")
+        // A class's method (the only async method that changes its receiver): the object as the task
+        // left it goes back with every outcome, for the app to write back what changed.
+        let object = plan.isMutating ? ", receiver: receiver" : ""
+        if plan.result == nil {
+            writer.line(plan.isMutating ? "                    case .value: writer.writeMutatingEnvelope(receiver: receiver)" : "                    case .value: writer.writeVoidEnvelope()")
+        } else {
+            writer.line(plan.isMutating ? "                    case .value(let value): writer.writeMutatingEnvelope(value, receiver: receiver)" : "                    case .value(let value): writer.writeValueEnvelope(value)")
         }
-        writer.line("                    case .urlError(let code): writer.writeURLErrorEnvelope(code)")
+        if let thrown = plan.thrownError {
+            writer.line("                    case .thrown(let error): writer.writeThrownEnvelope(\(literal(thrown.spelling(index))), error\(object))")
+        }
+        writer.line("                    case .urlError(let code): writer.writeURLErrorEnvelope(code\(object))")
         writer.line("                    }")
         writer.line("                }")
         writer.line("            }")

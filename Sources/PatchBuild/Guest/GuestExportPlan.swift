@@ -173,9 +173,6 @@ struct GuestSignatureReader {
         let isInstanceMethod = owner != nil && !isStatic
         // Any method of a class may change the object: its new stored values always come back.
         let isObject = isInstanceMethod && owner.map { index.types[$0].kind == .classType } == true
-        if transform != nil, isObject {
-            return fail(.asyncCode, "async methods of a class stay native: the object's copy the module changes would have to be written back across the suspension (docs/async.md)")
-        }
         if name.isSetter {
             // The setter is a mutating method of one parameter, `newValue`, of the property's type.
             guard isInstanceMethod, let type = result, Self.setAccessor(of: getter) != nil else {
