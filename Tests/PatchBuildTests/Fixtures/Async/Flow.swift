@@ -27,6 +27,13 @@ enum Flow {
     }
 
     // @patchable
+    static func joined(first: Int, second: Int) async throws -> String {
+        let (a, b) = try await (Quotes.fetch(id: first), Quotes.fetch(id: second))
+        let fallback = (try? await Quotes.fetch(id: 3))?.text ?? "missing"
+        return a.text + "/" + b.text + "/" + fallback
+    }
+
+    // @patchable
     static func pick(id: Int, fallback: Bool) async throws -> String {
         var text = "none"
         if fallback {
