@@ -390,9 +390,7 @@ final class GuestAsyncRewriter {
         } else {
             replace(start..<call.positionAfterSkippingLeadingTrivia.utf8Offset, with: header)
         }
-        let argumentsEmpty = source[call.leftParen!.endPositionBeforeTrailingTrivia.utf8Offset..<rightParen.positionAfterSkippingLeadingTrivia.utf8Offset]
-            .allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
-        insert(argumentsEmpty && call.arguments.isEmpty ? "$0" : ", $0", at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
+        insert(call.arguments.isEmpty ? "$0" : ", $0", at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
         insert(" }", at: call.endPositionBeforeTrailingTrivia.utf8Offset)
         asyncLets[name] = (handle, continues)
     }

@@ -4,7 +4,16 @@ import Foundation
 // "Covered, and what stays native"): AsyncFlowCLITests builds them with Quotes.swift, drives each with
 // `run --fixtures` and compares the outcomes with NativeFlow.swift running the same code natively.
 
+/// Read by `tally(id:)`: a private global, renamed in the guest where the hoisted await is inserted.
+private var tallied = 0
+
 enum Flow {
+    // @patchable
+    static func tally(id: Int) async throws -> Int {
+        tallied += try await Quotes.fetch(id: id).text.count
+        return tallied
+    }
+
     // @patchable
     static func lengths(first: Int, second: Int) async throws -> Int {
         let total = try await Quotes.fetch(id: first).text.count + (try await Quotes.fetch(id: second)).text.count

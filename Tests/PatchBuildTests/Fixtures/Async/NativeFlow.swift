@@ -13,6 +13,7 @@ struct NativeFlow {
         print(await envelope { try await Flow.describe(id: 1) })
         print(await envelope { try await Flow.joined(first: 1, second: 2) })
         print(await envelope { try await Flow.joined(first: 4, second: 2) })
+        print(await envelope { try await Flow.tally(id: 1) })
         print(await envelope { try await Flow.pick(id: 1, fallback: false) })
         print(await envelope { try await Flow.pick(id: 1, fallback: true) })
         print(await envelope { try await Flow.pick(id: 0, fallback: false) })
