@@ -15,6 +15,7 @@ import Testing
         ("if total == 0 { total = 1 } else if try await fetch(1) > 0 { total = 2 }", "an await in an `else if` condition"),
         ("guard total == 0, try await fetch(1) > 0 else { return 0 }", "an await in a later condition of `guard` (it runs only when the earlier ones hold)"),
         ("outer: for id in ids { total += try await fetch(id) }", "an await inside a labelled statement"),
+        ("func more() async throws -> Int { try await fetch(2) }", "an await inside a nested declaration (a local async function or type)"),
         ("while try await fetch(total) > 0 { total += 1 }", "an await in a `while` condition"),
         ("async let (a, b) = (fetch(1), fetch(2))", "an `async let` of other than one name"),
         ("total = try await fetch(try await fetch(1))", "an await inside another await's operand"),

@@ -156,6 +156,8 @@ final class GuestAsyncRewriter {
         let expression = statement?.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
         if let labelled = statement?.as(LabeledStmtSyntax.self) {
             throw Refusal(node: Syntax(labelled), construct: "an await inside a labelled statement")
+        } else if let nested = item.item.as(DeclSyntax.self), !nested.is(VariableDeclSyntax.self) {
+            throw Refusal(node: Syntax(nested), construct: "an await inside a nested declaration (a local async function or type)")
         } else if let branch = expression?.as(IfExprSyntax.self) {
             try ifStatement(branch, item: item, scope: scope, closers: &closers)
         } else if let branch = expression?.as(SwitchExprSyntax.self) {
