@@ -24,6 +24,13 @@ extension _PatchAsyncOutcome {
     }
 }
 
+extension _PatchAsyncOutcome {
+    /// `try? await f()`: continues with the value, or with nil for any failure.
+    func thenOptional(_ next: (Value?) -> Void) {
+        if case .value(let value) = self { next(value) } else { next(nil) }
+    }
+}
+
 extension _PatchAsyncOutcome where Failure == Never {
     /// An await that cannot throw (a request's transport failure aside) continues any function.
     func thenInfallible<Other, OtherFailure>(_ resume: (_PatchAsyncOutcome<Other, OtherFailure>) -> Void, _ next: (Value) -> Void) {

@@ -160,6 +160,8 @@ final class GuestAsyncRewriter {
         let expression = statement?.as(ExpressionStmtSyntax.self)?.expression ?? item.item.as(ExprSyntax.self)
         if let labelled = statement?.as(LabeledStmtSyntax.self) {
             throw Refusal(node: Syntax(labelled), construct: "an await inside a labelled statement")
+        } else if let nested = item.item.as(DeclSyntax.self), !nested.is(VariableDeclSyntax.self) {
+            throw Refusal(node: Syntax(nested), construct: "an await inside a nested declaration (a local async function or type)")
         } else if let branch = expression?.as(IfExprSyntax.self) {
             try ifStatement(branch, item: item, scope: scope, closers: &closers)
         } else if let branch = expression?.as(SwitchExprSyntax.self) {
@@ -178,7 +180,7 @@ final class GuestAsyncRewriter {
             throw Refusal(node: Syntax(loop), construct: "an await inside a `repeat` loop")
         } else if let scoped = statement?.as(DoStmtSyntax.self) {
             try doStatement(scoped, item: item, scope: scope, closers: &closers)
-        } else if item.id != implicitResult, reads.isEmpty, found.awaits.count == 1,
+        } else if item.id != implicitResult, reads.isEmpty, found.awaits.count == 1, found.awaits[0].parent?.as(TryExprSyntax.self)?.questionOrExclamationMark == nil,
                   let whole = GuestAsyncTransform.AwaitStatement(item, awaitExpression: found.awaits[0]) {
             try awaitStatement(whole, item: item, closers: &closers)
         } else {
@@ -191,7 +193,6 @@ final class GuestAsyncRewriter {
     /// `let P = [try] await CALL` and the other statement forms: the call in place, the rest of the block its continuation.
     private func awaitStatement(_ statement: GuestAsyncTransform.AwaitStatement, item: CodeBlockItemSyntax, closers: inout [String]) throws(Refusal) {
         let call = statement.call
-        if let refusedTry = optionalTry(statement.call) { throw refusedTry }
         let continues = try continuation(of: call)
         // `try await` (and `let P = `) go; the callee may become the guest's own awaitable.
         let start = item.positionAfterSkippingLeadingTrivia.utf8Offset
@@ -231,12 +232,18 @@ final class GuestAsyncRewriter {
         }
     }
 
-    /// `try?`/`try!` would turn the awaited failure into nil or a trap, which the continuation does not.
-    private func optionalTry(_ node: some SyntaxProtocol) -> Refusal? {
-        var current = node.parent
+    /// `try? await CALL`, whose failure the continuation turns into nil (`thenOptional`); nil for an
+    /// await without `try?`. Any other `try?`/`try!` around an await is refused: the continuation would
+    /// not turn the failure into nil or a trap.
+    private func optionalTry(_ awaitExpression: AwaitExprSyntax) throws(Refusal) -> TryExprSyntax? {
+        var current = awaitExpression.parent
         while let parent = current, !parent.is(CodeBlockItemSyntax.self) {
-            if let tryExpression = parent.as(TryExprSyntax.self), tryExpression.questionOrExclamationMark != nil {
-                return Refusal(node: parent, construct: "`try?`/`try!` around an await")
+            if let tryExpression = parent.as(TryExprSyntax.self), let mark = tryExpression.questionOrExclamationMark {
+                guard mark.tokenKind == .postfixQuestionMark, parent.id == awaitExpression.parent?.id,
+                      awaitExpression.expression.is(FunctionCallExprSyntax.self) else {
+                    throw Refusal(node: parent, construct: "`try!`, or `try?` around more than one awaited call, with an await")
+                }
+                return tryExpression
             }
             current = parent.parent
         }
@@ -245,12 +252,14 @@ final class GuestAsyncRewriter {
 
     /// One suspension of a hoisted await: the awaited call, or a read of an `async let`.
     private enum Suspension {
-        case call(FunctionCallExprSyntax)
+        /// An awaited call; `optional` under `try?`, the whole `try? await CALL` replaced.
+        case call(FunctionCallExprSyntax, optional: TryExprSyntax?)
         case read(DeclReferenceExprSyntax)
 
         var node: Syntax {
             switch self {
-            case .call(let call): Syntax(call)
+            case .call(let call, nil): Syntax(call)
+            case .call(_, let optional?): Syntax(optional)
             case .read(let reference): Syntax(reference)
             }
         }
@@ -265,13 +274,21 @@ final class GuestAsyncRewriter {
             if let inner = awaits(in: awaitExpression.expression).first {
                 throw Refusal(node: Syntax(inner), construct: "an await inside another await's operand")
             }
-            if let refusedTry = optionalTry(awaitExpression) { throw refusedTry }
-            replace(awaitExpression.awaitKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<awaitExpression.expression.positionAfterSkippingLeadingTrivia.utf8Offset, with: "")
-            if let call = GuestAsyncTransform.awaitedCall(awaitExpression.expression, thrownTypes: thrownTypes) {
-                if let read = reads.first(where: { call.range.contains($0.position) }) {
-                    throw Refusal(node: Syntax(read), construct: "an `async let` read inside an awaited call")
+            let optional = try optionalTry(awaitExpression)
+            if optional == nil {
+                replace(awaitExpression.awaitKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<awaitExpression.expression.positionAfterSkippingLeadingTrivia.utf8Offset, with: "")
+            }
+            // `await (f(), g())` awaits each element's call, left to right.
+            let operands = awaitExpression.expression.as(TupleExprSyntax.self).flatMap { $0.elements.count > 1 ? $0.elements.map(\.expression) : nil }
+                ?? [awaitExpression.expression]
+            let calls = operands.compactMap { GuestAsyncTransform.awaitedCall($0, thrownTypes: thrownTypes) }
+            if !calls.isEmpty {
+                for call in calls {
+                    if let read = reads.first(where: { call.range.contains($0.position) }) {
+                        throw Refusal(node: Syntax(read), construct: "an `async let` read inside an awaited call")
+                    }
+                    suspensions.append(.call(call, optional: optional))
                 }
-                suspensions.append(.call(call))
             } else if reads.isEmpty {
                 throw Refusal(node: Syntax(awaitExpression), construct: "an await of something other than a call or an `async let`")
             }
@@ -283,9 +300,10 @@ final class GuestAsyncRewriter {
             let number = fresh()
             let node = suspension.node
             switch suspension {
-            case .call(let call):
-                let continues = try continuation(of: call)
-                insert("\(try hoisted(call)) { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
+            case .call(let call, let optional):
+                let then = try continuation(of: call)
+                let continues = optional == nil ? "\(then)(\(resume))" : "thenOptional"
+                insert("\(try hoisted(call)) { \(selfCapture)_patchOutcome in _patchOutcome.\(continues) { __patchAwait\(number) in \(opening) ", at: start)
             case .read(let reference):
                 guard let handle = asyncLets[reference.baseName.text] else { continue }
                 insert("\(handle.handle).wait { \(selfCapture)_patchOutcome in _patchOutcome.\(handle.continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
@@ -380,9 +398,7 @@ final class GuestAsyncRewriter {
         } else {
             replace(start..<call.positionAfterSkippingLeadingTrivia.utf8Offset, with: header)
         }
-        let argumentsEmpty = source[call.leftParen!.endPositionBeforeTrailingTrivia.utf8Offset..<rightParen.positionAfterSkippingLeadingTrivia.utf8Offset]
-            .allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") }
-        insert(argumentsEmpty && call.arguments.isEmpty ? argument : ", " + argument, at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
+        insert(call.arguments.isEmpty ? argument : ", " + argument, at: rightParen.positionAfterSkippingLeadingTrivia.utf8Offset)
         insert(" }", at: call.endPositionBeforeTrailingTrivia.utf8Offset)
         asyncLets[name] = (handle, continues)
     }

@@ -522,8 +522,9 @@ struct GuestSourceWriter {
             edits += transform.edits
         }
         // Key paths, renamed identifiers and the `throws` clause never overlap (a key path's names are
-        // members). Last first, so the offsets of the earlier ones stay valid.
-        for (range, replacement) in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+        // members). Last first, so the offsets of the earlier ones stay valid; at one offset the
+        // replacement first, so an insertion there (the async transform's) goes before its text.
+        for (range, replacement) in edits.sorted(by: { $0.range.lowerBound != $1.range.lowerBound ? $0.range.lowerBound > $1.range.lowerBound : $0.range.count > $1.range.count }) {
             bytes.replaceSubrange((range.lowerBound - start)..<(range.upperBound - start), with: Array(replacement.utf8))
         }
         let body = String(decoding: bytes, as: UTF8.self)

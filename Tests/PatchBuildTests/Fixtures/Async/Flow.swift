@@ -4,7 +4,16 @@ import Foundation
 // "Covered, and what stays native"): AsyncFlowCLITests builds them with Quotes.swift, drives each with
 // `run --fixtures` and compares the outcomes with NativeFlow.swift running the same code natively.
 
+/// Read by `tally(id:)`: a private global, renamed in the guest where the hoisted await is inserted.
+private var tallied = 0
+
 enum Flow {
+    // @patchable
+    static func tally(id: Int) async throws -> Int {
+        tallied += try await Quotes.fetch(id: id).text.count
+        return tallied
+    }
+
     // @patchable
     static func lengths(first: Int, second: Int) async throws -> Int {
         let total = try await Quotes.fetch(id: first).text.count + (try await Quotes.fetch(id: second)).text.count
@@ -24,6 +33,13 @@ enum Flow {
 
     static func label(_ prefix: String, _ quote: Quote) -> String {
         prefix + " " + quote.text
+    }
+
+    // @patchable
+    static func joined(first: Int, second: Int) async throws -> String {
+        let (a, b) = try await (Quotes.fetch(id: first), Quotes.fetch(id: second))
+        let fallback = (try? await Quotes.fetch(id: 3))?.text ?? "missing"
+        return a.text + "/" + b.text + "/" + fallback
     }
 
     // @patchable
