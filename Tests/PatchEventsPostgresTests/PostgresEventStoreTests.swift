@@ -6,6 +6,7 @@ import NIOCore
 import PatchManifest
 import PatchServer
 import PatchStore
+import PostgresTestServer
 import Testing
 
 /// The PostgreSQL event store against a real server (`PostgresCluster`, one per test: several
