@@ -199,9 +199,11 @@ public final class PostgresEventStore: EventStore {
                 try? await Task.sleep(for: deadline)
             }
             await group.next()
+            // Past the deadline the writer stops retrying (its batch stays counted in
+            // `pendingWrites`) and closes its connection; the group then waits for it.
+            writer.cancel()
             group.cancelAll()
         }
-        writer.cancel()
         for slot in reads { await slot.close() }
     }
 

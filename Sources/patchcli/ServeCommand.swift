@@ -126,7 +126,11 @@ struct Serve: AsyncParsableCommand {
                 throw NotifyError.credentialMissing(field: "credentials", searched: "--apns-credentials and the PATCHCLI_APNS_* variables")
             }
             let events = try await EventStoreOpening.open(eventsDB, create: true, queueCapacity: eventsQueue)
-            let requestLog = try RequestLog(format: logFormat, path: logFile)
+            let requestLog: RequestLog
+            do { requestLog = try RequestLog(format: logFormat, path: logFile) } catch {
+                await events.close()  // a PostgreSQL store's connections are closed, not dropped
+                throw error
+            }
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
                 console.log(message)
             }
