@@ -219,18 +219,21 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
+        // Test support: a PostgreSQL server of a test's own (initdb + postgres on loopback).
+        .target(
+            name: "PostgresTestServer",
+            dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PostgresTestServer"),
         .testTarget(
             name: "PatchEventsPostgresTests",
             dependencies: [
-                "PatchEventsPostgres", "PatchServer", "PatchStore", "PatchManifest",
+                "PatchEventsPostgres", "PatchServer", "PatchStore", "PatchManifest", "PostgresTestServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(name: "PBXProjTests", dependencies: ["PBXProj"]),
         .testTarget(name: "PatchAssetsTests", dependencies: ["PatchAssets", "PatchManifest"]),
         .testTarget(name: "ProjectWiringTests", dependencies: ["ProjectWiring", "PBXProj", "PatchManifest", "PythonPeer"]),
-        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "APNsTestServer", "PatchAssets"]),
+        .testTarget(name: "patchcliTests", dependencies: ["patchcli", "APNsTestServer", "PatchAssets", "PostgresTestServer"]),
     ]
 )

@@ -199,9 +199,11 @@ public final class PostgresEventStore: EventStore {
                 try? await Task.sleep(for: deadline)
             }
             await group.next()
+            // Past the deadline the writer stops retrying (its batch stays counted in
+            // `pendingWrites`) and closes its connection; the group then waits for it.
+            writer.cancel()
             group.cancelAll()
         }
-        writer.cancel()
         for slot in reads { await slot.close() }
     }
 
@@ -423,21 +425,45 @@ actor ConnectionSlot {
         }
     }
 
-    /// `use` that gives up after `deadline` (the query itself goes on, its answer unused).
+    /// `use` that answers within `deadline` whatever the database does: past it, it throws and the
+    /// connection is closed (a query on a connection that stopped answering never returns, and a
+    /// task group would wait for it), so the next use connects again.
     nonisolated func withDeadline<Value: Sendable>(
         _ deadline: Duration, _ work: @escaping @Sendable (PostgresConnection, Logger) async throws -> Value
     ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value?.self) { group in
-            group.addTask { try await self.use(work) }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                return nil
+        let timeout = PostgresEventStoreError.unreachable(url: url.description, reason: "no answer within \(deadline)")
+        return try await withCheckedThrowingContinuation { continuation in
+            let outcome = FirstResume(continuation)
+            let query = Task {
+                do { outcome.resume(with: .success(try await self.use(work))) } catch { outcome.resume(with: .failure(error)) }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else {
-                throw PostgresEventStoreError.unreachable(url: url.description, reason: "no answer within \(deadline)")
+            Task {
+                try? await Task.sleep(for: deadline)
+                guard outcome.resume(with: .failure(timeout)) else { return }
+                query.cancel()
+                await self.reset()
             }
-            return value
         }
+    }
+
+    /// Closes the current connection, whatever state it is in; the next use connects again.
+    func reset() async {
+        guard let current = connection else { return }
+        connection = nil
+        try? await current.close()
+    }
+}
+
+/// A continuation resumed by whichever of two tasks comes first (the later one finds it taken).
+private final class FirstResume<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Value, any Error>) { self.continuation = Mutex(continuation) }
+
+    @discardableResult
+    func resume(with result: Result<Value, any Error>) -> Bool {
+        guard let continuation = continuation.withLock({ $0.take() }) else { return false }
+        continuation.resume(with: result)
+        return true
     }
 }

@@ -24,6 +24,7 @@ final class WriteQueue: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let failures = Atomic<Int>(0)
     static let maxBackoff: Duration = .seconds(2)
+    static let batchDeadline: Duration = .seconds(30)
 
     private struct State {
         /// Oldest first; a batch being written stays here until its transaction committed.
@@ -74,7 +75,9 @@ final class WriteQueue: Sendable {
                 continue
             }
             do {
-                try await connections.use { connection, logger in try await Self.write(batch, on: connection, logger: logger) }
+                // A batch that gets no answer (a connection the server stopped answering) is given
+                // up after `batchDeadline` and retried on a new connection.
+                try await connections.withDeadline(Self.batchDeadline) { connection, logger in try await Self.write(batch, on: connection, logger: logger) }
                 state.withLock { $0.writes.removeFirst(batch.count) }
                 backoff = .milliseconds(50)
             } catch {

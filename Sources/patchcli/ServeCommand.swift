@@ -14,9 +14,11 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             POST /api/v1/modules/check answers the SDK's update check from the store's verified
             metadata (fingerprint, channel, cohort, rollout bucket; diff_url when a diff exists from
-            the module the device's SDK will patch, its previous slot as its earlier checks show); POST /api/v1/events appends device events to the event database
-            (`patchcli status` reports them); GET /targets/... serves the artifacts. A new publish is
-            served without a restart, and several servers can share one store. GET /metrics answers
+            the module the device's SDK will patch, its previous slot as its earlier checks show); POST /api/v1/events appends device events to the event store
+            (`patchcli status` reports them); GET /targets/... serves the artifacts and GET /metadata/...
+            the store's metadata (a CDN's origin). A new publish is served without a restart. --events
+            is a SQLite file (one machine) or a postgres:// URL that any number of replicas share;
+            --artifact-base-url points download URLs at a CDN holding the store. GET /metrics answers
             Prometheus counters, on the update port or, with --metrics-port, only on a listener of
             its own; each request gets one line in the request log (stderr, or --log-file). Runs
             until SIGINT or SIGTERM. Protocol, rollout buckets, log and metrics: docs/serve.md.
@@ -124,7 +126,11 @@ struct Serve: AsyncParsableCommand {
                 throw NotifyError.credentialMissing(field: "credentials", searched: "--apns-credentials and the PATCHCLI_APNS_* variables")
             }
             let events = try await EventStoreOpening.open(eventsDB, create: true, queueCapacity: eventsQueue)
-            let requestLog = try RequestLog(format: logFormat, path: logFile)
+            let requestLog: RequestLog
+            do { requestLog = try RequestLog(format: logFormat, path: logFile) } catch {
+                await events.close()  // a PostgreSQL store's connections are closed, not dropped
+                throw error
+            }
             let watcher = StoreWatcher(store: storeOptions.releaseStore, trusted: trustOptions.file) { message in
                 console.log(message)
             }

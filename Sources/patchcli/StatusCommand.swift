@@ -13,7 +13,7 @@ struct Status: AsyncParsableCommand {
             device seen, errors (with the commonest message) and fallbacks; update checks refused
             for a wrong app key, and diffs devices could not apply. With --store, each
             version is matched to its channel, fingerprint and rollout, and releases no device has
-            reported yet are listed too.
+            reported yet are listed too. --events is the SQLite file or postgres:// URL serve writes.
             """)
 
     @Option(name: [.customLong("events"), .customLong("events-db")], help: ArgumentHelp(

@@ -6,6 +6,7 @@ import NIOCore
 import PatchManifest
 import PatchServer
 import PatchStore
+import PostgresTestServer
 import Testing
 
 /// The PostgreSQL event store against a real server (`PostgresCluster`, one per test: several
@@ -167,6 +168,19 @@ struct PostgresEventStoreTests {
         let reader = try await PostgresEventStore(url: url)
         #expect(try await reader.adoptionCounts().events == 3, "the three accepted, not the refused one")
         await reader.close()
+    }
+
+    @Test func writesThatCannotBeStoredByCloseAreCounted() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        let events = try await PostgresEventStore(url: try PostgresURL(parsing: try await cluster.createDatabase("away")))
+        cluster.stop()
+        try await events.record(DeviceEvent(deviceID: "d1", eventType: .download), receivedAt: "2026-11-27T10:00:00Z")
+        try await events.recordWastedDiff(diffPath: "targets/diffs/a", moduleVersion: nil, receivedAt: "2026-11-27T10:00:00Z")
+        // The database stays away: whatever the deadline, both writes are still queued after it,
+        // and serve reports that number when it exits.
+        await events.close(deadline: .milliseconds(300))
+        #expect(events.pendingWrites == 2)
     }
 
     @Test func retentionDeletesOldRowsAndSweepsForgetDevices() async throws {

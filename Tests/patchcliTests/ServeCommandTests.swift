@@ -108,10 +108,10 @@ import Testing
     }
 
     /// Starts `patchcli serve` on a free port in `directory` and returns it with its base URL.
-    static func startServer(in directory: URL, extra: [String] = []) throws -> (Process, String) {
+    static func startServer(in directory: URL, events: String = "events.sqlite", extra: [String] = []) throws -> (Process, String) {
         let server = Process()
         server.executableURL = CLI.binary
-        server.arguments = ["serve", "--store", "store", "--port", "0", "--events-db", "events.sqlite"] + extra
+        server.arguments = ["serve", "--store", "store", "--port", "0", "--events", events] + extra
         server.currentDirectoryURL = directory
         let output = Pipe()
         server.standardOutput = output

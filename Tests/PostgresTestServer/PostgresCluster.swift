@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PatchEventsPostgres
 import PostgresNIO
 
 /// A real PostgreSQL server of its own for one test: `initdb` in a temporary directory, then
@@ -11,15 +10,15 @@ import PostgresNIO
 /// The server binaries are Debian's (`postgresql`, installed by scripts/setup.sh): on PATH, or in
 /// /usr/lib/postgresql/<version>/bin where the package puts them. PostgreSQL refuses to run as
 /// root, so under root (CI) the cluster runs as the package's `postgres` user.
-final class PostgresCluster: @unchecked Sendable {
-    let directory: URL
-    let port: Int
+public final class PostgresCluster: @unchecked Sendable {
+    public let directory: URL
+    public let port: Int
     private let binaries: URL
     private var server: Process?
-    static let user = "patchcli"
+    public static let user = "patchcli"
 
     /// Where `initdb` and `postgres` are, nil when PostgreSQL is not installed.
-    static let binaryDirectory: URL? = {
+    public static let binaryDirectory: URL? = {
         var candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         let debian = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: debian.path)) ?? []
@@ -31,13 +30,13 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// Tests run where PostgreSQL is installed, and always under CI (`CI=true`), where a missing
     /// server fails them (scripts/setup.sh should have installed it) instead of skipping.
-    static var enabled: Bool { binaryDirectory != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    public static var enabled: Bool { binaryDirectory != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    init() throws {
+    public init() throws {
         guard let binaries = Self.binaryDirectory else {
             throw Failure(description: "PostgreSQL's server binaries (initdb, postgres) are not installed: run scripts/setup.sh (apt's postgresql)")
         }
@@ -56,10 +55,10 @@ final class PostgresCluster: @unchecked Sendable {
     private var dataDirectory: String { directory.appendingPathComponent("data").path }
 
     /// `postgres://patchcli@127.0.0.1:PORT/DATABASE`.
-    func url(_ database: String) -> String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)?sslmode=disable" }
+    public func url(_ database: String) -> String { "postgres://\(Self.user)@127.0.0.1:\(port)/\(database)?sslmode=disable" }
 
     /// Starts the server (again) and waits until it accepts connections.
-    func start() throws {
+    public func start() throws {
         let process = try launch("postgres", [
             "-D", dataDirectory, "-k", directory.path, "-p", String(port), "-h", "127.0.0.1",
             "-c", "fsync=off", "-c", "max_connections=50", "-c", "shared_buffers=16MB",
@@ -78,20 +77,20 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Stops the server at once (fast shutdown: open connections are closed) and waits for it.
-    func stop() {
+    public func stop() {
         guard let server, server.isRunning else { return }
         kill(server.processIdentifier, SIGINT)
         server.waitUntilExit()
         self.server = nil
     }
 
-    func remove() {
+    public func remove() {
         stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Creates a database and returns its URL.
-    func createDatabase(_ name: String) async throws -> String {
+    public func createDatabase(_ name: String) async throws -> String {
         try await withConnection(database: "postgres") { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         }
@@ -99,7 +98,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A statement on the database `name`, e.g. to look at what a store wrote.
-    func rows<Row: PostgresDecodable & Sendable>(_ sql: String, database: String, as type: Row.Type) async throws -> [Row] {
+    public func rows<Row: PostgresDecodable & Sendable>(_ sql: String, database: String, as type: Row.Type) async throws -> [Row] {
         try await withConnection(database: database) { connection, logger in
             var rows: [Row] = []
             for try await (row,) in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode((Row,).self) { rows.append(row) }
@@ -155,7 +154,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A port nothing listens on now: bound to 0 and released.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
