@@ -186,12 +186,30 @@ enum BZip2Recoder {
                 : block.symbols.count < 1200 ? 4 : block.symbols.count < 2400 ? 5 : 6
             counts = libbz2Count...libbz2Count
         }
-        var best: Coding?
+        var best = singleTable(block)
         for groups in counts {
             let coding = refine(block, groups: groups)
-            if best == nil || coding.bits < best!.bits { best = coding }
+            if coding.bits < best.bits { best = coding }
         }
-        return best!
+        return best
+    }
+
+    /// One table codes every group; the second table the format requires is the cheapest complete
+    /// code to send (lengths k and k + 1, one step between them). Wins on small blocks whose symbols
+    /// are too few to pay for two real tables (a few KB of extra bytes).
+    static func singleTable(_ block: Block) -> Coding {
+        let alphabetSize = block.alphabetSize
+        var frequencies = [Int](repeating: 0, count: alphabetSize)
+        for symbol in block.symbols { frequencies[Int(symbol)] += 1 }
+        let lengths = codeLengths(frequencies: frequencies)
+        // s symbols of length k and the rest of k + 1 fill the code exactly: 2s + (A - s) = 2^(k+1).
+        let shorter = Int.bitWidth - 1 - alphabetSize.leadingZeroBitCount
+        let shortCount = (1 << (shorter + 1)) - alphabetSize
+        let filler = (0..<alphabetSize).map { $0 < shortCount ? shorter : shorter + 1 }
+        let selectors = [Int](repeating: 0, count: (block.symbols.count + groupSize - 1) / groupSize)
+        let dataBits = zip(frequencies, lengths).reduce(0) { $0 + $1.0 * $1.1 }
+        let bits = 3 + 15 + selectorBits(selectors, groups: 2) + tableBits(lengths) + tableBits(filler) + dataBits
+        return Coding(lengths: [lengths, filler], selectors: selectors, bits: bits)
     }
 
     /// libbz2's initial tables (each favours one slice of the symbol range holding an equal share of
