@@ -186,12 +186,30 @@ enum BZip2Recoder {
                 : block.symbols.count < 1200 ? 4 : block.symbols.count < 2400 ? 5 : 6
             counts = libbz2Count...libbz2Count
         }
-        var best: Coding?
+        var best = singleTable(block)
         for groups in counts {
             let coding = refine(block, groups: groups)
-            if best == nil || coding.bits < best!.bits { best = coding }
+            if coding.bits < best.bits { best = coding }
         }
-        return best!
+        return best
+    }
+
+    /// One table codes every group; the second table the format requires is the cheapest complete
+    /// code to send (lengths k and k + 1, one step between them). Wins on small blocks whose symbols
+    /// are too few to pay for two real tables (a few KB of extra bytes).
+    static func singleTable(_ block: Block) -> Coding {
+        let alphabetSize = block.alphabetSize
+        var frequencies = [Int](repeating: 0, count: alphabetSize)
+        for symbol in block.symbols { frequencies[Int(symbol)] += 1 }
+        let lengths = codeLengths(frequencies: frequencies)
+        // s symbols of length k and the rest of k + 1 fill the code exactly: 2s + (A - s) = 2^(k+1).
+        let shorter = Int.bitWidth - 1 - alphabetSize.leadingZeroBitCount
+        let shortCount = (1 << (shorter + 1)) - alphabetSize
+        let filler = (0..<alphabetSize).map { $0 < shortCount ? shorter : shorter + 1 }
+        let selectors = [Int](repeating: 0, count: (block.symbols.count + groupSize - 1) / groupSize)
+        let dataBits = zip(frequencies, lengths).reduce(0) { $0 + $1.0 * $1.1 }
+        let bits = 3 + 15 + selectorBits(selectors, groups: 2) + tableBits(lengths) + tableBits(filler) + dataBits
+        return Coding(lengths: [lengths, filler], selectors: selectors, bits: bits)
     }
 
     /// libbz2's initial tables (each favours one slice of the symbol range holding an equal share of
@@ -237,23 +255,38 @@ enum BZip2Recoder {
 
     /// Each group of 50 symbols to the table that codes it in the fewest bits; the total bits.
     static func assign(_ symbols: [UInt16], groupCount: Int, lengths: [[Int]]) -> (selectors: [Int], bits: Int) {
+        // Each symbol's length in every table, 16 bits per table (50 symbols of at most 20 bits fit),
+        // as libbz2 packs them: a group's cost in all tables is two additions per symbol.
+        let tables = lengths.count, alphabetSize = lengths[0].count
+        var packedLow = [UInt64](repeating: 0, count: alphabetSize)
+        var packedHigh = [UInt64](repeating: 0, count: alphabetSize)
+        for table in 0..<tables {
+            for symbol in 0..<alphabetSize {
+                let lane = UInt64(lengths[table][symbol]) << UInt64(16 * (table % 4))
+                if table < 4 { packedLow[symbol] |= lane } else { packedHigh[symbol] |= lane }
+            }
+        }
         var selectors = [Int](repeating: 0, count: groupCount)
         var total = 0
-        var costs = [Int](repeating: 0, count: lengths.count)
         symbols.withUnsafeBufferPointer { symbols in
-            for group in 0..<groupCount {
-                let range = (group * groupSize)..<min(symbols.count, (group + 1) * groupSize)
-                for table in lengths.indices {
-                    var cost = 0
-                    lengths[table].withUnsafeBufferPointer { lengths in
-                        for index in range { cost &+= lengths[Int(symbols[index])] }
+            packedLow.withUnsafeBufferPointer { packedLow in
+                packedHigh.withUnsafeBufferPointer { packedHigh in
+                    for group in 0..<groupCount {
+                        var low: UInt64 = 0, high: UInt64 = 0
+                        for index in (group * groupSize)..<min(symbols.count, (group + 1) * groupSize) {
+                            let symbol = Int(symbols[index])
+                            low &+= packedLow[symbol]
+                            high &+= packedHigh[symbol]
+                        }
+                        var chosen = 0, chosenCost = Int.max
+                        for table in 0..<tables {
+                            let cost = Int(truncatingIfNeeded: ((table < 4 ? low : high) >> UInt64(16 * (table % 4))) & 0xFFFF)
+                            if cost < chosenCost { chosenCost = cost; chosen = table }
+                        }
+                        selectors[group] = chosen
+                        total += chosenCost
                     }
-                    costs[table] = cost
                 }
-                var chosen = 0
-                for table in costs.indices where costs[table] < costs[chosen] { chosen = table }
-                selectors[group] = chosen
-                total += costs[chosen]
             }
         }
         return (selectors, total)
@@ -439,16 +472,17 @@ enum BZip2Recoder {
         }
 
         func decode(_ reader: inout BitReader) -> Int? {
-            guard var code = reader.read(UInt32(minLength)).map(Int.init) else { return nil }
-            var length = minLength
-            while length < limits.count {
+            // The longest code's worth of bits at once (zeros past the end), then the shortest
+            // length whose limit the prefix is within.
+            let maxLength = limits.count - 1
+            let window = reader.peek(maxLength)
+            for length in minLength...maxLength {
+                let code = Int(window >> UInt32(maxLength - length))
                 if code <= limits[length] {
                     let rank = code + bases[length]
-                    return rank >= 0 && rank < symbolsByCode.count ? symbolsByCode[rank] : nil
+                    guard rank >= 0 && rank < symbolsByCode.count, reader.skip(length) else { return nil }
+                    return symbolsByCode[rank]
                 }
-                guard let bit = reader.read(1) else { return nil }
-                code = code << 1 | Int(bit)
-                length += 1
             }
             return nil
         }
@@ -469,14 +503,26 @@ enum BZip2Recoder {
 
         /// The next `count` (≤ 32) bits, most significant first; nil past the end.
         mutating func read(_ count: UInt32) -> UInt32? {
-            guard Int(count) <= remainingBits else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<count {
-                let bit = (bytes[position >> 3] >> (7 - UInt8(position & 7))) & 1
-                value = value << 1 | UInt32(bit)
-                position += 1
+            let value = peek(Int(count))
+            return skip(Int(count)) ? value : nil
+        }
+
+        /// The next `count` (≤ 32) bits without consuming them, zeros standing in past the end.
+        func peek(_ count: Int) -> UInt32 {
+            guard count > 0 else { return 0 }
+            var window: UInt64 = 0
+            let first = position >> 3
+            for index in first..<(first + 5) {
+                window = window << 8 | UInt64(index < bytes.count ? bytes[index] : 0)
             }
-            return value
+            return UInt32(truncatingIfNeeded: (window >> UInt64(40 - (position & 7) - count)) & ((1 << UInt64(count)) - 1))
+        }
+
+        /// Consumes `count` bits; false (and nothing consumed) when fewer remain.
+        mutating func skip(_ count: Int) -> Bool {
+            guard count <= remainingBits else { return false }
+            position += count
+            return true
         }
     }
 

