@@ -27,6 +27,23 @@ import Testing
         }
     }
 
+    /// Every reader so far is libbz2; the device's may not be. lbzip2 and busybox's `bunzip2` each
+    /// have a bzip2 decoder of their own (neither links libbz2), and both must read the recoded
+    /// tables, selectors and multi-block streams as libbz2 does.
+    @Test func independentBZip2DecodersReadTheRecodedStreams() throws {
+        let decoders = try [("lbzip2", ["-d", "-c"]), ("busybox", ["bunzip2", "-c"])].compactMap { name, arguments in
+            try requireTool(name).map { (name, $0, arguments) }
+        }
+        for input in Self.inputs {
+            let recoded = BZip2Recoder.recode(try BZip2.compress(input.bytes, blockSize100k: input.blockSize100k))
+            for (name, path, arguments) in decoders {
+                let result = try runTool(path, arguments, stdin: recoded)
+                #expect(result.status == 0, "\(name) on \(input.name): \(result.stderr)")
+                #expect(result.stdout == input.bytes, "\(name) on \(input.name)")
+            }
+        }
+    }
+
     /// What the recoder is for: on small blocks libbz2's tables are a large share of the stream.
     @Test func smallBlocksGetSmaller() throws {
         for input in Self.inputs where input.bytes.count >= 2_000 && input.name != "random" {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 21's first slice end to end (docs/async.md): async functions build into the module (`build
-/// --export`: `prepare` does not route them, AsyncRuntimeTests says why), `run` drives each kickoff
+/// Issue 21's guest end to end (docs/async.md): async functions build into the module (`build
+/// --export`; AsyncRouteCLITests goes through `prepare` and `build`), `run` drives each kickoff
 /// with the async pump on canned HTTP answers, and every outcome (a value, a thrown error after a
 /// non-2xx answer or an empty body, a transport failure) equals what the same code returns natively
 /// (Swift concurrency on Linux, URLSession answered from the same fixtures:

@@ -1,5 +1,5 @@
-// Runs the changed Quotes.swift natively (Swift concurrency, URLSession over a URLProtocol answering
-// from fixtures.json: NativeSupport.swift) and prints each outcome as the module's envelope would be:
+// Runs the changed Quotes.swift natively (Swift concurrency, URLSession answered from fixtures.json by
+// NativeSupport.swift) and prints each outcome as the module's envelope would be:
 // AsyncBuildCLITests compares the two.
 
 @main
