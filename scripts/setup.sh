@@ -4,12 +4,12 @@
 set -euo pipefail
 
 # libcurl4-openssl-dev: the release build links Foundation statically on Linux, whose networking part needs libcurl.so.
-# lbzip2, busybox: bzip2 decoders that are not libbz2, which read the diff's recoded bzip2 streams in
+# busybox: a bzip2 decoder that is not libbz2, which reads the diff's recoded bzip2 streams in
 # BZip2RecoderTests.
 # postgresql: the server binaries (initdb, postgres) the PostgreSQL event-store tests start on loopback
 # (Tests/PatchEventsPostgresTests/PostgresCluster.swift); under CI=true those tests fail without them.
-apt_packages=(pkg-config libbz2-dev libzstd-dev liblzma-dev libbrotli-dev libsqlite3-dev libcurl4-openssl-dev bsdiff wabt binaryen postgresql lbzip2 busybox)
-brew_packages=(pkg-config bzip2 zstd xz brotli sqlite bsdiff wabt binaryen postgresql@16 lbzip2)
+apt_packages=(pkg-config libbz2-dev libzstd-dev liblzma-dev libbrotli-dev libsqlite3-dev libcurl4-openssl-dev bsdiff wabt binaryen postgresql busybox)
+brew_packages=(pkg-config bzip2 zstd xz brotli sqlite bsdiff wabt binaryen postgresql@16)
 python_modules=(bsdiff4:bsdiff4 wasmtime:wasmtime msgpack:msgpack tuf:tuf brotli:brotli pbxproj:pbxproj kin:kin)
 
 say() { printf 'setup: %s\n' "$*" >&2; }

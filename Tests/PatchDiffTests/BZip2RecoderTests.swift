@@ -27,17 +27,25 @@ import Testing
         }
     }
 
-    /// Every reader so far is libbz2; the device's may not be. lbzip2 and busybox's `bunzip2` each
-    /// have a bzip2 decoder of their own (neither links libbz2), and both must read the recoded
-    /// tables, selectors and multi-block streams as libbz2 does.
-    @Test func independentBZip2DecodersReadTheRecodedStreams() throws {
-        let decoders = try [("lbzip2", ["-d", "-c"]), ("busybox", ["bunzip2", "-c"])].compactMap { name, arguments in
+    /// Every reader so far is libbz2; the device's may not be. busybox's `bunzip2` has a bzip2
+    /// decoder of its own (it does not link libbz2), which must read the recoded tables, selectors
+    /// and multi-block streams as libbz2 does. (lbzip2, another, read them all by hand, but hangs
+    /// when started by Foundation's Process, so it is not a test peer.)
+    @Test func anIndependentBZip2DecoderReadsTheRecodedStreams() throws {
+        let decoders = try [("busybox", ["bunzip2", "-c"])].compactMap { name, arguments in
             try requireTool(name).map { (name, $0, arguments) }
         }
-        for input in Self.inputs {
+        // From a file, not stdin: a pipe's write end that a process started by a parallel test
+        // inherits would keep the decoder from ever seeing the end of its input.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recoded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (position, input) in Self.inputs.enumerated() {
             let recoded = BZip2Recoder.recode(try BZip2.compress(input.bytes, blockSize100k: input.blockSize100k))
+            let file = directory.appendingPathComponent("\(position).bz2")
+            try Data(recoded).write(to: file)
             for (name, path, arguments) in decoders {
-                let result = try runTool(path, arguments, stdin: recoded)
+                let result = try runTool(path, arguments + [file.path])
                 #expect(result.status == 0, "\(name) on \(input.name): \(result.stderr)")
                 #expect(result.stdout == input.bytes, "\(name) on \(input.name)")
             }
