@@ -64,11 +64,8 @@ enum AsyncPrologue {
 
     /// Whether a statement is a prologue, and whether it inserted the next statement's `return`.
     static func kind(of item: CodeBlockItemSyntax) -> (isPrologue: Bool, returning: Bool) {
-        let tokens = Array(item.tokens(viewMode: .sourceAccurate).prefix(marker.count)).map(\.text)
-        guard tokens.count == marker.count, zip(tokens, marker).allSatisfy({ text, options in options.contains { $0.description == text } }) else {
-            return (false, false)
-        }
-        return (true, tokens[2] == returningBinding)
+        let returning = returning(raw: item.raw)
+        return (returning != nil, returning ?? false)
     }
 
     /// `kind(of:)` on the raw tree `ContentHash` walks (a `codeBlockItem` node), visiting only its

@@ -753,7 +753,7 @@ private struct Planner {
             }
         }
         var result: ValueCoding?
-        if let returnType = function.returnType, !["Void", "()"].contains(returnType.filter { !$0.isWhitespace }) {
+        if function.returnsValue, let returnType = function.returnType {
             // A routed setter sends the new value, of the same type.
             switch planner.coding(of: returnType, scope: function.ownerPath, directions: function.routesSetter ? [true, false] : [true]) {
             case let .failure(refusal): return (ValueCodings(), "the result type `\(returnType)`: \(refusal.reason)")

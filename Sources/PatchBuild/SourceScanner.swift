@@ -169,6 +169,9 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     /// Where the `return` of a single-expression body goes when a prologue comes before it.
     var prologueReturnInsertion: Int? = nil
 
+    /// Whether it returns a value: a result type other than `Void` or `()`.
+    var returnsValue: Bool { !["Void", "()", ""].contains(returnType?.filter { !$0.isWhitespace } ?? "") }
+
     var key: String {
         isProperty ? PatchNames.propertyKey(typePath: ownerPath, name: baseName)
             : PatchNames.functionKey(typePath: ownerPath, baseName: baseName, argumentLabels: parameters.map(\.label))
@@ -584,8 +587,7 @@ struct SourceScanner {
             candidate.isAsync = true
             candidate.prologueInsertion = function.body?.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset
             candidate.prologue = function.body.flatMap(AsyncPrologue.find(in:))
-            let returnsValue = !["Void", "()", ""].contains(candidate.returnType?.filter { !$0.isWhitespace } ?? "")
-            candidate.prologueReturnInsertion = function.body.flatMap { AsyncPrologue.returnInsertion(in: $0, returnsValue: returnsValue) }
+            candidate.prologueReturnInsertion = function.body.flatMap { AsyncPrologue.returnInsertion(in: $0, returnsValue: candidate.returnsValue) }
         }
         candidate.unsupportedReason = Self.functionUnsupportedReason(function, candidate: candidate)
             ?? Self.collectCodableReferences(function, into: &candidate.codableReferences)

@@ -98,7 +98,7 @@ enum ThunkEmitter {
         let selector = function.isProperty ? function.baseName.replacingOccurrences(of: "`", with: "")
             : "\(function.baseName)(" + function.parameters.map { (($0.label ?? "_") + ":").replacingOccurrences(of: "`", with: "") }.joined() + ")"
         let returnType = function.returnType ?? "Void"
-        let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
+        let returnsValue = function.returnsValue
         let staticKeyword = function.isStatic ? function.staticKeyword + " " : function.isMutating ? "mutating " : ""
         let receiver = thunk.receiver
         let writesBack = receiver?.writesBack(mutating: function.isMutating) ?? false
@@ -221,7 +221,7 @@ enum ThunkEmitter {
         let function = thunk.candidate
         let parameterList = parameterList(of: function)
         let returnType = function.returnType ?? "Void"
-        let returnsValue = !["Void", "()"].contains(returnType.filter { !$0.isWhitespace })
+        let returnsValue = function.returnsValue
         let values = thunk.values
         let resultType = values.result?.fieldType ?? returnType
         let resultValue = { (field: String) in values.result?.decode(field) ?? field }
@@ -242,7 +242,7 @@ enum ThunkEmitter {
         body.append("    struct __PatchArguments: Encodable { \(fields.joined(separator: "; ")) }")
         if function.throwsEffect {
             body += [
-                "    struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
+                "    " + thrownErrorDeclaration,
                 "    struct __PatchResult: Decodable {",
                 "        let value: Result<\(resultType), any Error>",
             ]
@@ -404,10 +404,13 @@ enum ThunkEmitter {
     /// Throws when a keyed `container` holds the guest's `error` key.
     private static let refuseGuestError = "if container.contains(.error) { throw DecodingError.dataCorruptedError(forKey: .error, in: container, debugDescription: \"the module refused the arguments\") }"
 
+    /// The error a throwing thunk throws for the module's throw: its type name and JSON.
+    private static let thrownErrorDeclaration = "struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }"
+
     static func thrownResult(value: String?, receiver: String?) -> [String] {
         let keys = ["value", "thrown"] + (receiver == nil ? (value == nil ? ["error"] : []) : ["__self = \"self\""])
         var lines = [
-            "struct __PatchThrown: Error, Decodable, CustomStringConvertible { let type: String; let value: String; var description: String { \"\\(type) thrown by the patch: \\(value)\" } }",
+            thrownErrorDeclaration,
             "struct __PatchResult: Decodable {",
             "    let value: Result<\(value ?? "Void"), __PatchThrown>",
         ]

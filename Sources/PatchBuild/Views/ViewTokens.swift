@@ -487,13 +487,19 @@ struct ViewTokenAnalysis {
             let (resolved, prefixTypes) = resolve(rootType, members: members, scope: viewPath)
             // A chain the code writes (`model.items.append(x)`, `store.user = nil`) stays the host's.
             let isWritten = write(startingAt: nodes[0]) != nil
+            /// The chain through its first `length` members as a JSON token, when that part is a Codable value.
+            func jsonToken(through length: Int) -> ViewToken? {
+                let (type, scope) = prefixTypes[length]
+                return jsonValue(type, scope: scope).map {
+                    ViewToken(viewPath: viewPath, type: .json, expression: normalized(nodes[length]), jsonType: $0.spelling(index))
+                }
+            }
             /// The parts of the chain up to `longest` members that are JSON values, longest first.
             func alternatives(upTo longest: Int) -> [(token: ViewToken, range: Range<Int>)] {
                 guard passesValues, !isWritten, longest >= 0 else { return [] }
                 return stride(from: min(longest, prefixTypes.count - 1), through: 0, by: -1).compactMap { length in
-                    let (type, scope) = prefixTypes[length]
-                    guard ViewToken.ValueType(rawValue: type) == nil, let json = jsonValue(type, scope: scope) else { return nil }
-                    return (ViewToken(viewPath: viewPath, type: .json, expression: normalized(nodes[length]), jsonType: json.spelling(index)), range(of: nodes[length]))
+                    guard ViewToken.ValueType(rawValue: prefixTypes[length].type) == nil, let token = jsonToken(through: length) else { return nil }
+                    return (token, range(of: nodes[length]))
                 }
             }
             // Why the whole chain is no token of today's kinds (its own read is one when it is).
@@ -537,12 +543,10 @@ struct ViewTokenAnalysis {
             var token: ViewToken?
             var reached = passesValues ? min(prefixTypes.count - 1, isCalled ? members.count - 1 : members.count) : -1
             while token == nil, reached >= 0 {
-                let (type, scope) = prefixTypes[reached]
-                let expression = normalized(nodes[reached])
-                if let value = ViewToken.ValueType(rawValue: type), value != .view, value != .json {
-                    token = ViewToken(viewPath: viewPath, type: value, expression: expression)
-                } else if let json = jsonValue(type, scope: scope) {
-                    token = ViewToken(viewPath: viewPath, type: .json, expression: expression, jsonType: json.spelling(index))
+                if let value = ViewToken.ValueType(rawValue: prefixTypes[reached].type), value != .view, value != .json {
+                    token = ViewToken(viewPath: viewPath, type: value, expression: normalized(nodes[reached]))
+                } else if let json = jsonToken(through: reached) {
+                    token = json
                 } else {
                     reached -= 1
                 }
