@@ -39,10 +39,10 @@ COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # The Swift runtime linked in on Linux when the toolchain ships it, so the binary runs without it.
 STATIC_STDLIB := $(shell [ "$$(uname -s)" = Linux ] && [ -e "$$(dirname "$$(readlink -f "$$(command -v swiftc)")")/../lib/swift_static/linux/static-stdlib-args.lnk" ] && echo --static-swift-stdlib)
 # Foundation's static archives need each other in an order a single pass of the linker does not
-# resolve (FoundationNetworking needs _CFURLSessionInterface and libcurl, FoundationEssentials
-# _FoundationCollections, FoundationInternationalization _FoundationICU; Swift 6.3): without the
-# group, `--static-swift-stdlib` fails to link patchcli. libcurl's .so link is libcurl4-openssl-dev's.
-STATIC_FOUNDATION := FoundationNetworking _CFURLSessionInterface curl FoundationInternationalization _FoundationICU \
+# resolve (FoundationEssentials needs _FoundationCollections, FoundationInternationalization
+# _FoundationICU; Swift 6.3): without the group, `--static-swift-stdlib` fails to link patchcli.
+# FoundationNetworking is not among them: patchcli makes its HTTP requests with AsyncHTTPClient.
+STATIC_FOUNDATION := FoundationInternationalization _FoundationICU \
 	FoundationEssentials _FoundationCShims _FoundationCollections Foundation CoreFoundation
 STATIC_LINK := $(if $(STATIC_STDLIB),$(STATIC_STDLIB) -Xlinker --start-group $(foreach lib,$(STATIC_FOUNDATION),-Xlinker -l$(lib)) -Xlinker --end-group)
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin

@@ -69,6 +69,12 @@ let package = Package(
                 // Section-level scanning for the parity checks, and the WASI clock/random protocols.
                 .product(name: "WasmParser", package: "WasmKit"),
                 .product(name: "WASI", package: "WasmKit"),
+                // `run --allow-network`'s live requests: NIO's client rather than URLSession, so the
+                // executable links no FoundationNetworking (libcurl and its TLS, Kerberos and LDAP
+                // libraries cost every command's start-up; docs/benchmarks.md, "Apply's resident floor").
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
 
         // The app's asset sources (asset catalogs, strings, string catalogs, JSON config) read and

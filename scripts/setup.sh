@@ -3,7 +3,7 @@
 # Debian/Ubuntu: apt packages (as root, or through sudo). macOS: Homebrew. Then the Python peers.
 set -euo pipefail
 
-# libcurl4-openssl-dev: the release build links Foundation statically on Linux, whose networking part needs libcurl.so.
+# libcurl4-openssl-dev: tests that talk to `serve` use URLSession, whose Linux implementation (FoundationNetworking) loads libcurl.
 # busybox: a bzip2 decoder that is not libbz2, which reads the diff's recoded bzip2 streams in
 # BZip2RecoderTests.
 # postgresql: the server binaries (initdb, postgres) the PostgreSQL event-store tests start on loopback

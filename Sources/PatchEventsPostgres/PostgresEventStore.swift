@@ -184,6 +184,7 @@ public final class PostgresEventStore: EventStore {
 
     public var pendingWrites: Int { queue.depth }
     public var failedWriteBatches: Int { queue.failedBatches }
+    public func observeQueueWaits(_ observer: @escaping @Sendable (Duration) -> Void) { queue.observeWaits(observer) }
 
     /// Drains the queue (for at most `deadline`; what is left is counted in `pendingWrites`) and
     /// closes the connections.

@@ -16,19 +16,21 @@ enum QueuedWrite: Sendable {
 /// write or, at `capacity`, throws `EventStoreBusy`. `drain` writes the oldest `batchSize` writes
 /// in one transaction and removes them only once it committed; a batch that fails stays at the
 /// head and is tried again after a pause (growing to `maxBackoff`), so a database that goes away
-/// and comes back loses nothing queued.
+/// and comes back loses nothing queued. Each write's wait, from `enqueue` to the commit of its
+/// batch, goes to the observer `observeWaits` set (serve's queue-wait histogram).
 final class WriteQueue: Sendable {
     let capacity: Int
     private let state: Mutex<State>
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let failures = Atomic<Int>(0)
+    private let waitObserver = Mutex<(@Sendable (Duration) -> Void)?>(nil)
     static let maxBackoff: Duration = .seconds(2)
     static let batchDeadline: Duration = .seconds(30)
 
     private struct State {
         /// Oldest first; a batch being written stays here until its transaction committed.
-        var writes: [QueuedWrite] = []
+        var writes: [(write: QueuedWrite, queuedAt: ContinuousClock.Instant)] = []
         var finished = false
     }
 
@@ -41,10 +43,14 @@ final class WriteQueue: Sendable {
     var depth: Int { state.withLock { $0.writes.count } }
     var failedBatches: Int { failures.load(ordering: .relaxed) }
 
+    func observeWaits(_ observer: @escaping @Sendable (Duration) -> Void) {
+        waitObserver.withLock { $0 = observer }
+    }
+
     func enqueue(_ write: QueuedWrite) throws(EventStoreBusy) {
         let pending: Int? = state.withLock { state in
             guard state.writes.count < capacity else { return state.writes.count }
-            state.writes.append(write)
+            state.writes.append((write, .now))
             return nil
         }
         if let pending { throw EventStoreBusy(pending: pending, retryAfterSeconds: PostgresEventStore.retryAfterSeconds) }
@@ -77,8 +83,13 @@ final class WriteQueue: Sendable {
             do {
                 // A batch that gets no answer (a connection the server stopped answering) is given
                 // up after `batchDeadline` and retried on a new connection.
-                try await connections.withDeadline(Self.batchDeadline) { connection, logger in try await Self.write(batch, on: connection, logger: logger) }
+                let writes = batch.map(\.write)
+                try await connections.withDeadline(Self.batchDeadline) { connection, logger in try await Self.write(writes, on: connection, logger: logger) }
                 state.withLock { $0.writes.removeFirst(batch.count) }
+                if let observer = waitObserver.withLock({ $0 }) {
+                    let committedAt = ContinuousClock.now
+                    for queued in batch { observer(committedAt - queued.queuedAt) }
+                }
                 backoff = .milliseconds(50)
             } catch {
                 failures.add(1, ordering: .relaxed)

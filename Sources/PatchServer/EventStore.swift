@@ -31,6 +31,10 @@ public protocol EventStore: Sendable {
     var pendingWrites: Int { get }
     /// Batches of writes that failed and were kept for a retry (the database away). `GET /metrics`.
     var failedWriteBatches: Int { get }
+    /// Has the store report how long each queued write waited, from `record` (the 202) to the
+    /// commit that made it durable; `serve`'s metrics keep them as a histogram. A store that writes
+    /// on the request path has no queue and never calls `observer`.
+    func observeQueueWaits(_ observer: @escaping @Sendable (Duration) -> Void)
     /// Writes what is pending (within the store's own deadline) and releases the store; `serve`
     /// calls it when it stops.
     func close() async
@@ -39,6 +43,7 @@ public protocol EventStore: Sendable {
 extension EventStore {
     public var pendingWrites: Int { 0 }
     public var failedWriteBatches: Int { 0 }
+    public func observeQueueWaits(_ observer: @escaping @Sendable (Duration) -> Void) {}
     public func close() async {}
 }
 

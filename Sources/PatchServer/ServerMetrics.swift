@@ -14,6 +14,7 @@ final class ServerMetrics: Sendable {
     private let eventsRejectedTotal: Counter
     private let eventsPending: Gauge
     private let eventWriteFailures: FollowingCounter
+    private let eventQueueWaits: DurationHistogram
     private let events: [DeviceEventType: Counter]
     private let durations: [Route: DurationHistogram]
     /// `patchcli_serve_responses_total` by route and status, made on first use and kept here so a
@@ -53,6 +54,10 @@ final class ServerMetrics: Sendable {
     /// From 0.5 ms (a check answered from the catalog) to 10 s (the request timeout's default).
     static let durationBuckets: [Duration] = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000].map { .microseconds($0 * 1000) }
 
+    /// From 1 ms (a batch written at once) to 60 s (a database away and back).
+    static let queueWaitBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000]
+        .map { .microseconds($0 * 1000) }
+
     init() {
         let registry = registry
         func counter(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Counter {
@@ -81,6 +86,11 @@ final class ServerMetrics: Sendable {
         eventWriteFailures = FollowingCounter(counter(
             "patchcli_serve_event_write_failures_total",
             "Batches of queued writes the database did not take (it was away); they stay queued and are retried."))
+        eventQueueWaits = registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                metricName: "patchcli_serve_event_queue_wait_seconds",
+                helpText: "Time a queued write (event, slots, refused check, wasted diff) waited from its answer to its commit in the database."),
+            labels: [], buckets: Self.queueWaitBuckets)
         events = Dictionary(uniqueKeysWithValues: DeviceEventType.allCases.map {
             ($0, counter("patchcli_serve_events_total", "Device events stored, by type.", [("event_type", $0.rawValue)]))
         })
@@ -108,6 +118,8 @@ final class ServerMetrics: Sendable {
     func eventsRejected() { eventsRejectedTotal.increment() }
 
     func stored(_ event: DeviceEventType) { events[event]?.increment() }
+
+    func queueWaited(_ wait: Duration) { eventQueueWaits.record(wait) }
 
     /// One answered request: its duration, and its status in `patchcli_serve_responses_total`
     /// (a series per route and status seen).

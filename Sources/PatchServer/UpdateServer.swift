@@ -123,6 +123,7 @@ public struct UpdateServer: Sendable {
         self.watcher = watcher
         self.events = events
         self.configuration = configuration
+        events.observeQueueWaits { [metrics] in metrics.queueWaited($0) }
     }
 
     /// What one listener answers: the update port, or the metrics port of `serve --metrics-port`.

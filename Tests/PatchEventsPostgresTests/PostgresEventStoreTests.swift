@@ -170,6 +170,36 @@ struct PostgresEventStoreTests {
         await reader.close()
     }
 
+    /// `patchcli_serve_event_queue_wait_seconds`: each write's wait from its 202 to its commit, so
+    /// writes queued through an outage show up in the slow buckets once the database is back.
+    @Test func queueWaitsAreMeasuredFromTheAnswerToTheCommit() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.remove() }
+        let url = try PostgresURL(parsing: try await cluster.createDatabase("queuewaits"))
+        let (store, directory) = try Self.releaseStore()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = try await PostgresEventStore(url: url)
+        let server = UpdateServer(store: store, events: events)
+        cluster.stop()
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            for device in 0..<4 {
+                #expect(try await Self.post(client, UpdateServer.eventsPath, Self.event("w\(device)")).status == .accepted)
+            }
+            var metrics = String(buffer: try await client.execute(uri: UpdateServer.metricsPath, method: .get).body)
+            #expect(metrics.contains("patchcli_serve_event_queue_wait_seconds_count 0"), "nothing committed while the database is away")
+            try await Task.sleep(for: .milliseconds(600))
+            try cluster.start()
+            let deadline = ContinuousClock.now + .seconds(120)
+            while events.pendingWrites > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(events.pendingWrites == 0)
+            metrics = String(buffer: try await client.execute(uri: UpdateServer.metricsPath, method: .get).body)
+            #expect(metrics.contains("patchcli_serve_event_queue_wait_seconds_count 4"))
+            #expect(metrics.contains(#"patchcli_serve_event_queue_wait_seconds_bucket{le="0.5"} 0"#), "each waited through the outage")
+            #expect(metrics.contains(#"patchcli_serve_event_queue_wait_seconds_bucket{le="+Inf"} 4"#))
+        }
+        await events.close(deadline: .seconds(60))
+    }
+
     @Test func writesThatCannotBeStoredByCloseAreCounted() async throws {
         let cluster = try PostgresCluster()
         defer { cluster.remove() }

@@ -7,8 +7,10 @@ the `postgres` user when run as root, which PostgreSQL refuses) and 1, 2 and 4 r
 per replica, the connections split between them (what a round-robin load balancer does, without its
 own cost on these 2 cores); checks/s is the sum, p99 the worst replica's. Then events.lua posts
 device events to the replicas: events/s answered 202, how deep the write queue got
-(`patchcli_serve_events_pending`, sampled every second) and how long after the run the queue took
-to drain; every event answered 202 must be in the database (counted with psql afterwards).
+(`patchcli_serve_events_pending`, sampled every second), the p99 of a write's wait in the queue
+from its 202 to its commit (`patchcli_serve_event_queue_wait_seconds`, all replicas' buckets summed
+over the events run) and how long after the run the queue took to drain; every event answered 202
+must be in the database (counted with psql afterwards).
 """
 import os
 import re
@@ -24,6 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CHECK_LUA = HERE / "check.lua"
 EVENTS_LUA = HERE / "events.lua"
+QUEUE_WAIT = "patchcli_serve_event_queue_wait_seconds"
 
 
 def postgres_binaries() -> Path | None:
@@ -83,6 +86,43 @@ def metric(port: int, name: str) -> float:
         return 0.0
     match = re.search(rf"^{name} ([\d.e+]+)$", text, re.MULTILINE)
     return float(match.group(1)) if match else 0.0
+
+
+def histogram(port: int, name: str) -> dict[float, float]:
+    """A histogram's cumulative bucket counts by upper bound (`le`, +Inf as inf); empty when the
+    server does not answer."""
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2).read().decode()
+    except OSError:
+        return {}
+    return {float(le): float(count) for le, count in re.findall(rf'^{name}_bucket{{le="([^"]+)"}} ([\d.e+]+)$', text, re.MULTILINE)}
+
+
+def summed_buckets(ports: list[int], name: str) -> dict[float, float]:
+    total: dict[float, float] = {}
+    for port in ports:
+        for le, count in histogram(port, name).items():
+            total[le] = total.get(le, 0.0) + count
+    return total
+
+
+def quantile(q: float, before: dict[float, float], after: dict[float, float]) -> float | None:
+    """What Prometheus' histogram_quantile gives over the observations between two scrapes: linear
+    within the bucket the rank falls in (the last finite bound when it falls in +Inf); None without
+    observations."""
+    bounds = sorted(after)
+    counts = [after[le] - before.get(le, 0.0) for le in bounds]
+    if not counts or counts[-1] <= 0:
+        return None
+    rank = q * counts[-1]
+    lower, below = 0.0, 0.0
+    for le, cumulative in zip(bounds, counts):
+        if cumulative >= rank:
+            if le == float("inf"):
+                return lower
+            return lower + (le - lower) * (rank - below) / max(cumulative - below, 1e-12)
+        lower, below = le, cumulative
+    return lower
 
 
 def wrk(port: int, script: Path, seconds: int, connections: int, env: dict) -> subprocess.Popen:
@@ -153,11 +193,14 @@ def run_fleet(patchcli: Path, store: Path, work: Path, replicas: list[int], seco
                 checks = drive_replicas(ports, CHECK_LUA, seconds, connections, env)
                 rows["checks"].append((count, checks))
                 before = int(postgres.psql("SELECT count(*) FROM events"))
+                waits_before = summed_buckets(ports, QUEUE_WAIT)
                 events = drive_replicas(ports, EVENTS_LUA, seconds, connections, env)
                 started = time.monotonic()
                 while sum(metric(port, "patchcli_serve_events_pending") for port in ports) > 0 and time.monotonic() - started < 120:
                     time.sleep(0.2)
                 events["drain_s"] = time.monotonic() - started
+                events["queue_wait_p99_ms"] = (lambda p99: None if p99 is None else p99 * 1000)(
+                    quantile(0.99, waits_before, summed_buckets(ports, QUEUE_WAIT)))
                 events["stored"] = int(postgres.psql("SELECT count(*) FROM events")) - before
                 events["rejected"] = sum(metric(port, "patchcli_serve_events_rejected_total") for port in ports)
                 rows["events"].append((count, events))
@@ -179,8 +222,9 @@ def section_lines(rows: dict, seconds: int, connections: int) -> list[str]:
         f"The same checks through N replicas of `patchcli serve --events postgres://…` over one store and one "
         f"PostgreSQL on the same machine (one wrk per replica, {connections} connections split between them, {seconds} s); "
         "then device events (`POST /api/v1/events`) the same way: answered 202 per second, the write queue's deepest "
-        "(all replicas, sampled each second), and the time it took to drain after the run. Every event answered 202 "
-        "was counted in the database afterwards.",
+        "(all replicas, sampled each second), the p99 of a write's wait in that queue from its 202 to its commit "
+        "(`patchcli_serve_event_queue_wait_seconds`, interpolated within its bucket as Prometheus' histogram_quantile "
+        "does), and the time it took to drain after the run. Every event answered 202 was counted in the database afterwards.",
         "",
         "| replicas | checks/s | p50 ms | p99 ms | non-2xx |",
         "|---:|---:|---:|---:|---:|",
@@ -189,14 +233,15 @@ def section_lines(rows: dict, seconds: int, connections: int) -> list[str]:
         lines.append(f"| {count} | {r['rps']:,.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['non2xx']} |")
     lines += [
         "",
-        "| replicas | events/s (202) | p99 ms | 503 (queue full) | deepest queue | drain after run s | answered 202 = stored |",
-        "|---:|---:|---:|---:|---:|---:|---|",
+        "| replicas | events/s (202) | p99 ms | 503 (queue full) | deepest queue | queue wait p99 ms | drain after run s | answered 202 = stored |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for count, r in rows["events"]:
         accepted = r["requests"] - r["non2xx"]
         kept = "yes" if r["stored"] >= accepted else f"NO ({r['stored']} of {accepted})"
+        wait = "n/a" if r.get("queue_wait_p99_ms") is None else f"{r['queue_wait_p99_ms']:.1f}"
         lines.append(f"| {count} | {r['rps'] * accepted / max(r['requests'], 1):,.0f} | {r['p99_ms']:.2f} | {r['rejected']:.0f} | "
-                     f"{r['max_pending']:.0f} | {r['drain_s']:.1f} | {kept} |")
+                     f"{r['max_pending']:.0f} | {wait} | {r['drain_s']:.1f} | {kept} |")
     lines += [
         "",
         "Replicas here share the machine's 2 CPUs with each other, wrk and PostgreSQL: the rows show how replicas "
