@@ -147,6 +147,13 @@ bench-lowering: setup
 bench-coverage:
 	python3 benchmarks/coverage/run.py $(BENCH_ARGS)
 
+# Async functions in the guest: `run`'s cost per suspension against native awaits of the same work,
+# and the executor's bytes in a module (header of benchmarks/async/run.py). Pass the binary, e.g.
+# `make bench-async BENCH_ARGS="--patchcli .build/release/patchcli"`; writes its section of docs/benchmarks.md.
+.PHONY: bench-async
+bench-async: setup
+	python3 benchmarks/async/run.py $(BENCH_ARGS)
+
 # Server abuse: checks timed with wrk before, during and after 16k idle sockets, slowloris clients and
 # malformed requests; server RSS and descriptors sampled (header of benchmarks/faults/abuse.py).
 # Writes its section of docs/benchmarks.md. BENCH_ARGS=--debug, --seconds N, --idle-sockets N, ...

@@ -30,6 +30,31 @@ import Testing
         #expect(refusal.construct == construct)
     }
 
+    /// A `;` may not follow a continuation's `{ _ in` or a local function's `{`: an await statement,
+    /// branch or loop that ends a one-line block, or is followed by `;`, opens its continuation with
+    /// a space, its `;` dropped.
+    @Test func oneLineBlocksAndSemicolonsOpenContinuationsWithoutASemicolon() throws {
+        let source = """
+            func spins(count: Int) async -> Int {
+                var turns = 0
+                for _ in 0..<count { await Task.yield() }
+                while turns < count { await Task.yield(); turns += 1 }
+                if count > 1 { await Task.yield() }; turns *= 10
+                return turns
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "spins").get()
+        #expect(result == """
+            func spins(count: Int, _ _patchResume: @escaping (_PatchAsyncOutcome<Int, Never>) -> Void)   {
+                var turns = 0
+                func __patchLoop0(_ __patchAfter0: @escaping () -> Void) { var __patchIterator0 = (0..<count).makeIterator(); func __patchNext0() { guard let _ = __patchIterator0.next() else { return __patchAfter0() }; _patchYield() { _patchOutcome in _patchOutcome.thenInfallible(_patchResume) { _ in   __patchNext0() } } }; __patchNext0() }; __patchLoop0 { 
+                func __patchLoop1(_ __patchAfter1: @escaping () -> Void) { func __patchNext1() { guard turns < count else { return __patchAfter1() }; _patchYield() { _patchOutcome in _patchOutcome.thenInfallible(_patchResume) { _ in  turns += 1 ; __patchNext1() } } }; __patchNext1() }; __patchLoop1 { 
+                func __patchBranch2(_ __patchAfter2: @escaping () -> Void) { if count > 1 { _patchYield() { _patchOutcome in _patchOutcome.thenInfallible(_patchResume) { _ in   __patchAfter2() } }} else { __patchAfter2() } }; __patchBranch2 {  turns *= 10
+                return _patchResume(.value( turns))
+             } } } }
+            """)
+    }
+
     @Test func branchesAndLoopsBecomeLocalFunctionsOnTheirOwnLines() throws {
         let source = """
             func load(ids: [Int], retry: Bool) async throws -> Int {

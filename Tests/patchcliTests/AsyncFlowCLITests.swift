@@ -40,6 +40,8 @@ import Testing
         ("patch_start__pf_Flow_firstLong__ids", #"{"ids":[2,9]}"#),
         // for … in … where …
         ("patch_start__pf_Flow_ticks__count", #"{"count":5}"#),
+        // Loops, a branch and an await statement on one line with their braces or a `;`.
+        ("patch_start__pf_Flow_spins__count", #"{"count":3}"#),
         // An await in a `catch` body.
         ("patch_start__pf_Flow_recover__id", #"{"id":1}"#),
         ("patch_start__pf_Flow_recover__id", #"{"id":-1}"#),
@@ -62,7 +64,7 @@ import Testing
             }
 
             let shipped = ["Flow.lengths(first:second:)", "Flow.shout(id:)", "Flow.describe(id:)", "Flow.joined(first:second:)", "Flow.tally(id:)", "Flow.pick(id:fallback:)", "Flow.kind(id:)",
-                           "Flow.checked(id:)", "Flow.firstLong(ids:)", "Flow.ticks(count:)", "Flow.recover(id:)", "Quotes.total(ids:)", "Quotes.both(first:second:)"]
+                           "Flow.checked(id:)", "Flow.firstLong(ids:)", "Flow.ticks(count:)", "Flow.spins(count:)", "Flow.recover(id:)", "Quotes.total(ids:)", "Quotes.both(first:second:)"]
             let refused = ["Flow.retry(id:)", "Flow.either(id:quick:)", "Flow.caught(id:)"]
             let build = try CLI.run(["build", "--project", project.path, "--sources", project.appendingPathComponent("Sources/Shop").path, "--json"]
                                     + (shipped + refused).flatMap { ["--export", $0] })

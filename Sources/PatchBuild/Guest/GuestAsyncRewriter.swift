@@ -36,6 +36,10 @@ final class GuestAsyncRewriter {
     /// is an escaping closure, which must capture the object explicitly to name it.
     private let selfCapture: String
     private var insertions: [Int: String] = [:]
+    /// Offsets where an insertion leaves a continuation or local function open with no statement in
+    /// it yet (`{ _ in `, `__patchBranchN { `): a `;` may not follow there, so the statement's own
+    /// `;` goes and the block's tail follows with a space.
+    private var openings: Set<Int> = []
     private var replacements: [(range: Range<Int>, replacement: String)] = []
     private var handledReturns: Set<SyntaxIdentifier> = []
     /// The `async let` names of the function and the guest handle each reads (`__patchLetN`, `then` or `thenInfallible`).
@@ -135,12 +139,14 @@ final class GuestAsyncRewriter {
         var closers: [String] = []
         for item in items {
             try statement(item, scope: scope, closers: &closers)
+            if let semicolon = item.semicolon, openings.contains(item.item.endPositionBeforeTrailingTrivia.utf8Offset) { remove(semicolon) }
         }
         let jumps = items.last.map { last in
             last.item.is(ReturnStmtSyntax.self) || last.item.is(ThrowStmtSyntax.self) || last.item.is(BreakStmtSyntax.self)
                 || last.item.is(ContinueStmtSyntax.self) || last.item.is(FallThroughStmtSyntax.self)
         } ?? false
-        let tail = jumps || scope.tail.isEmpty ? "" : end.separator + scope.tail
+        let endsOpen = items.last.map { openings.contains($0.item.endPositionBeforeTrailingTrivia.utf8Offset) } ?? false
+        let tail = jumps || scope.tail.isEmpty ? "" : (endsOpen ? " " : end.separator) + scope.tail
         insert(tail + closers.reversed().joined(), at: end.offset)
     }
 
@@ -209,6 +215,7 @@ final class GuestAsyncRewriter {
             closers.append(closing + " } }")
         case .discarded:
             insert(continuation + "_ in " + opening, at: end)
+            openings.insert(end)
             closers.append(closing + " } }")
         case .returned(let returnStatement):
             handledReturns.insert(returnStatement.id)
@@ -506,9 +513,11 @@ final class GuestAsyncRewriter {
         for (items, end) in blocks {
             try block(items, end: end, scope: inner)
         }
-        let end = item.endPositionBeforeTrailingTrivia.utf8Offset
+        // Before the statement's own `;`, which `block` removes: `else` and the continuation follow the `}`.
+        let end = item.item.endPositionBeforeTrailingTrivia.utf8Offset
         if missingElse { insert(" else { \(after)() }", at: end) }
         insert("\(closing) }; __patchBranch\(number) {\(opening) ", at: end)
+        openings.insert(end)
         closers.append(closing + " }")
     }
 
@@ -559,6 +568,7 @@ final class GuestAsyncRewriter {
                   scope: Scope(tail: "\(next)()", breakTarget: "return \(after)()", continueTarget: "return \(next)()"))
         insert(closing + " ", at: body.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset)
         insert("; \(next)()\(closing) }; __patchLoop\(number) {\(opening) ", at: body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset)
+        openings.insert(body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset)
         closers.append(closing + " }")
     }
 

@@ -119,6 +119,16 @@ enum Flow {
         if id < 0 { throw QuoteError.empty }
     }
 
+    // Awaits on the line of the block's braces and before a `;` (no statement may follow a `{` or `in` with `;`).
+    // @patchable
+    static func spins(count: Int) async -> Int {
+        var turns = 0
+        for _ in 0..<count { await Task.yield() }
+        while turns < count { await Task.yield(); turns += 1 }
+        if count > 1 { await Task.yield() }; turns *= 10
+        return turns
+    }
+
     // Still native: each names its construct.
 
     // @patchable

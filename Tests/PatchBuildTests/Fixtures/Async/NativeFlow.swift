@@ -28,6 +28,7 @@ struct NativeFlow {
         print(await envelope { try await Flow.firstLong(ids: [2, 3, 1]) })
         print(await envelope { try await Flow.firstLong(ids: [2, 9]) })
         print(await envelope { await Flow.ticks(count: 5) })
+        print(await envelope { await Flow.spins(count: 3) })
         print(await envelope { await Flow.recover(id: 1) })
         print(await envelope { await Flow.recover(id: -1) })
         print(await envelope { try await Quotes.total(ids: [1, 2, 1]) })
