@@ -579,7 +579,7 @@ def render_section(pair_results: list[PairResult], tools: list[Tool], metrics: l
         "(about 10 MiB and a few tens of ms).",
         "- Apply memory: the target row subtracts each tool's process baseline (the peak RSS of its apply command "
         "given a 1-byte OLD and the patch from it to itself: the resident pages of the executable, its shared libraries and the "
-        "command's own code, about 35 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
+        "command's own code, about 31 MiB for patchcli, a Swift binary linking Foundation, and 1 MiB for C `bspatch`), "
         "which the command pays before reading a byte; the rows below it show the raw figure.",
         "- The Embedded Swift pairs are built by `benchmarks/diff/corpus.py` from `benchmarks/diff/swift-module/` "
         "(swift-*) and, for shop-*, by the patchcli under test from a copy of `Examples/PatchShop` with two successive edits; "
