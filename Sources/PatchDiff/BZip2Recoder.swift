@@ -373,7 +373,7 @@ enum BZip2Recoder {
     static func huffmanLengths(_ weights: [Int]) -> [Int] {
         let count = weights.count
         var parent = [Int](repeating: -1, count: 2 * count)
-        var heap = MinHeap()
+        var heap = MinHeap(capacity: count)
         for (index, weight) in weights.enumerated() { heap.push(HeapNode(weight: weight, depth: 0, index: index)) }
         var next = count
         while heap.count > 1 {
@@ -390,45 +390,64 @@ enum BZip2Recoder {
         }
     }
 
-    struct HeapNode: Comparable {
-        var weight: Int
-        var depth: Int
-        var index: Int
-        static func < (a: HeapNode, b: HeapNode) -> Bool {
-            (a.weight, a.depth, a.index) < (b.weight, b.depth, b.index)
+    /// A node ordered by (weight, depth, index), packed in one integer so the heap compares and
+    /// moves 8 bytes: weight in the high 40 bits (a block's symbol count, below 2^20, bounds every
+    /// subtree's weight, and so its depth below 30), depth in 8, index in 16 (at most 2 × 258 nodes).
+    struct HeapNode {
+        let key: UInt64
+
+        init(weight: Int, depth: Int, index: Int) {
+            key = UInt64(weight) << 24 | UInt64(depth) << 16 | UInt64(index)
         }
+
+        init(key: UInt64) { self.key = key }
+
+        var weight: Int { Int(key >> 24) }
+        var depth: Int { Int(key >> 16 & 0xFF) }
+        var index: Int { Int(key & 0xFFFF) }
     }
 
+    /// A binary min-heap of packed nodes; sifts work on the buffer directly (no per-access bounds
+    /// or uniqueness checks: the recoder builds hundreds of codes per block).
     struct MinHeap {
-        private var nodes: [HeapNode] = []
-        var count: Int { nodes.count }
+        private var keys: [UInt64] = []
+        var count: Int { keys.count }
+
+        init(capacity: Int) { keys.reserveCapacity(capacity) }
 
         mutating func push(_ node: HeapNode) {
-            nodes.append(node)
-            var child = nodes.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard nodes[child] < nodes[parent] else { break }
-                nodes.swapAt(child, parent)
-                child = parent
+            keys.append(node.key)
+            keys.withUnsafeMutableBufferPointer { keys in
+                var child = keys.count - 1
+                let key = keys[child]
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard key < keys[parent] else { break }
+                    keys[child] = keys[parent]
+                    child = parent
+                }
+                keys[child] = key
             }
         }
 
         mutating func pop() -> HeapNode {
-            let top = nodes[0]
-            let last = nodes.removeLast()
-            guard !nodes.isEmpty else { return top }
-            nodes[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < nodes.count && nodes[left] < nodes[smallest] { smallest = left }
-                if right < nodes.count && nodes[right] < nodes[smallest] { smallest = right }
-                guard smallest != parent else { return top }
-                nodes.swapAt(parent, smallest)
-                parent = smallest
+            let top = keys[0]
+            let last = keys.removeLast()
+            keys.withUnsafeMutableBufferPointer { keys in
+                guard !keys.isEmpty else { return }
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var smallest = left
+                    guard left < keys.count else { break }
+                    if right < keys.count && keys[right] < keys[left] { smallest = right }
+                    guard keys[smallest] < last else { break }
+                    keys[parent] = keys[smallest]
+                    parent = smallest
+                }
+                keys[parent] = last
             }
+            return HeapNode(key: top)
         }
     }
 
