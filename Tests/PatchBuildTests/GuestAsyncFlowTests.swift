@@ -6,7 +6,7 @@ import Testing
 /// AsyncFlowCLITests compiles and runs the same forms in the guest against the native run.
 @Suite struct GuestAsyncFlowTests {
     @Test(arguments: [
-        ("repeat { total += try await fetch(total) } while total < 3", "an await inside a `repeat` loop"),
+        ("repeat { total += try await fetch(total) } while try await fetch(total) < 3", "an await in a `repeat` loop's condition"),
         ("if total > 0 && (try await fetch(1)) > 0 { total = 1 }", "an await right of `&&`, `||`, `??` or in a `? :` branch (evaluated only sometimes)"),
         ("total = total > 0 ? try await fetch(1) : 0", "an await in a `? :` branch (evaluated only sometimes)"),
         ("let value = try! await fetch(1)", "`try!`, or `try?` around more than one awaited call, with an await"),
@@ -52,6 +52,34 @@ import Testing
                 func __patchBranch2(_ __patchAfter2: @escaping () -> Void) { if count > 1 { _patchYield() { _patchOutcome in _patchOutcome.thenInfallible(_patchResume) { _ in   __patchAfter2() } }} else { __patchAfter2() } }; __patchBranch2 {  turns *= 10
                 return _patchResume(.value( turns))
              } } } }
+            """)
+    }
+
+    /// `repeat … while`: the condition moves to the loop's first line, tested after each pass and by
+    /// `continue`; `while C` after the `}` goes, so every line stays where it was.
+    @Test func repeatLoopsTestTheirConditionAfterTheBody() throws {
+        let source = """
+            func skipping(ids: [Int]) async throws -> Int {
+                var index = 0, total = 0
+                repeat {
+                    index += 1
+                    if ids[index - 1] < 0 { continue }
+                    total += try await fetch(ids[index - 1])
+                } while index < ids.count
+                return total
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "skipping", thrownTypes: ["fetch": "E", "skipping": "E"]).get()
+        #expect(result == """
+            func skipping(ids: [Int], _ _patchResume: @escaping (_PatchAsyncOutcome<Int, E>) -> Void)    {do throws(E) {
+                var index = 0, total = 0
+                func __patchLoop0(_ __patchAfter0: @escaping () -> Void) {do throws(E) { func __patchTest0() {do throws(E) { guard index < ids.count else { return __patchAfter0() }; __patchNext0() } catch { _patchResume(.thrown(error)) } }; func __patchNext0() {do throws(E) {
+                    index += 1
+                    if ids[index - 1] < 0 { return __patchTest0() }
+                    fetch(ids[index - 1]) { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait1 in do throws(E) { total += try __patchAwait1
+                 __patchTest0() } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } }; __patchNext0() } catch { _patchResume(.thrown(error)) } }; __patchLoop0 {do throws(E) { 
+                return _patchResume(.value( total))
+             } catch { _patchResume(.thrown(error)) } } } catch { _patchResume(.thrown(error)) } }
             """)
     }
 

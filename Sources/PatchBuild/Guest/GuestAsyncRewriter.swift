@@ -10,9 +10,10 @@ import SwiftSyntax
 ///   statement whose value the statement reads as `__patchAwaitN`.
 /// - A branch (`if`, `switch`, `do`) with awaits inside becomes `func __patchBranchN(_ __patchAfterN:)`:
 ///   every branch ends by calling `__patchAfterN`, the rest of the block, passed as trailing closure.
-/// - A loop (`for x in seq`, `while cond`) with awaits inside becomes `func __patchLoopN(_ __patchAfterN:)`
-///   around a recursive `__patchNextN()` over an iterator or the condition: the body's end calls it
-///   again, `continue` returns into it, `break` returns into `__patchAfterN`.
+/// - A loop (`for x in seq`, `while cond`, `repeat … while cond`) with awaits inside becomes
+///   `func __patchLoopN(_ __patchAfterN:)` around a recursive `__patchNextN()` over an iterator or the
+///   condition (checked after the body for `repeat`): the body's end calls it again, `continue` returns
+///   into it, `break` returns into `__patchAfterN`.
 /// - `async let a = f()` starts `f` at once (`_patchAsyncLet`), and each read of `a` waits for it.
 final class GuestAsyncRewriter {
     typealias Refusal = GuestAsyncTransform.Refusal
@@ -183,7 +184,7 @@ final class GuestAsyncRewriter {
         } else if let loop = statement?.as(WhileStmtSyntax.self) {
             try whileLoop(loop, item: item, scope: scope, closers: &closers)
         } else if let loop = statement?.as(RepeatStmtSyntax.self) {
-            throw Refusal(node: Syntax(loop), construct: "an await inside a `repeat` loop")
+            try repeatLoop(loop, item: item, scope: scope, closers: &closers)
         } else if let scoped = statement?.as(DoStmtSyntax.self) {
             try doStatement(scoped, item: item, scope: scope, closers: &closers)
         } else if item.id != implicitResult, reads.isEmpty, found.awaits.count == 1, found.awaits[0].parent?.as(TryExprSyntax.self)?.questionOrExclamationMark == nil,
@@ -562,10 +563,34 @@ final class GuestAsyncRewriter {
         try loopBody(loop.body, number: number, scope: scope, closers: &closers)
     }
 
-    private func loopBody(_ body: CodeBlockSyntax, number: Int, scope: Scope, closers: inout [String]) throws(Refusal) {
+    /// `repeat { BODY } while C` → `func __patchLoopN(_ __patchAfterN: …) { func __patchTestN() { guard C
+    /// else { return __patchAfterN() }; __patchNextN() }; func __patchNextN() { BODY __patchTestN() };
+    /// __patchNextN() }; __patchLoopN { rest of the block }`: the body runs first, `continue` goes to the
+    /// condition. The condition moves up to the loop's first line (it sees no name the body declares).
+    private func repeatLoop(_ loop: RepeatStmtSyntax, item: CodeBlockItemSyntax, scope: Scope, closers: inout [String]) throws(Refusal) {
+        guard !awaits(in: loop.body).isEmpty else { return try jumps(in: item, scope: scope) }
+        if let inside = awaits(in: loop.condition).first {
+            throw Refusal(node: Syntax(inside), construct: "an await in a `repeat` loop's condition")
+        }
+        let number = fresh()
+        let (after, next, test) = ("__patchAfter\(number)", "__patchNext\(number)", "__patchTest\(number)")
+        replace(loop.repeatKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<loop.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                with: "func __patchLoop\(number)(_ \(after): @escaping () -> Void) {\(opening) func \(test)() {\(opening) guard \(flat(loop.condition)) else { return \(after)() }; "
+                    + "\(next)()\(closing) }; func \(next)() {\(opening)")
+        // `while C` after the body's `}` goes: the continuation opens there instead.
+        replace(loop.body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset..<loop.condition.endPositionBeforeTrailingTrivia.utf8Offset, with: "")
+        try loopBody(loop.body, number: number, tail: "\(test)()", scope: scope, closers: &closers)
+        openings.insert(loop.condition.endPositionBeforeTrailingTrivia.utf8Offset)
+    }
+
+    /// A rewritten loop's body: its end runs `tail` (the next iteration, or `repeat`'s condition), which
+    /// `continue` returns into; `break` returns into `__patchAfterN`; the loop's local function closes
+    /// after the body and the rest of the block becomes `__patchLoopN`'s trailing closure.
+    private func loopBody(_ body: CodeBlockSyntax, number: Int, tail: String? = nil, scope: Scope, closers: inout [String]) throws(Refusal) {
         let (after, next) = ("__patchAfter\(number)", "__patchNext\(number)")
+        let tail = tail ?? "\(next)()"
         try block(body.statements, end: end(of: body),
-                  scope: Scope(tail: "\(next)()", breakTarget: "return \(after)()", continueTarget: "return \(next)()"))
+                  scope: Scope(tail: tail, breakTarget: "return \(after)()", continueTarget: "return \(tail)"))
         insert(closing + " ", at: body.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset)
         insert("; \(next)()\(closing) }; __patchLoop\(number) {\(opening) ", at: body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset)
         openings.insert(body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset)

@@ -129,8 +129,7 @@ enum Flow {
         return turns
     }
 
-    // Still native: each names its construct.
-
+    // repeat … while: the body first, then the condition; `continue` goes to the condition.
     // @patchable
     static func retry(id: Int) async throws -> Int {
         var attempts = 0
@@ -140,6 +139,19 @@ enum Flow {
         } while attempts < 3
         return attempts
     }
+
+    // @patchable
+    static func skipping(ids: [Int]) async throws -> Int {
+        var index = 0, total = 0
+        repeat {
+            index += 1
+            if ids[index - 1] < 0 { continue }
+            total += try await Quotes.fetch(id: ids[index - 1]).text.count
+        } while index < ids.count
+        return total
+    }
+
+    // Still native: each names its construct.
 
     // @patchable
     static func either(id: Int, quick: Bool) async throws -> Bool {
