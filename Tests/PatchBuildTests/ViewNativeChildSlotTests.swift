@@ -84,6 +84,42 @@ import Testing
         #expect(diagnostics == nil, "\(diagnostics ?? "")")
     }
 
+    /// Reached through a helper of another type rather than as a statement of the body, the child
+    /// would be copied with its wrapper: the view is refused with the child's declaration, before the
+    /// guest compiler would fail on `@Environment` (it used to say "type annotation missing in pattern").
+    @Test func aChildReachedThroughAnotherTypesHelperRefusesTheViewWithItsWrapper() throws {
+        let screens = """
+            import SwiftUI
+
+            enum Screen {
+                case account
+                @ViewBuilder var destination: some View {
+                    switch self {
+                    case .account: AccountStack(title: "Account")
+                    }
+                }
+            }
+
+            struct Tabs: View {
+                let screen: Screen
+                var body: some View {
+                    VStack {
+                        screen.destination
+                    }
+                }
+            }
+
+            """
+        let index = GuestSourceIndex(sources: [("Sources/App/AccountStack.swift", Self.child), ("Sources/App/Tabs.swift", screens)])
+        let request = GuestViewRequest(declarationID: "App:Tabs.body", typeName: "Tabs", path: ["Tabs"])
+        let program = GuestSourceGenerator(index: index).generate(exports: [], views: [request])
+        #expect(program.views.isEmpty)
+        let problem = try #require(program.unpatchable.first)
+        #expect(problem.reason == .viewNotLowerable && problem.declarationID == "App:Tabs.body")
+        #expect(problem.detail == "its code reaches AccountStack, which declares `@Environment(\\.colorScheme) private var colorScheme`: only the host fills @Environment, so AccountStack renders natively only as a slot, a statement of the lowered body naming it (`AccountStack(…)`), not through other code such as a helper of another type")
+        #expect(problem.location == GuestSourceLocation(file: "Sources/App/AccountStack.swift", line: 4))
+    }
+
     /// The child may live in another target (a package of the app's views): its file joins the analysis.
     @Test func aChildOfAnotherTargetIsASlotToo() throws {
         let kit = Self.child.replacingOccurrences(of: "struct AccountStack", with: "public struct AccountStack")
