@@ -75,6 +75,9 @@ struct ViewDSLTests {
         (47, leaf(#"{"styledText":{"_0":"Hi Ada","verbatim":false,"markdown":true,"localized":false}}"#)),
         (48, leaf(#"{"styledText":{"_0":"Ada","verbatim":false,"markdown":true,"localized":true}}"#)),
         (49, leaf(#"{"styledText":{"_0":"Greeting","verbatim":false,"markdown":true,"localized":true}}"#)),
+        // SwiftUI's static shape members where a shape is expected.
+        (50, #"{"kind":{"text":{"_0":"pill"}},"modifiers":[{"backgroundStyle":{"_0":{"material":{"_0":"thin"}},"in":{"capsule":{}}}},{"clipShape":{"_0":{"circle":{}}}}]}"#),
+        (51, dividerWith(#"{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":6}}}},{"clipShape":{"_0":{"rectangle":{}}}},{"clipShape":{"_0":{"ellipse":{}}}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {

@@ -154,6 +154,16 @@ struct Capsule: Shape {
     var _kind: _PatchIR { _patchShapeKind("capsule") }
 }
 
+// SwiftUI's static shape members, where a shape is expected (`.clipShape(.circle)`,
+// `.background(.thinMaterial, in: .capsule)`, `.rect(cornerRadius: 8)`).
+extension Shape where Self == Rectangle { static var rect: Rectangle { Rectangle() } }
+extension Shape where Self == Circle { static var circle: Circle { Circle() } }
+extension Shape where Self == Ellipse { static var ellipse: Ellipse { Ellipse() } }
+extension Shape where Self == Capsule { static var capsule: Capsule { Capsule() } }
+extension Shape where Self == RoundedRectangle {
+    static func rect(cornerRadius: Double) -> RoundedRectangle { RoundedRectangle(cornerRadius: cornerRadius) }
+}
+
 struct RoundedRectangle: Shape {
     let _cornerRadius: Double
     init(cornerRadius: Double) { _cornerRadius = cornerRadius }

@@ -57,6 +57,8 @@ struct Sample: View {
         case 47: Text("Hi \(name)", bundle: .main, comment: "An interpolated key.")
         case 48: Text(LocalizedStringKey(name))
         case 49: Text(greetingKey)
+        case 50: Text("pill").background(.thinMaterial, in: .capsule).clipShape(.circle)
+        case 51: Divider().clipShape(.rect(cornerRadius: 6)).clipShape(.rect).clipShape(.ellipse)
         default:
             if name.isEmpty {
                 Text("empty")
