@@ -934,7 +934,8 @@ private struct Planner {
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
-    /// an observable or `@Model` class, a closure type, `EnvironmentValues` (the app's own keys) or a native-only view are parsed again for it (the scans keep no syntax): a project without
+    /// an observable or `@Model` class, a closure type, `EnvironmentValues` (the app's own keys), a native-only view or a
+    /// view of a file declaring a wrapper SwiftUI fills are parsed again for it (the scans keep no syntax): a project without
     /// any pays one byte search per file. A view whose reads cannot all be tokens is routed without
     /// any; `build` reports why it does not lower.
     mutating func resolveViewTokens(_ analyses: [TargetAnalysis]) {
@@ -965,18 +966,32 @@ private struct Planner {
             && valuePaths.insert(file.path).inserted {
             valueFiles.append((file.path, String(decoding: file.userBytes, as: UTF8.self)))
         }
+        // A view declaring a wrapper SwiftUI fills natively (`ViewTokenAnalysis.nativeChildWrappers`) is a
+        // slot where another view uses it: the files naming a view of such a file are read, with the
+        // files declaring them (from any target: a package's view used by the app's).
+        let childMarkers = ViewTokenAnalysis.nativeChildWrappers.map { Array("@\($0)".utf8) }
+        var nativeChildNames: Set<[UInt8]> = []
+        var nativeChildFiles: [(path: String, text: String)] = []
+        for analysis in analyses {
+            for file in analysis.files where childMarkers.contains(where: { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }) {
+                let names = analysis.viewTypes.filter { analysis.typeFiles[$0] == file.path }.compactMap { $0.split(separator: ".").last }
+                guard !names.isEmpty else { continue }
+                nativeChildNames.formUnion(names.map { Array($0.utf8) })
+                if valuePaths.insert(file.path).inserted { nativeChildFiles.append((file.path, String(decoding: file.userBytes, as: UTF8.self))) }
+            }
+        }
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
             let representable = Array("Representable".utf8)
             let hasRepresentable = analysis.files.contains { GeneratedSection.firstRange(of: representable, in: $0.userBytes) != nil }
             let sources = hasRepresentable ? analysis.files : analysis.files.filter { file in
-                (markers + classNames).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+                (markers + classNames + nativeChildNames).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
             }
             guard !sources.isEmpty else { continue }
             let own = Set(sources.map(\.path))
             // The target's own files first: a view's name finds the target's own declaration.
             let texts = sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
-                + (modelFiles + valueFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
+                + (modelFiles + valueFiles + nativeChildFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
             // A view only another platform's build compiles (`#if os(macOS)`) is analysed as that
             // build reads it: its thunk exists only there.
             var remaining = analysis.viewTypes.sorted()

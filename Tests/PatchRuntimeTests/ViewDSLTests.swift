@@ -69,6 +69,15 @@ struct ViewDSLTests {
         (43, leaf(#"{"shape":{"_0":{"roundedRectangle":{"cornerRadius":12}}}}"#)),
         (44, #"{"kind":{"text":{"_0":"clipped"}},"modifiers":[{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":4.5}}}}]}"#),
         (45, #"{"kind":{"color":{"_0":\#(red)}},"modifiers":[{"clipShape":{"_0":{"circle":{}}}}]}"#),
+        // A LocalizedStringKey is looked up and its Markdown rendered by the host; an interpolated
+        // one is the formatted text, not looked up (its native key is the `%@` format).
+        (46, leaf(#"{"styledText":{"_0":"Welcome *back*","verbatim":false,"markdown":true,"localized":true}}"#)),
+        (47, leaf(#"{"styledText":{"_0":"Hi Ada","verbatim":false,"markdown":true,"localized":false}}"#)),
+        (48, leaf(#"{"styledText":{"_0":"Ada","verbatim":false,"markdown":true,"localized":true}}"#)),
+        (49, leaf(#"{"styledText":{"_0":"Greeting","verbatim":false,"markdown":true,"localized":true}}"#)),
+        // SwiftUI's static shape members where a shape is expected.
+        (50, #"{"kind":{"text":{"_0":"pill"}},"modifiers":[{"backgroundStyle":{"_0":{"material":{"_0":"thin"}},"in":{"capsule":{}}}},{"clipShape":{"_0":{"circle":{}}}}]}"#),
+        (51, dividerWith(#"{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":6}}}},{"clipShape":{"_0":{"rectangle":{}}}},{"clipShape":{"_0":{"ellipse":{}}}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {
@@ -86,8 +95,8 @@ struct ViewDSLTests {
         let output = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":10}"#.utf8)).output)
         #expect(String(decoding: output, as: UTF8.self).hasSuffix(
             #","coverage":{"totalNodes":3,"opaqueNodes":0,"totalModifiers":0,"opaqueModifiers":0},"schemaVersion":1}"#))
-        // Shapes and shape styles came with schema 2 (sdk-contract §5.5).
-        for which in [39, 40, 44, 27] {
+        // Shapes, shape styles and styledText came with schema 2 (sdk-contract §5.5).
+        for which in [39, 40, 44, 27, 46] {
             let shaped = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
             #expect(String(decoding: shaped, as: UTF8.self).hasSuffix(#""schemaVersion":2}"#), "sample \(which)")
         }

@@ -18,9 +18,46 @@ struct Text: _PatchPrimitiveView {
 
     init(verbatim content: String) { self.init(content) }
 
+    /// `Text(_ key: LocalizedStringKey)` (also `Text("…", comment: "…")`, `Text(LocalizedStringKey(name))`,
+    /// a `LocalizedStringKey` the view passes on): SwiftUI looks the key up in the app's strings
+    /// tables and renders its Markdown, which the IR's `styledText` asks of the host. A String
+    /// literal still picks `init(_: String)` (the default literal type), as before. `bundle:` is the
+    /// app's (`.main`, or nil): `styledText` names no bundle, so the guest's `Bundle` has no
+    /// `.module` and a package's table stays native with the compiler's reason; `tableName:` is not
+    /// declared for the same reason. The comment is for translators only.
+    init(_ key: LocalizedStringKey, bundle: Bundle? = nil, comment: StaticString? = nil) {
+        var ir = _PatchIR()
+        ir.raw("{\"styledText\":{\"_0\":")
+        ir.string(key._key)
+        // An interpolated key is looked up natively by its format (`"Hello %@"`), which the IR cannot
+        // carry: the guest writes the formatted text and the host does not look it up.
+        if key._isInterpolated {
+            ir.raw(",\"verbatim\":false,\"markdown\":true,\"localized\":false}}")
+        } else {
+            ir.raw(",\"verbatim\":false,\"markdown\":true,\"localized\":true}}")
+        }
+        _kind = ir
+        _schemaVersion = 2
+    }
+
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: _schemaVersion)
         emission.append(_kind)
+    }
+}
+
+/// SwiftUI's key into the app's strings tables: a literal or `LocalizedStringKey(string)` is the key
+/// as written; an interpolated one (`"\(count) birds"`) holds its formatted text, as the guest's
+/// String interpolation writes it (with its formatters).
+struct LocalizedStringKey: ExpressibleByStringInterpolation, Equatable {
+    let _key: String
+    let _isInterpolated: Bool
+
+    init(_ value: String) { _key = value; _isInterpolated = false }
+    init(stringLiteral value: String) { self.init(value) }
+    init(stringInterpolation: DefaultStringInterpolation) {
+        _key = String(stringInterpolation: stringInterpolation)
+        _isInterpolated = true
     }
 }
 
@@ -115,6 +152,16 @@ struct Ellipse: Shape {
 struct Capsule: Shape {
     init() {}
     var _kind: _PatchIR { _patchShapeKind("capsule") }
+}
+
+// SwiftUI's static shape members, where a shape is expected (`.clipShape(.circle)`,
+// `.background(.thinMaterial, in: .capsule)`, `.rect(cornerRadius: 8)`).
+extension Shape where Self == Rectangle { static var rect: Rectangle { Rectangle() } }
+extension Shape where Self == Circle { static var circle: Circle { Circle() } }
+extension Shape where Self == Ellipse { static var ellipse: Ellipse { Ellipse() } }
+extension Shape where Self == Capsule { static var capsule: Capsule { Capsule() } }
+extension Shape where Self == RoundedRectangle {
+    static func rect(cornerRadius: Double) -> RoundedRectangle { RoundedRectangle(cornerRadius: cornerRadius) }
 }
 
 struct RoundedRectangle: Shape {

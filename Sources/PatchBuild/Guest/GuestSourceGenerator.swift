@@ -83,10 +83,14 @@ struct GuestSourceGenerator {
             case .failure(let problem):
                 unpatchable.append(problem)
             case .success(let plan):
-                views.append(plan)
                 var closure = lowering.closure(of: plan, closureBuilder: closureBuilder)
                 for type in plan.codecTypes { closure.formUnion(closureBuilder.closure(of: .typeShell(type))) }
                 closure.subtract(dropped)
+                if let problem = lowering.nativeWrapperProblem(in: closure, for: plan) {
+                    unpatchable.append(problem)
+                    continue
+                }
+                views.append(plan)
                 viewClosures.append(closure)
             }
         }

@@ -281,6 +281,28 @@ struct GuestViewLowering {
         return closure
     }
 
+    /// Why the view's copy cannot compile: its closure reaches a stored property of another type with
+    /// a wrapper only the host fills (`ViewTokenAnalysis.nativeChildWrappers`), which the guest does
+    /// not declare. A child view naming one is a slot where it is a statement of the body
+    /// (`AccountStack(title:)`); this is the child reached otherwise (through a helper of another
+    /// type: `screen.destination`), said before the guest compiler would fail on the copy.
+    func nativeWrapperProblem(in closure: Set<GuestUnit>, for plan: GuestViewPlan) -> GuestUnpatchable? {
+        for case .member(let type, let position) in closure.sorted() where type != plan.type {
+            let member = index.types[type].members[position]
+            guard member.kind == .storedProperty, let variable = member.decl.as(VariableDeclSyntax.self),
+                  let wrapper = variable.attributes.lazy.compactMap({ $0.as(AttributeSyntax.self)?.attributeName.trimmedText })
+                      .first(where: ViewTokenAnalysis.nativeChildWrappers.contains) else { continue }
+            let file = index.files[member.file]
+            let name = index.types[type].qualifiedName
+            let declaration = variable.trimmedText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            return GuestUnpatchable(
+                declarationID: plan.request.declarationID, reason: .viewNotLowerable,
+                detail: "its code reaches \(name), which declares `\(declaration)`: only the host fills @\(wrapper), so \(name) renders natively only as a slot, a statement of the lowered body naming it (`\(name)(…)`), not through other code such as a helper of another type",
+                location: GuestSourceLocation(file: file.relativePath, line: file.line(of: variable)))
+        }
+        return nil
+    }
+
     /// `init(_patchInputs:)` and the body and dispatch exports of one view.
     func emitGlue(for plan: GuestViewPlan, into writer: inout GuestSourceWriter) {
         let typeName = index.types[plan.type].qualifiedName

@@ -231,6 +231,15 @@ struct ViewTokenAnalysis {
     static let representableProtocols: Set<String> = [
         "UIViewRepresentable", "NSViewRepresentable", "UIViewControllerRepresentable", "NSViewControllerRepresentable",
     ]
+    /// Property wrappers SwiftUI fills natively whose values no input carries (sdk-contract §5.4), and
+    /// which the guest DSL does not declare. A child view of the project declaring one (an
+    /// `@Environment`, `@Query` or `@FocusState` in `AccountStack`) cannot render inside another view's
+    /// guest tree: its host reads would need tokens the parent's thunk does not pass, and its copy
+    /// would not compile. Used as a leaf, it is a slot: the host renders the child as the shipped app does.
+    static let nativeChildWrappers: Set<String> = hostWrappers.union([
+        "SceneStorage", "FocusState", "AccessibilityFocusState", "ScaledMetric", "Namespace", "GestureState",
+        "FocusedValue", "FocusedBinding", "FocusedObject",
+    ])
 
     /// A property whose value the host does not put in the inputs. Reads through `type` may be
     /// tokens; a root without one (an environment action or object, a closure the host does not
@@ -363,7 +372,7 @@ struct ViewTokenAnalysis {
         for token in decl.tokens(viewMode: .sourceAccurate) {
             guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
                   let call = reference.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == reference.id,
-                  Self.nativeOnlyViews.contains(name) || isRepresentable(name) else { continue }
+                  Self.nativeOnlyViews.contains(name) || isRepresentable(name) || isNativeChild(name, of: viewPath) else { continue }
             var statement = Syntax(call)
             while let parent = statement.parent {
                 if let access = parent.as(MemberAccessExprSyntax.self), access.base?.id == statement.id { statement = parent; continue }
@@ -405,6 +414,20 @@ struct ViewTokenAnalysis {
     private func isRepresentable(_ name: String) -> Bool {
         guard let type = index.lookupType(path: [name]) else { return false }
         return !index.types[type].inheritedNames.filter(Self.representableProtocols.contains).isEmpty
+    }
+
+    /// A view of the project (a type with a `body`), other than the one analysed, that declares a
+    /// stored property with one of `nativeChildWrappers`: the host renders it.
+    private func isNativeChild(_ name: String, of viewPath: [String]) -> Bool {
+        index.resolveType(named: name, from: viewPath).contains { type in
+            let entry = index.types[type]
+            guard entry.path != viewPath, entry.members.contains(where: { $0.names == ["body"] }) else { return false }
+            return entry.members.contains { member in
+                member.kind == .storedProperty && member.decl.as(VariableDeclSyntax.self)?.attributes.contains {
+                    $0.as(AttributeSyntax.self).map { Self.nativeChildWrappers.contains($0.attributeName.trimmedText) } ?? false
+                } == true
+            }
+        }
     }
 
     /// A slot's expression as the thunk writes it: its tokens, a newline where the source had one

@@ -53,6 +53,12 @@ struct Sample: View {
         case 43: RoundedRectangle(cornerRadius: 12)
         case 44: Text("clipped").clipShape(RoundedRectangle(cornerRadius: 4.5))
         case 45: Color.red.clipShape(Circle())
+        case 46: Text("Welcome *back*", comment: "The greeting.")
+        case 47: Text("Hi \(name)", bundle: .main, comment: "An interpolated key.")
+        case 48: Text(LocalizedStringKey(name))
+        case 49: Text(greetingKey)
+        case 50: Text("pill").background(.thinMaterial, in: .capsule).clipShape(.circle)
+        case 51: Divider().clipShape(.rect(cornerRadius: 6)).clipShape(.rect).clipShape(.ellipse)
         default:
             if name.isEmpty {
                 Text("empty")
@@ -60,6 +66,11 @@ struct Sample: View {
             Text("a").bold().opacity(0.5)
         }
     }
+}
+
+extension Sample {
+    /// A key the view passes on, as real views' helpers do (`func cell(title: LocalizedStringKey)`).
+    var greetingKey: LocalizedStringKey { "Greeting" }
 }
 
 struct Counter: View {
