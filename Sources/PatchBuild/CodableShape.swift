@@ -199,8 +199,8 @@ struct CodableIndex {
                 : "`\(candidate)` is not \(requirement); declare `\(candidate): Codable` (in the type or an extension) or patch a function that takes and returns Codable values"
         }
         if path.count == 1, CodableShape.standardCodable.contains(path[0]) { return nil }
-        // `Donut.ID` of an `Identifiable` struct that declares no `ID` of its own (found above) is the
-        // type of its stored `id`, written in the struct's scope; the guest glue resolves it alike.
+        // `Donut.ID` of an `Identifiable` struct or enum that declares no `ID` of its own (found above)
+        // is the type of its `id`, written in the type's scope; the guest glue resolves it alike.
         if path.count > 1, path.last == "ID", depth < 8, let identity = identity(of: Array(path.dropLast()), scope: scope) {
             for reference in identity.references {
                 if let reason = reason(for: reference.path, scope: identity.type, isResult: isResult, depth: depth + 1) {
@@ -212,7 +212,7 @@ struct CodableIndex {
         return "`\(written)` is neither declared in the prepared targets nor a standard Codable type, so prepare cannot tell that the thunk compiles"
     }
 
-    /// The `Identifiable` struct `path` names in `scope` and the references of its stored `id`'s type.
+    /// The `Identifiable` struct or enum `path` names in `scope` and the references of its `id`'s type.
     private func identity(of path: [String], scope: [String]) -> (type: [String], references: [CodableReference])? {
         // `Self.ID` inside the struct (or an extension of it).
         if path == ["Self"] {
