@@ -1,3 +1,4 @@
+import SwiftParser
 import SwiftSyntax
 
 /// Whether a function thunk's JSON round trip can compile: every parameter type must be `Encodable`
@@ -91,12 +92,30 @@ struct CodableIndex {
     private var protocols: [String: [String]] = [:]
     private var aliases: [String: TypeAliasScan] = [:]
     private var declared: Set<String> = []
+    /// The type of a struct's or enum's `id` (stored, or computed with a written type): what
+    /// `Type.ID` is when the type is `Identifiable`. Classes are left out: a SwiftData model's
+    /// `Identifiable` conformance comes from a macro prepare does not see.
+    private var identities: [String: [CodableReference]] = [:]
+    private var valueTypes: Set<String> = []
 
     mutating func add(_ scan: FileScan) {
         for type in scan.types {
             let key = type.path.joined(separator: ".")
             declared.insert(key)
             conformances[key, default: []] += type.inheritedTypes
+            if type.kind == .structType || type.kind == .enumType { valueTypes.insert(key) }
+            if type.kind == .structType, let id = type.storedProperties.properties.first(where: { $0.name == "id" }) {
+                identities[key] = id.codableReferences
+            }
+        }
+        for property in scan.functions where property.isProperty && property.baseName == "id" && !property.isStatic {
+            // `var id: String { name }`: the written type, read again (the candidate's own references
+            // stop at the first type it refuses).
+            guard let written = property.returnType else { continue }
+            var references: [CodableReference] = []
+            let type = TypeSyntax(stringLiteral: written)
+            guard !type.hasError, CodableShape.collect(type, isResult: true, into: &references) == nil else { continue }
+            identities[property.ownerPath.joined(separator: ".")] = references
         }
         for extensionScan in scan.extensions {
             conformances[extensionScan.extendedPath.joined(separator: "."), default: []] += extensionScan.inheritedTypes
@@ -176,20 +195,50 @@ struct CodableIndex {
             if length != scope.count && length != 0 {
                 return "`\(written)` is found through an enclosing type, which the generated extension of `\(scope.joined(separator: "."))` cannot see; write it as `\(candidate)`"
             }
-            return conforms(candidate, to: requirement) ? nil
+            return conforms(candidate, toAnyOf: ["Codable", requirement]) ? nil
                 : "`\(candidate)` is not \(requirement); declare `\(candidate): Codable` (in the type or an extension) or patch a function that takes and returns Codable values"
         }
         if path.count == 1, CodableShape.standardCodable.contains(path[0]) { return nil }
+        // `Donut.ID` of an `Identifiable` struct or enum that declares no `ID` of its own (found above)
+        // is the type of its `id`, written in the type's scope; the guest glue resolves it alike.
+        if path.count > 1, path.last == "ID", depth < 8, let identity = identity(of: Array(path.dropLast()), scope: scope) {
+            for reference in identity.references {
+                if let reason = reason(for: reference.path, scope: identity.type, isResult: isResult, depth: depth + 1) {
+                    return "`\(written)` is the type of `\(identity.type.joined(separator: ".")).id`: \(reason)"
+                }
+            }
+            return nil
+        }
         return "`\(written)` is neither declared in the prepared targets nor a standard Codable type, so prepare cannot tell that the thunk compiles"
     }
 
-    private func conforms(_ type: String, to requirement: String) -> Bool {
+    /// The `Identifiable` struct or enum `path` names in `scope` and the references of its `id`'s type.
+    private func identity(of path: [String], scope: [String]) -> (type: [String], references: [CodableReference])? {
+        // `Self.ID` inside the struct (or an extension of it).
+        if path == ["Self"] {
+            let key = scope.joined(separator: ".")
+            return identities[key].flatMap { valueTypes.contains(key) && conforms(key, toAnyOf: ["Identifiable"]) ? (scope, $0) : nil }
+        }
+        for length in stride(from: scope.count, through: 0, by: -1) {
+            let candidate = Array(scope.prefix(length)) + path
+            let key = candidate.joined(separator: ".")
+            guard declared.contains(key) else { continue }
+            // As for any type: the generated extension sees the function's own type and the top level.
+            guard length == scope.count || length == 0, valueTypes.contains(key), let references = identities[key],
+                  conforms(key, toAnyOf: ["Identifiable"]) else { return nil }
+            return (candidate, references)
+        }
+        return nil
+    }
+
+    /// Whether `type`, its protocols or its superclass state one of `names`.
+    private func conforms(_ type: String, toAnyOf names: Set<String>) -> Bool {
         var pending = conformances[type] ?? []
         var seen = Set<String>()
         while let next = pending.popLast() {
             let name = next.hasPrefix("Swift.") ? String(next.dropFirst("Swift.".count)) : next
             guard seen.insert(name).inserted else { continue }
-            if name == "Codable" || name == requirement { return true }
+            if names.contains(name) { return true }
             // Inherited protocols, and a superclass's conformances (a subclass of a Codable class is Codable).
             pending += protocols[name] ?? []
             pending += conformances[name] ?? []

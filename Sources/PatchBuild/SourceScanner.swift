@@ -133,6 +133,8 @@ struct FunctionCandidate: Sendable, Codable, Equatable, RoutingCandidate {
     var isProperty = false
     /// An initializer of a struct or enum: the module returns the new stored values (docs/prepare.md "Initializers").
     var isInitializer = false
+    /// A failable initializer (`init?`): the module's `{"value": null}` makes it return nil.
+    var isFailable = false
     /// A computed property with a `set`: its replacement has a setter too, which an instance
     /// property routes like a mutating method (docs/prepare.md "Setters").
     var hasSetter = false
@@ -428,8 +430,9 @@ struct SourceScanner {
             contentHash: contentHash, line: line(of: initializer.initKeyword), unsupportedReason: nil)
         candidate.hasNativeMarker = markers.native
         Self.recordAccessKeywords(initializer.modifiers, of: &candidate)
-        if initializer.optionalMark != nil {
-            candidate.unsupportedReason = "failable initializers (`init?`) are not routed: the module's result has no way to say nil"
+        candidate.isFailable = initializer.optionalMark?.text == "?"
+        if initializer.optionalMark?.text == "!" {
+            candidate.unsupportedReason = "implicitly unwrapped failable initializers (`init!`) are not routed; write `init?`"
         } else if signature.parameterClause.parameters.isEmpty {
             candidate.unsupportedReason = "an initializer without parameters: its replacement needs argument labels of its own (`init(__patch_…)`) and has none to take them from"
         } else if initializer.genericParameterClause != nil || initializer.genericWhereClause != nil {

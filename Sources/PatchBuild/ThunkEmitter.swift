@@ -352,25 +352,34 @@ enum ThunkEmitter {
         body.append("// patch-function-sha256: \(function.contentHash)")
         body += thunk.availability
         body.append("@_dynamicReplacement(for: \(selector))")
-        body.append("init(\(parameterList))\(function.throwsEffect ? " throws" : "") {")
+        body.append("init\(function.isFailable ? "?" : "")(\(parameterList))\(function.throwsEffect ? " throws" : "") {")
         body += values.declarations.map { "    " + $0 }
         if let mirror = receiver.declaration(conformance: "Decodable") { body.append("    " + mirror) }
         body.append("    struct __PatchArguments: Encodable { \(fields) }")
+        // A failable initializer's module answers `{"value": null}` for nil: the key is required
+        // (`refusingGuestErrors`), so the guest's `{"error": …}` never reads as nil.
+        let valueType = receiver.fieldType + (function.isFailable ? "?" : "")
         if function.throwsEffect {
-            body += thrownResult(value: receiver.fieldType, receiver: nil).map { "    " + $0 }
+            body += thrownResult(value: valueType, receiver: nil).map { "    " + $0 }
         } else {
-            body.append("    struct __PatchResult: Decodable { let value: \(receiver.fieldType) }")
+            body.append("    struct __PatchResult: Decodable { " + (["let value: \(valueType)"] + refusingGuestErrors(value: valueType)).joined(separator: "; ") + " }")
         }
+        // A failable original that fails fails the replacement here, before the module is asked:
+        // a patch can make it fail for more arguments, never for fewer (docs/prepare.md "Initializers").
         body.append("    \(function.throwsEffect ? "try " : "")\(originalCall)")
         body.append("    if Patch.shared.hasFunction(\(export)),")
         body.append("       let __result = try? Patch.shared.callJSON(\(export), __PatchArguments(\(arguments)), returning: __PatchResult.self) {")
-        if function.throwsEffect {
-            // The module's initializer threw: so does this one (after the original ran, as a
-            // throwing initializer may after delegating).
-            body.append("        let __value = try __result.value.get()")
+        // The module's initializer threw: so does this one (after the original ran, as a throwing
+        // initializer may after delegating).
+        let value = function.throwsEffect ? "try __result.value.get()" : "__result.value"
+        if function.isFailable {
+            body.append("        guard let __value = \(value) else { return nil }")
+            body += receiver.writeBack(from: "__value").map { "        " + $0 }
+        } else if function.throwsEffect {
+            body.append("        let __value = \(value)")
             body += receiver.writeBack(from: "__value").map { "        " + $0 }
         } else {
-            body += receiver.writeBack(from: "__result.value").map { "        " + $0 }
+            body += receiver.writeBack(from: value).map { "        " + $0 }
         }
         body.append("    }")
         body.append("}")

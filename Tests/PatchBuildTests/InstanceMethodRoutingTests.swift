@@ -140,9 +140,9 @@ import Testing
             """
         let project = PreparedProject(source, routing: .marked)
         #expect(project.userFile.contains("    dynamic init(host: String, _ port: Int) {\n"))
-        #expect(project.plan.functions.map(\.export) == ["_pf_Client_init__host__"])
+        #expect(project.plan.functions.map(\.export) == ["_pf_Client_init__host__", "_pf_Client_init__path"])
         let skip = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
-        #expect(skip.count == 2 && skip[0].hasPrefix("11 Client.init(path:): failable initializers") && skip[1].hasPrefix("13 Client.init(): an initializer without parameters"), "\(skip)")
+        #expect(skip.count == 1 && skip[0].hasPrefix("13 Client.init(): an initializer without parameters"), "\(skip)")
         let hash = project.plan.baseline.declarations.first { $0.id == "App:Client.init(host:String,_:Int)" }?.contentHash ?? "?"
         #expect(project.routingThunks.contains("""
             extension Client {
@@ -160,6 +160,57 @@ import Testing
                 }
             }
             """), "\(project.routingThunks)")
+    }
+
+    /// A failable initializer's module says nil with `{"value": null}` (key required, so the guest's
+    /// `{"error": …}` is no nil); where the original fails, the replacement fails before asking it.
+    @Test func aFailableInitializerReturnsNilWhenTheModuleSaysNull() {
+        let source = """
+            struct Slug {
+                var text: String
+
+                init?(title: String) {
+                    guard !title.isEmpty else { return nil }
+                    text = title
+                }
+                init?(code: Int) throws {
+                    text = String(code)
+                }
+                init!(raw: String) { text = raw }
+            }
+
+            """
+        let project = PreparedProject(source)
+        #expect(project.userFile.contains("    dynamic init?(title: String) {\n"))
+        #expect(project.plan.functions.map(\.export) == ["_pf_Slug_init__code", "_pf_Slug_init__title"])
+        let skip = project.plan.skipped.map { "\($0.line) \($0.declaration): \($0.reason)" }
+        #expect(skip == ["11 Slug.init(raw:): implicitly unwrapped failable initializers (`init!`) are not routed; write `init?`"], "\(skip)")
+        let hash = project.plan.baseline.declarations.first { $0.id == "App:Slug.init(title:String)" }?.contentHash ?? "?"
+        #expect(project.routingThunks.contains("""
+                // patch-function-sha256: \(hash)
+                @_dynamicReplacement(for: init(title:))
+                init?(__patch_title title: String) {
+                    struct __PatchSelf: Decodable { let text: String }
+                    struct __PatchArguments: Encodable { let title: String }
+                    struct __PatchResult: Decodable { let value: __PatchSelf?; enum CodingKeys: String, CodingKey { case value }; init(from decoder: any Decoder) throws { value = try decoder.container(keyedBy: CodingKeys.self).decode((__PatchSelf?).self, forKey: .value) } }
+                    self.init(title: title)
+                    if Patch.shared.hasFunction("_pf_Slug_init__title"),
+                       let __result = try? Patch.shared.callJSON("_pf_Slug_init__title", __PatchArguments(title: title), returning: __PatchResult.self) {
+                        guard let __value = __result.value else { return nil }
+                        self.text = __value.text
+                    }
+                }
+            """), "\(project.routingThunks)")
+        // Throwing too: the module's throw or its nil.
+        #expect(project.routingThunks.contains("""
+                    try self.init(code: code)
+                    if Patch.shared.hasFunction("_pf_Slug_init__code"),
+                       let __result = try? Patch.shared.callJSON("_pf_Slug_init__code", __PatchArguments(code: code), returning: __PatchResult.self) {
+                        guard let __value = try __result.value.get() else { return nil }
+                        self.text = __value.text
+                    }
+            """), "\(project.routingThunks)")
+        #expect(project.routingThunks.contains("    let value: Result<__PatchSelf?, __PatchThrown>\n"), "\(project.routingThunks)")
     }
 
     @Test func aCodableEnumTravelsAsItself() {

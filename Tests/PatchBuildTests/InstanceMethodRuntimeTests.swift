@@ -32,4 +32,26 @@ struct InstanceMethodRuntimeTests {
 
             """ + calls)
     }
+
+    /// Failable initializers of a struct and an enum, compiled against the stand-in and run: the
+    /// module's value and its `null`, and the guest's `{"error": …}`, which leaves the original's value.
+    @Test func failableInitializersTakeTheModulesValueOrNil() throws {
+        let folder = Self.fixtures.deletingLastPathComponent().appendingPathComponent("RuntimeFailableInit")
+        let sources = try ["Slug.swift", "main.swift"].map { name in
+            SourceFile(path: "Sources/App/\(name)", bytes: Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+        }
+        let plan = Preparer.plan(targets: [PrepareTarget(name: "App", sourceRoots: ["Sources/App"], files: sources)],
+                                 appTarget: "App", routing: .all, existingFile: { _ in nil })
+        #expect(plan.functions.map(\.export).filter { $0.contains("_init_") } == ["_pf_Slug_init__title", "_pf_Tier_init__code"], "\(plan.functions.map(\.export))")
+        let result = try SDKStandIn.compileAndRun(SDKStandIn.prepared(sources, by: plan))
+        #expect(result.status == 0)
+        let calls = try String(contentsOf: folder.appendingPathComponent("calls.txt"), encoding: .utf8)
+        #expect(result.output == """
+            native: slug:Hello World/Hello World nil pro nil
+            module: patched/Hello World nil nil nil
+            refused: slug:Hello World/Hello World nil free nil
+            calls:
+
+            """ + calls)
+    }
 }

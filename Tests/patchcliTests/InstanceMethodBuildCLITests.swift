@@ -83,3 +83,47 @@ import Testing
         }
     }
 }
+
+/// Failable initializers end to end: `init` routes them, a changed body builds, and `run` answers
+/// the thunk's JSON (Tests/PatchBuildTests/Fixtures/RuntimeFailableInit/calls.txt) with the value
+/// or with `{"value":null}` for nil, which the thunk turns into a nil (InstanceMethodRuntimeTests).
+@Suite(.serialized) struct FailableInitializerBuildCLITests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../PatchBuildTests/Fixtures/RuntimeFailableInit").standardizedFileURL
+    static let slugFile = "Sources/Shop/Slug.swift"
+
+    @Test func aChangedFailableInitializerAnswersItsValueOrNull() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Shop")
+            try ViewBuildCLITests.write(InstanceMethodBuildCLITests.manifest, to: "Package.swift", in: project)
+            try ViewBuildCLITests.write(InstanceMethodBuildCLITests.app.replacingOccurrences(of: #"Cart(items: [], currency: "EUR").total()"#, with: #"Slug(title: "a")?.text ?? """#),
+                                        to: "Sources/Shop/ShopApp.swift", in: project)
+            try ViewBuildCLITests.write(String(contentsOf: Self.fixtures.appendingPathComponent("Slug.swift"), encoding: .utf8), to: Self.slugFile, in: project)
+            let initialized = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path, "--json"])
+            #expect(initialized.status == 0, "\(initialized.stdout)\(initialized.stderr)")
+            let prepared = try String(contentsOf: project.appendingPathComponent(Self.slugFile), encoding: .utf8)
+            #expect(prepared.contains("    dynamic init?(title: String) {") && prepared.contains("    dynamic init?(code: Int) {"), "\(prepared)")
+
+            try ViewBuildCLITests.edit(project, Self.slugFile, replacing: "guard !title.isEmpty else", with: "guard title.count > 1 else")
+            try ViewBuildCLITests.edit(project, Self.slugFile, replacing: "        case 1: self = .pro\n", with: "        case 2: self = .pro\n")
+            let build = try CLI.run(["build", "--project", project.path, "--json"])
+            #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let changes = try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)")
+            #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Slug.init(title:String)", "Shop:Tier.init(code:Int)"])
+            #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
+
+            let module = project.appendingPathComponent(".patch/build/module.wasm").path
+            func call(_ export: String, _ input: String) throws -> String? {
+                let run = try CLI.run(["run", module, export, "--input", input, "--decode", "text", "--json"])
+                #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+                return run.result?["output"] as? String
+            }
+            let calls = try String(contentsOf: Self.fixtures.appendingPathComponent("calls.txt"), encoding: .utf8).split(separator: "\n")
+            #expect(calls.first == #"_pf_Slug_init__title {"title":"Hello World"}"# && calls.dropFirst().first == #"_pf_Tier_init__code {"code":1}"#)
+            #expect(try call("_pf_Slug_init__title", #"{"title":"Hello World"}"#) == #"{"value":{"text":"slug:Hello World","source":"Hello World"}}"#)
+            #expect(try call("_pf_Slug_init__title", #"{"title":"A"}"#) == #"{"value":null}"#)
+            #expect(try call("_pf_Tier_init__code", #"{"code":1}"#) == #"{"value":null}"#)
+            #expect(try call("_pf_Tier_init__code", #"{"code":2}"#) == #"{"value":"pro"}"#)
+        }
+    }
+}

@@ -163,7 +163,10 @@ struct GuestSignatureReader {
                 return fail(problem.reason, "parameter `\(internalName)`: \(problem.detail)", at: parameter)
             }
         }
-        var result: GuestValueType? = initializer != nil ? owner.map { GuestValueType.project($0) } : nil
+        // A failable initializer answers `{"value": null}` when it fails.
+        var result: GuestValueType? = initializer.flatMap { initializer in
+            owner.map { initializer.optionalMark == nil ? GuestValueType.project($0) : .optional(.project($0)) }
+        }
         if let resultType = function?.signature.returnClause?.type ?? getter?.typeAnnotation?.type, !["Void", "()"].contains(resultType.trimmedText) {
             switch resolve(resultType, scope: scope) {
             case .success(let type): result = type
