@@ -112,7 +112,10 @@ def expected_value() -> int:
 
 
 def ratio(ours: float, theirs: float) -> str:
-    return f"{ours / theirs:,.0f}x" if theirs > 0 else "n/a"
+    if theirs <= 0:
+        return "n/a"
+    ratio = ours / theirs
+    return f"{ratio:.2f}x" if ratio < 10 else f"{ratio:,.0f}x"
 
 
 def run_json(command: list[str], env: dict | None = None) -> dict:
