@@ -290,8 +290,7 @@ struct GuestViewLowering {
         for case .member(let type, let position) in closure.sorted() where type != plan.type {
             let member = index.types[type].members[position]
             guard member.kind == .storedProperty, let variable = member.decl.as(VariableDeclSyntax.self),
-                  let wrapper = variable.attributes.lazy.compactMap({ $0.as(AttributeSyntax.self)?.attributeName.trimmedText })
-                      .first(where: ViewTokenAnalysis.nativeChildWrappers.contains) else { continue }
+                  let wrapper = ViewTokenAnalysis.nativeChildWrapper(of: variable) else { continue }
             let file = index.files[member.file]
             let name = index.types[type].qualifiedName
             let declaration = variable.trimmedText.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -241,6 +241,11 @@ struct ViewTokenAnalysis {
         "FocusedValue", "FocusedBinding", "FocusedObject",
     ])
 
+    /// The `nativeChildWrappers` wrapper a stored property declares, if any.
+    static func nativeChildWrapper(of variable: VariableDeclSyntax) -> String? {
+        variable.attributes.lazy.compactMap { $0.as(AttributeSyntax.self)?.attributeName.trimmedText }.first(where: nativeChildWrappers.contains)
+    }
+
     /// A property whose value the host does not put in the inputs. Reads through `type` may be
     /// tokens; a root without one (an environment action or object, a closure the host does not
     /// pass) can only be read inside a slot, and `opaqueReason` says why.
@@ -423,9 +428,7 @@ struct ViewTokenAnalysis {
             let entry = index.types[type]
             guard entry.path != viewPath, entry.members.contains(where: { $0.names == ["body"] }) else { return false }
             return entry.members.contains { member in
-                member.kind == .storedProperty && member.decl.as(VariableDeclSyntax.self)?.attributes.contains {
-                    $0.as(AttributeSyntax.self).map { Self.nativeChildWrappers.contains($0.attributeName.trimmedText) } ?? false
-                } == true
+                member.kind == .storedProperty && member.decl.as(VariableDeclSyntax.self).flatMap(Self.nativeChildWrapper(of:)) != nil
             }
         }
     }
