@@ -79,22 +79,23 @@ class Postgres:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def metric(port: int, name: str) -> float:
+def scrape(port: int) -> str:
+    """A replica's /metrics text; empty when it does not answer."""
     try:
-        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2).read().decode()
+        return urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2).read().decode()
     except OSError:
-        return 0.0
-    match = re.search(rf"^{name} ([\d.e+]+)$", text, re.MULTILINE)
+        return ""
+
+
+def metric(port: int, name: str) -> float:
+    match = re.search(rf"^{name} ([\d.e+]+)$", scrape(port), re.MULTILINE)
     return float(match.group(1)) if match else 0.0
 
 
 def histogram(port: int, name: str) -> dict[float, float]:
     """A histogram's cumulative bucket counts by upper bound (`le`, +Inf as inf); empty when the
     server does not answer."""
-    try:
-        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2).read().decode()
-    except OSError:
-        return {}
+    text = scrape(port)
     return {float(le): float(count) for le, count in re.findall(rf'^{name}_bucket{{le="([^"]+)"}} ([\d.e+]+)$', text, re.MULTILINE)}
 
 
