@@ -99,6 +99,28 @@ import Testing
             let timing = try #require(timed.result?["timing"] as? [String: Any], "\(timed.stdout)\(timed.stderr)")
             #expect(timing["calls"] as? Int == 3)
             #expect((timing["render_mean_us"] as? Double ?? 0) > 0 && (timing["dispatch_mean_us"] as? Double ?? 0) > 0, "\(timing)")
+
+            // The guest's cost of a 32-row render and of a row's dispatch, in wasm operators (fuel):
+            // deterministic for a toolchain and a WasmKit, unlike time. A budget a few percent over
+            // what the emitter costs today (docs/benchmarks.md "Render cost"), so that a change
+            // that makes every render dearer fails here rather than in the benchmark.
+            let rows = (1...32).map { #""Saved product \#($0)""# }.joined(separator: ",")
+            let screen = #"{"names":[\#(rows)],"quantities":[\#((1...32).map(String.init).joined(separator: ","))]}"#
+            let render = try CLI.run(["run", module, "view_body__WishlistScreen", "--input", screen, "--json"])
+            let renderFuel = try #require(render.result?["fuel_used"] as? Int, "\(render.stdout)\(render.stderr)")
+            #expect(renderFuel <= Self.renderFuelBudget, "render: \(renderFuel) operators")
+            let request = #"{"state":\#(try jsonString(screen)),"event":{"event":{"id":"action_0"},"value":{"none":{}}}}"#
+            let dispatch = try CLI.run(["run", module, "dispatch__WishlistScreen", "--input", request, "--json"])
+            let dispatchFuel = try #require(dispatch.result?["fuel_used"] as? Int, "\(dispatch.stdout)\(dispatch.stderr)")
+            #expect(dispatchFuel <= Self.dispatchFuelBudget, "dispatch: \(dispatchFuel) operators")
         }
+    }
+
+    static let renderFuelBudget = 650_000
+    static let dispatchFuelBudget = 1_150_000
+
+    /// `text` as a JSON string literal.
+    private func jsonString(_ text: String) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
     }
 }

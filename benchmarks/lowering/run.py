@@ -447,6 +447,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=3600, help="seconds one app's build may take")
     parser.add_argument("--repeats", type=int, default=3, help="one-view builds timed (after a warm-up)")
     parser.add_argument("--calls", type=int, help="renders and dispatches timed by run --view --repeat (default 200; 5 with a debug patchcli)")
+    parser.add_argument("--perf-patchcli", type=Path,
+                        help="the binary for the example app's performance rows (default: --patchcli): a release "
+                             "build there while the apps' coverage uses a debug build of newer code")
     parser.add_argument("--no-perf", action="store_true", help="skip the example app's performance rows")
     parser.add_argument("--json-out", type=Path, default=WORK / "results.json")
     parser.add_argument("--no-doc", action="store_true", help="do not write docs/benchmarks.md")
@@ -465,8 +468,9 @@ def main() -> int:
         print(f"{app.name}: {record.get('bodies_shipped', '–')}/{record.get('bodies_touched', '–')} bodies ship; "
               f"build {record.get('build_seconds', 0):.0f} s {record.get('failure', '')}", file=sys.stderr, flush=True)
         arguments.json_out.write_text(json.dumps({"apps": records}, indent=2, default=list))
-    calls = arguments.calls or (5 if configuration(patchcli) == "debug" else 200)
-    performance = None if arguments.no_perf else bench_performance(patchcli, arguments.repeats, calls)
+    perf_patchcli = (arguments.perf_patchcli or arguments.patchcli).resolve()
+    calls = arguments.calls or (5 if configuration(perf_patchcli) == "debug" else 200)
+    performance = None if arguments.no_perf else bench_performance(perf_patchcli, arguments.repeats, calls)
     load.sample()
     arguments.json_out.write_text(json.dumps({"apps": records, "performance": performance}, indent=2, default=list))
     section = render(records, performance, patchcli, machine, load.describe())

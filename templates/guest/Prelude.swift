@@ -718,23 +718,22 @@ struct _PatchJSONWriter: ~Copyable {
 
 /// The index of the first byte from `start` on (before `end`) that a JSON string does not hold as
 /// it is: a quote, a backslash or a control character; `end` when there is none. A view module
-/// tests eight bytes a step (a zero-byte test on the word XORed with each of them): a byte at a
-/// time through the interpreter cost about 20 operators, as much as the rest of reading or
-/// writing the string.
+/// tests eight bytes a step (a zero-byte test on the word XORed with each of them) and finds the
+/// byte that stopped a word from its marks' trailing zeros: a byte at a time through the
+/// interpreter cost about 18 operators, most of reading or writing a short string.
 func _patchPlainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
     var index = start
     #if PATCH_VIEWS
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     while end &- index >= 8 {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        // A byte below 0x20, or one that XORs to zero, borrows into its high bit; bytes with the
-        // high bit set are masked out (none is a quote, backslash or control character).
-        let marks = ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
-        if marks & highs != 0 { break }
+        let marks = _patchStringMarks(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        if marks != 0 { return index &+ marks.trailingZeroBitCount &>> 3 }
         index &+= 8
+    }
+    // Fewer than eight bytes left: the word that ends at `end` overlaps bytes already found plain,
+    // so its first mark is among the rest.
+    if index < end, end &- start >= 8 {
+        let marks = _patchStringMarks(UnsafeRawPointer(base + (end &- 8)).loadUnaligned(as: UInt64.self))
+        return marks == 0 ? end : end &- 8 &+ marks.trailingZeroBitCount &>> 3
     }
     #endif
     while index < end {
@@ -744,6 +743,22 @@ func _patchPlainRunEnd(_ base: UnsafePointer<UInt8>, from start: Int, to end: In
     }
     return end
 }
+
+#if PATCH_VIEWS
+/// The high bit of each byte of `word` (in memory order from the lowest bit) that is a quote, a
+/// backslash or a control character, and possibly of bytes after the first such byte (a borrow
+/// carries upwards, never downwards): the lowest set bit marks the first one exactly.
+@inline(__always)
+func _patchStringMarks(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    // A byte below 0x20, or one that XORs to zero, borrows into its high bit; bytes with the
+    // high bit set are masked out (none is a quote, backslash or control character).
+    return (((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)) & highs
+}
+#endif
 
 /// The most bytes `_patchWriteJSONString` writes for `count` bytes: each escaped as `\u00XX`,
 /// and the quotes.

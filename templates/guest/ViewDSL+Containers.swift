@@ -121,6 +121,11 @@ struct Button<Label: View>: _PatchPrimitiveView {
         // Button(role:) came with the host-state vocabulary (§5.5).
         if _role != nil { emission.requires(schema: 3) }
         let id = emission.registerAction(_action)
+        guard emission.writesTree else {
+            // Only the label's events count in an evaluation that writes no tree.
+            emission.append(emission.children(of: _label))
+            return
+        }
         var ir = _PatchIR()
         ir.raw("{\"button\":{\"actionID\":\"")
         ir.raw(id)

@@ -9,11 +9,7 @@ struct Text: _PatchPrimitiveView {
     var _schemaVersion = 1
 
     init(_ content: String) {
-        var ir = _PatchIR()
-        ir.raw("{\"text\":{\"_0\":")
-        ir.string(content)
-        ir.raw("}}")
-        _kind = ir
+        _kind = _PatchIR("{\"text\":{\"_0\":", string: content, "}}")
     }
 
     init(verbatim content: String) { self.init(content) }
@@ -81,21 +77,28 @@ struct Spacer: _PatchPrimitiveView {
     let _minLength: Double?
     init(minLength: Double? = nil) { _minLength = minLength }
 
+    /// `Spacer()`'s kind, built once: its nodes share it, no allocation each.
+    private static let _flexible = _PatchIR(constant: "{\"spacer\":{\"minLength\":null}}")
+
     func _patchEmit(into emission: inout _PatchEmission) {
+        guard let _minLength else {
+            emission.append(Spacer._flexible)
+            return
+        }
         var ir = _PatchIR()
         ir.raw("{\"spacer\":{\"minLength\":")
-        ir.optionalNumber(_minLength)
+        ir.number(_minLength)
         ir.raw("}}")
         emission.append(ir)
     }
 }
 
 struct Divider: _PatchPrimitiveView {
+    private static let _kind = _PatchIR(constant: "{\"divider\":{}}")
+
     init() {}
     func _patchEmit(into emission: inout _PatchEmission) {
-        var ir = _PatchIR()
-        ir.raw("{\"divider\":{}}")
-        emission.append(ir)
+        emission.append(Divider._kind)
     }
 }
 

@@ -198,7 +198,7 @@ struct TabView<Content: View>: _PatchPrimitiveView {
         // The bound form reads each tab's tag from the options `.tag(_:)` records.
         if _selection != nil { emission.taggedOptions = [] }
         _content._patchEmit(into: &emission)
-        let tabs = emission.nodes
+        var tabs = emission.nodes
         let tagged = emission.taggedOptions ?? []
         emission.taggedOptions = outerOptions
         // A label is this TabView's when the node it was recorded on is one of its children: same
@@ -226,10 +226,10 @@ struct TabView<Content: View>: _PatchPrimitiveView {
             ir.raw("{\"tabView\":{\"tabs\":[")
         }
         var nextOption = 0
-        for (position, tab) in tabs.enumerated() {
+        for position in tabs.indices {
             if position > 0 { ir.raw(",") }
             ir.raw("{\"tag\":")
-            let isTagged = _selection.map { _patchWriteTabTag(of: tab, kind: $0.kind, options: tagged, from: &nextOption, into: &ir) } ?? false
+            let isTagged = _selection.map { _patchWriteTabTag(of: tabs[position], kind: $0.kind, options: tagged, from: &nextOption, into: &ir) } ?? false
             if !isTagged {
                 ir.raw("\"")
                 ir.integer(position)
@@ -238,7 +238,7 @@ struct TabView<Content: View>: _PatchPrimitiveView {
             ir.raw(",\"tabItem\":")
             if let label = labels[position] { ir.raw(label) } else { ir.raw("[]") }
             ir.raw(",\"content\":[")
-            tab.write(into: &ir)
+            tabs[position].write(into: &ir)
             ir.raw("]}")
         }
         ir.raw("],\"style\":\"automatic\"")
