@@ -35,7 +35,7 @@ struct GuestDependencyClosure {
 
     /// Members of extensions of framework types built on a modifier the guest DSL does not have
     /// (`ViewNativeExtensions`: `extension Image { func style(…) … self.resizable() }`). A body's
-    /// calls of them are slots, but the closure finds members by name, and an overload that lowers
+    /// calls of them are slots, but the closure finds members by name, and a call of an overload
     /// (`Text.style(appStyle:)`) would pull them in: they could only fail the guest's compile.
     let nativeOnlyGlobals: Set<Int>
 

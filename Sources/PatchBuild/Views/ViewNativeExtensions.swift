@@ -18,8 +18,8 @@ struct ViewNativeExtensions {
     }
 
     /// Every member of a foreign extension by name, with what makes it native (nil: it may lower).
-    /// An overloaded name can be both: ACHNBrowserUI's `Text.style(appStyle:)` lowers, its
-    /// `Image.style(appStyle:)` does not.
+    /// An overloaded name can be both: ACHNBrowserUI's `Text.style(appStyle:)` applies no native-only
+    /// modifier, its `Image.style(appStyle:)` does.
     private let membersByName: [String: [(extendedType: String, file: String, native: Member?)]]
     /// The native-only members (`GuestSourceIndex.globals` positions).
     let nativeGlobals: Set<Int>
@@ -81,10 +81,10 @@ struct ViewNativeExtensions {
     }
 
     /// The native-only member a call names (`style` of `Image(…).style(appStyle: .barButton)`), or nil.
-    /// When the name also has a member that lowers, the call's receiver tells them apart: the type
+    /// When the name also has a member that may lower, the call's receiver tells them apart: the type
     /// its chain starts from (`Image(…)`, `Image.donutSymbol`), or `implicitSelf` for a call without
-    /// one (or on `self`) inside an extension; a receiver that cannot be told is taken to be the lowerable one
-    /// (the guest's compile says so if it is not).
+    /// one (or on `self`) inside an extension; a receiver that cannot be told is taken to be the one
+    /// that may lower (the guest's compile says so if it does not).
     func member(calledBy reference: DeclReferenceExprSyntax, implicitSelf: String? = nil) -> Member? {
         guard let candidates = membersByName[reference.baseName.text] else { return nil }
         let natives = candidates.compactMap(\.native)
