@@ -980,18 +980,22 @@ private struct Planner {
                 if valuePaths.insert(file.path).inserted { nativeChildFiles.append((file.path, String(decoding: file.userBytes, as: UTF8.self))) }
             }
         }
+        // The app's extension members that apply a native-only modifier (`extension Image { func
+        // style(appStyle:) … self.resizable() … }`) make the statements calling them slots: the files
+        // declaring them are read with every target's views, and the files calling them too.
+        let (extensionFiles, extensionMarkers) = nativeExtensionFiles(analyses.flatMap(\.files), excluding: valuePaths)
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
             let representable = Array("Representable".utf8)
             let hasRepresentable = analysis.files.contains { GeneratedSection.firstRange(of: representable, in: $0.userBytes) != nil }
             let sources = hasRepresentable ? analysis.files : analysis.files.filter { file in
-                (markers + classNames + nativeChildNames).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+                (markers + classNames + nativeChildNames + extensionMarkers).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
             }
             guard !sources.isEmpty else { continue }
             let own = Set(sources.map(\.path))
             // The target's own files first: a view's name finds the target's own declaration.
             let texts = sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
-                + (modelFiles + valueFiles + nativeChildFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
+                + (modelFiles + valueFiles + nativeChildFiles + extensionFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
             // A view only another platform's build compiles (`#if os(macOS)`) is analysed as that
             // build reads it: its thunk exists only there.
             var remaining = analysis.viewTypes.sorted()
@@ -1009,6 +1013,37 @@ private struct Planner {
                 }
             }
         }
+    }
+
+    /// The files (of any target, but those in `excluding`, which are read already) declaring an
+    /// extension member that applies a native-only modifier (`ViewNativeExtensions`) or an overload
+    /// of its name (ACHNBrowserUI's `Text.style(appStyle:)` beside `Image.style(appStyle:)`, which
+    /// `build`, reading every file, tells apart), and the markers of calls to those members
+    /// (`.style(`). A file is a candidate when it writes `extension` and names a native-only
+    /// modifier or a member found so far followed by `(` (`resizable(` without the dot too: inside
+    /// `extension Image` it needs no `self.`; `func style(` too); candidates are parsed until no new
+    /// name is found.
+    private func nativeExtensionFiles(_ files: [ParsedFile], excluding: Set<String>) -> (files: [(path: String, text: String)], markers: [[UInt8]]) {
+        let extensionMarker = Array("extension".utf8)
+        let extensionSources = files.filter { GeneratedSection.firstRange(of: extensionMarker, in: $0.userBytes) != nil }
+        guard !extensionSources.isEmpty else { return ([], []) }
+        var names = ViewTokenAnalysis.nativeOnlyModifiers
+        var chosen: [(path: String, text: String)] = []
+        var found: Set<String> = []
+        var extensions: ViewNativeExtensions
+        while true {
+            let calls = names.map { Array("\($0)(".utf8) }
+            for file in extensionSources where !chosen.contains(where: { $0.path == file.path })
+                && calls.contains(where: { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }) {
+                chosen.append((file.path, String(decoding: file.userBytes, as: UTF8.self)))
+            }
+            extensions = ViewNativeExtensions(index: GuestSourceIndex(sources: chosen.map { ($0.path, $0.text) }))
+            guard !extensions.nativeNames.isSubset(of: found) else { break }
+            found.formUnion(extensions.nativeNames)
+            names.formUnion(extensions.nativeNames)
+        }
+        let declaring = extensions.declaringFiles
+        return (chosen.filter { declaring.contains($0.path) && !excluding.contains($0.path) }, found.sorted().map { Array(".\($0)(".utf8) })
     }
 
     /// Names are given and checked across all targets: every product of the project receives the

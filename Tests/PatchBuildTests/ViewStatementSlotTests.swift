@@ -328,6 +328,51 @@ import Testing
         }
     }
 
+    /// The body's only statement may be a slot when drawing modifiers after it stay in the guest,
+    /// where a patch can change them (sample-backyard-birds' `FloorArtwork`: `Image(…).resizable()
+    /// .scaledToFill().frame(…)`); a slot that is all the body is still refused, as is one followed
+    /// only by event modifiers.
+    @Test func aBodysOnlyStatementIsASlotWhenModifiersAfterItLower() throws {
+        let source = """
+            import SwiftUI
+            struct Floor: View {
+                let name: String
+                var body: some View {
+                    Image(name)
+                        .resizable()
+                        .scaledToFill()
+                }
+            }
+            struct Bare: View {
+                let name: String
+                var body: some View {
+                    Image(name).resizable()
+                }
+            }
+            struct Watched: View {
+                let name: String
+                var body: some View {
+                    Image(name).resizable().onAppear { }
+                }
+            }
+
+            """
+        let index = GuestSourceIndex(sources: [("Sources/App/Floor.swift", source)])
+        let analysis = ViewTokenAnalysis(index: index)
+        let floorType = try #require(index.lookupType(path: ["Floor"]))
+        let floor = try analysis.analyze(type: floorType).get()
+        #expect(floor.tokens.map(\.expression) == ["Image(name)\n.resizable()"])
+        let request = GuestViewRequest(declarationID: "App:Floor.body", typeName: "Floor", path: ["Floor"], shippedTokens: floor.tokens.map(\.record))
+        let outcome = ViewTokenRewrite.apply(to: index, views: [request])
+        let lines = outcome.index.files[0].tree.description.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[4] == "        _PatchOpaque(\"\(floor.tokens[0].id)\", label: \"Image\")" && lines[6] == "            .scaledToFill()", "\(lines)")
+        for name in ["Bare", "Watched"] {
+            let type = try #require(index.lookupType(path: [name]))
+            let problem = try #require(analysis.analyze(type: type).failure, "\(name)")
+            #expect(problem.detail.hasSuffix("the statement reading it, `Image(…)`, is the whole body, which cannot be a slot (a patch could change nothing); move the host read into a smaller part of the body"), "\(problem.detail)")
+        }
+    }
+
     /// `build`'s copy: each slot is replaced on its own lines (statement slots by an opaque node,
     /// background slots by the modifier placing one), the rest of the chain stays.
     @Test func buildReplacesStatementsAndEventModifiersKeepingLines() throws {

@@ -1,5 +1,5 @@
 // Stand-in for SwiftUI on Linux: View, the ViewBuilder functions generated thunks and simple
-// fixture bodies need, AnyView, Text, VStack, Color, Font, a few modifiers, State, and App/Scene for
+// fixture bodies need, AnyView, Text, VStack, Color, Image, Font, a few modifiers, State, and App/Scene for
 // launch code, with the same main-actor isolation as Apple's SDK — plus `PrimitiveView` and
 // `renderView`, which are not SwiftUI: they let a runtime test print the tree a body produced.
 
@@ -90,6 +90,14 @@ public struct Color: PrimitiveView, Hashable, Sendable {
     public func render() -> String { "Color(\(name))" }
 }
 
+public struct Image: PrimitiveView {
+    let name: String
+    public init(_ name: String) { self.name = name }
+    public init(systemName: String) { name = "system:" + systemName }
+    public func resizable() -> Image { self }
+    public func render() -> String { "Image(\(name))" }
+}
+
 public struct Font: Hashable, Sendable {
     let name: String
     public static let body = Font(name: "body"), title = Font(name: "title"), headline = Font(name: "headline"), caption = Font(name: "caption")
@@ -137,6 +145,7 @@ extension View {
     public func foregroundColor(_ color: Color?) -> ModifiedView<Self> { ModifiedView(content: self) }
     public func foregroundStyle(_ color: Color) -> ModifiedView<Self> { ModifiedView(content: self) }
     public func padding(_ length: Double? = nil) -> ModifiedView<Self> { ModifiedView(content: self) }
+    public func frame(width: Double? = nil, height: Double? = nil) -> ModifiedView<Self> { ModifiedView(content: self) }
 }
 
 @resultBuilder

@@ -33,10 +33,17 @@ struct GuestDependencyClosure {
     /// it. Function exports' closures only; a lowered view keeps all its properties.
     let laysOutStructCopies: Bool
 
+    /// Members of extensions of framework types built on a modifier the guest DSL does not have
+    /// (`ViewNativeExtensions`: `extension Image { func style(…) … self.resizable() }`). A body's
+    /// calls of them are slots, but the closure finds members by name, and a call of an overload
+    /// (`Text.style(appStyle:)`) would pull them in: they could only fail the guest's compile.
+    let nativeOnlyGlobals: Set<Int>
+
     init(index: GuestSourceIndex, withoutFrameworkExtensions: Bool = false, laysOutStructCopies: Bool = false) {
         self.index = index
         self.withoutFrameworkExtensions = withoutFrameworkExtensions
         self.laysOutStructCopies = laysOutStructCopies
+        nativeOnlyGlobals = withoutFrameworkExtensions ? [] : ViewNativeExtensions(index: index).nativeGlobals
     }
 
     /// Protocols of the standard library a guest type may keep conforming to, with the members that
@@ -56,6 +63,9 @@ struct GuestDependencyClosure {
         var state = State()
         state.pending.append(start)
         while let unit = state.pending.popLast() {
+            if case .global(let global) = unit, nativeOnlyGlobals.contains(global) { continue }
+            if withoutFrameworkExtensions, case .typeShell(let type) = unit, !extendsGuestType(nestedIn: type) { continue }
+            if withoutFrameworkExtensions, case .member(let type, _) = unit, !extendsGuestType(nestedIn: type) { continue }
             guard state.included.insert(unit).inserted else { continue }
             expand(unit, into: &state)
             // A type reached late may own members named by code reached earlier, and vice versa.
@@ -113,7 +123,7 @@ struct GuestDependencyClosure {
                     }
                 }
             }
-            if entry.path.count > 1, let parent = index.lookupType(path: Array(entry.path.dropLast())) {
+            if entry.path.count > 1, entry.foreignExtension == nil, let parent = index.lookupType(path: Array(entry.path.dropLast())) {
                 state.pending.append(.typeShell(parent))
             }
             var requirementNames: Set<String> = []
@@ -239,6 +249,18 @@ struct GuestDependencyClosure {
     private func extendsGuestType(_ global: Int) -> Bool {
         guard withoutFrameworkExtensions, let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
         return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
+    }
+
+    /// The same for a type nested in such an extension (`extension CGPoint { enum Quadrant … }`) and
+    /// for the types and members inside it: a function export's closure never includes them.
+    private func extendsGuestType(nestedIn type: Int) -> Bool {
+        let path = index.types[type].path
+        for length in 1..<max(path.count, 1) {
+            guard let enclosing = index.type(atPath: Array(path.prefix(length + 1))),
+                  let extended = index.types[enclosing].foreignExtension?.extendedType.trimmedText else { continue }
+            return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
+        }
+        return true
     }
 
     private func visible(_ global: Int, from file: Int) -> Bool {

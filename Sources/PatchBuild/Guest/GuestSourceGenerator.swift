@@ -312,7 +312,9 @@ struct GuestSourceGenerator {
     func declaration(of unit: GuestUnit) -> (decl: DeclSyntax, file: Int, owner: Int?) {
         switch unit {
         case .global(let global): return (index.globals[global].decl, index.globals[global].file, nil)
-        case .typeShell(let type): return (index.types[type].decl, index.types[type].file, index.types[type].path.count > 1 ? index.lookupType(path: Array(index.types[type].path.dropLast())) : nil)
+        case .typeShell(let type):
+            let entry = index.types[type]
+            return (entry.decl, entry.file, entry.path.count > 1 && entry.foreignExtension == nil ? index.lookupType(path: Array(entry.path.dropLast())) : nil)
         case .member(let type, let member): return (index.types[type].members[member].decl, index.types[type].members[member].file, type)
         }
     }
@@ -334,6 +336,9 @@ struct GuestSourceGenerator {
         if case .global(let global) = unit, let foreignExtension = index.globals[global].foreignExtension {
             start = sourceFile.line(of: foreignExtension)
         }
+        if case .typeShell(let type) = unit, let foreignExtension = index.types[type].foreignExtension {
+            start = sourceFile.line(of: foreignExtension)
+        }
         let end = decl.endLocation(converter: sourceFile.converter).line
         return (sourceFile.relativePath, start...max(start, end))
     }
@@ -349,8 +354,7 @@ struct GuestSourceGenerator {
             let file = index.files[entry.file]
             let renames = privateNames.edits(in: entry.decl, file: entry.file)
             if let foreignExtension = entry.foreignExtension {
-                let whereClause = foreignExtension.genericWhereClause.map { " " + $0.trimmedText } ?? ""
-                writer.header("extension " + foreignExtension.extendedType.trimmedText + whereClause, at: foreignExtension, in: file)
+                writer.header(Self.foreignExtensionHeader(foreignExtension), at: foreignExtension, in: file)
                 writer.copy(entry.decl, from: file, renames: renames)
                 writer.line("}")
             } else {
@@ -364,6 +368,20 @@ struct GuestSourceGenerator {
         for type in includedTypes.sorted() where index.types[type].path.count == 1 {
             emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, exported: exported, codecs: codecs, privateNames: privateNames, into: &writer)
         }
+        // A type nested in an extension of a framework type (`extension Image { enum AppImageStyle … }`)
+        // is declared where the app declares it: in a copy of that extension, around the guest's
+        // stand-in of the extended type.
+        for type in includedTypes.sorted() {
+            guard let foreignExtension = index.types[type].foreignExtension else { continue }
+            writer.header(Self.foreignExtensionHeader(foreignExtension), at: foreignExtension, in: index.files[index.types[type].file])
+            emitType(type, included: included, includedTypes: includedTypes, viewTypes: viewTypes, exported: exported, codecs: codecs, privateNames: privateNames, into: &writer)
+            writer.line("}")
+        }
+    }
+
+    /// `extension Image where …`, without the extension's attributes, modifiers and conformances.
+    private static func foreignExtensionHeader(_ decl: ExtensionDeclSyntax) -> String {
+        "extension " + decl.extendedType.trimmedText + (decl.genericWhereClause.map { " " + $0.trimmedText } ?? "")
     }
 
     private func emitType(_ type: Int, included: Set<GuestUnit>, includedTypes: Set<Int>, viewTypes: Set<Int>, exported: Set<GuestUnit>, codecs: GuestCodecGenerator,

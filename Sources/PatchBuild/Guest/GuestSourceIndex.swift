@@ -82,6 +82,10 @@ struct GuestTypeEntry {
     var members: [GuestMember] = []
     /// The `extension` declarations of this type, in source order.
     var extensions: [(decl: ExtensionDeclSyntax, file: Int)] = []
+    /// The extension of a type the project does not declare that this type is nested in
+    /// (`extension Image { enum AppImageStyle … }`): its path starts with the extended type's, and the
+    /// guest repeats the extension around it. Nil for the types nested in it in turn.
+    var foreignExtension: ExtensionDeclSyntax? = nil
 
     var name: String { path.last ?? "" }
     var qualifiedName: String { path.joined(separator: ".") }
@@ -281,8 +285,15 @@ struct GuestSourceIndex {
     private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
         let extended = decl.extendedType.trimmedText.split(separator: ".").map(String.init)
         guard let typeIndex = lookupType(path: extended) else {
-            // A standard-library type (String, Array…): its members are found by name like globals.
-            for item in decl.memberBlock.members where GuestSourceIndex.typeInfo(item.decl) == nil {
+            // A standard-library or framework type (String, Image…): its members are found by name
+            // like globals, its nested types as the project's, under the extended type's path.
+            for item in decl.memberBlock.members {
+                if let nested = GuestSourceIndex.typeInfo(item.decl) {
+                    let position = types.count
+                    indexType(item.decl, info: nested, parentPath: extended, file: file)
+                    types[position].foreignExtension = decl
+                    continue
+                }
                 let names = GuestSourceIndex.declaredNames(item.decl)
                 if !names.isEmpty { appendGlobal(GuestGlobalEntry(names: names, decl: item.decl, file: file, foreignExtension: decl)) }
             }

@@ -25,7 +25,8 @@ extension ViewTokenAnalysis {
         var start: Int
         /// The host read that made it a slot; nil for a native-only leaf.
         var hostRead: HostReadProblem?
-        /// The statement is all the body is (`var body: some View { List { … } }`).
+        /// The slot is all the body is (`var body: some View { List { … } }`): the body's only
+        /// statement, with no drawing modifier after the slot left to the guest.
         var isRootStatement: Bool
         /// It reads a `private` member: its thunk goes in the view's file.
         var readsPrivate = false
@@ -181,9 +182,13 @@ extension ViewTokenAnalysis {
         }
         let node = part == 0 ? Syntax(root) : Syntax(modifiers[part - 1])
         let slot = ViewToken(viewPath: entry.path, type: .view, expression: slotText(node.tokens(viewMode: .sourceAccurate)))
+        // A drawing modifier after the slot stays in the guest, where a patch can change it
+        // (`Image(name).resizable()` natively, `.scaledToFill().frame(…)` patched): then a slot of
+        // the body's only statement is no longer all a patch could touch.
+        let drawsAfter = modifiers[part...].contains { !Self.backgroundModifiers.contains(modifierName($0)) }
         return SlotCandidate(use: .init(token: slot, root: slot.slotLabel, file: file, range: range(of: node), line: index.files[file].line(of: node)),
                              node: node, start: node.positionAfterSkippingLeadingTrivia.utf8Offset, hostRead: hostRead,
-                             isRootStatement: isBodyRoot(expression))
+                             isRootStatement: isBodyRoot(expression) && !drawsAfter)
     }
 
     /// The view statement around the one holding the slot.

@@ -169,9 +169,14 @@ struct ViewTokenAnalysis {
     /// recorded, whose thunk passes the slots (`ViewTokenRewrite`).
     let passesValues: Bool
 
+    /// The app's members of extensions of framework types that only the host can apply
+    /// (`ViewNativeExtensions`: ACHNBrowserUI's `Image.style(appStyle:)`, built on `.resizable()`).
+    let nativeExtensions: ViewNativeExtensions
+
     init(index: GuestSourceIndex, passesValues: Bool = true) {
         self.index = index
         self.passesValues = passesValues
+        nativeExtensions = ViewNativeExtensions(index: index)
         var names: Set<String> = []
         for type in index.types {
             for member in type.members {
@@ -393,15 +398,18 @@ struct ViewTokenAnalysis {
         return found
     }
 
-    /// The modifiers of `nativeOnlyModifiers` a member applies (`Image(name).resizable()`): each
-    /// takes the chain up to it into a slot, as a host read in a modifier does.
+    /// The modifiers of `nativeOnlyModifiers` a member applies (`Image(name).resizable()`), and the
+    /// app's extension members that apply one (`nativeExtensions`): each takes the chain up
+    /// to it into a slot, as a host read in a modifier does.
     private func nativeModifiers(in decl: DeclSyntax, file: Int) -> [HostReadProblem] {
         var found: [HostReadProblem] = []
         for token in decl.tokens(viewMode: .sourceAccurate) {
-            guard case .identifier(let name) = token.tokenKind, Self.nativeOnlyModifiers.contains(name),
+            guard case .identifier(let name) = token.tokenKind,
                   let reference = token.parent?.as(DeclReferenceExprSyntax.self), let access = reference.parent?.as(MemberAccessExprSyntax.self),
                   access.declName.id == reference.id, access.base != nil,
                   let call = access.parent?.as(FunctionCallExprSyntax.self), call.calledExpression.id == access.id else { continue }
+            let extensionMember = Self.nativeOnlyModifiers.contains(name) ? nil : nativeExtensions.member(calledBy: reference)
+            guard Self.nativeOnlyModifiers.contains(name) || extensionMember != nil else { continue }
             // Only a modifier of a statement's chain (not `model.id(for: x)` inside an argument).
             var statement = Syntax(call)
             while let parent = statement.parent {
@@ -410,8 +418,11 @@ struct ViewTokenAnalysis {
                 break
             }
             guard statement.parent?.is(CodeBlockItemSyntax.self) == true || statement.parent?.is(ReturnStmtSyntax.self) == true else { continue }
-            found.append(HostReadProblem(detail: "`.\(name)(…)` has no modifier in the view IR (sdk-contract §5.6.5), so only the host can apply it",
-                                         node: Syntax(reference), file: file, line: index.files[file].line(of: reference)))
+            var detail = "`.\(name)(…)` has no modifier in the view IR (sdk-contract §5.6.5), so only the host can apply it"
+            if let member = extensionMember {
+                detail = "`.\(name)(…)` is the app's extension of \(member.extendedType) (\(member.location)), which applies `.\(member.modifier)(…)`: that has no modifier in the view IR (sdk-contract §5.6.5), so only the host can apply it"
+            }
+            found.append(HostReadProblem(detail: detail, node: Syntax(reference), file: file, line: index.files[file].line(of: reference)))
         }
         return found
     }
