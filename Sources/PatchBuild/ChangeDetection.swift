@@ -97,6 +97,9 @@ public struct ChangeSet: Sendable {
     /// The source roots of every target and package that still exist (relative to the project root),
     /// the candidates' targets first: what the guest pipeline indexes.
     public var sourceRoots: [String]
+    /// The module name of every target (`PrepareTarget.moduleName`): the guest, one module, reads a
+    /// type written `Backend.Category` as the `Category` it holds.
+    public var moduleNames: [String] = []
     /// Source roots recorded in patch.json that no longer exist: their declarations are reported
     /// removed, and the user is told to refresh the recorded roots.
     public var missingSourceRoots: [ProjectSources.MissingSourceRoot]
@@ -223,7 +226,7 @@ public enum ChangeDetector {
         return ChangeSet(baselineFingerprint: BuildFingerprint.compute(canonicalBaseline: baselineBytes, platform: platform),
                          platform: platform, platforms: baseline.platforms, changes: changes,
                          candidates: candidates, viewCandidates: viewCandidates, helperBodies: helperBodies, sourceRoots: roots,
-                         missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init(),
+                         moduleNames: targets.map(\.moduleName), missingSourceRoots: missingRoots, addedSourceRoots: current.addedSourceRoots, buildSettings: config.build ?? .init(),
                          baselineAssets: baseline.assets)
     }
 

@@ -97,8 +97,14 @@ struct CodableIndex {
     /// `Identifiable` conformance comes from a macro prepare does not see.
     private var identities: [String: [CodableReference]] = [:]
     private var valueTypes: Set<String> = []
+    /// The top-level type and alias names each prepared target declares, by its module name: what a
+    /// type written with its module (`Backend.Category`, for a `Category` the Objective-C runtime
+    /// also declares) is looked up in.
+    private var moduleNames: [String: Set<String>] = [:]
 
-    mutating func add(_ scan: FileScan) {
+    /// `module`: the name the target's code is imported by (`PrepareTarget.moduleName`).
+    mutating func add(_ scan: FileScan, module: String) {
+        moduleNames[module, default: []].formUnion(scan.types.compactMap(\.path.first) + scan.typeAliases.compactMap(\.path.first))
         for type in scan.types {
             let key = type.path.joined(separator: ".")
             declared.insert(key)
@@ -132,15 +138,29 @@ struct CodableIndex {
 
     func isDeclared(_ path: [String]) -> Bool { declared.contains(path.joined(separator: ".")) }
 
+    /// `path` without its first component when that names a prepared target's module which declares
+    /// the type (`Backend.Category` → `Category`, looked up from that module's top level); nil when
+    /// it does not, or when a type or alias of that name is in `scope`: Swift finds a type before a
+    /// module.
+    func withinModule(_ path: [String], scope: [String]) -> (module: String, path: [String])? {
+        guard path.count > 1, let names = moduleNames[path[0]], names.contains(path[1]) else { return nil }
+        for length in stride(from: scope.count, through: 0, by: -1) {
+            let candidate = (scope.prefix(length) + [path[0]]).joined(separator: ".")
+            if declared.contains(candidate) || aliases[candidate] != nil { return nil }
+        }
+        return (path[0], Array(path.dropFirst()))
+    }
+
     /// The full path of the project type `path` names in `scope`, looked up as `reason(for:)` does
-    /// (innermost enclosing type outwards); nil for an alias or a type the targets do not declare.
+    /// (innermost enclosing type outwards, or from the top level of the module it is qualified with);
+    /// nil for an alias or a type the targets do not declare.
     func declaredKey(_ path: [String], scope: [String]) -> String? {
         for length in stride(from: scope.count, through: 0, by: -1) {
             let candidate = (scope.prefix(length) + path).joined(separator: ".")
             if aliases[candidate] != nil { return nil }
             if declared.contains(candidate) { return candidate }
         }
-        return nil
+        return withinModule(path, scope: scope).flatMap { declaredKey($0.path, scope: []) }
     }
 
     /// Generic types and protocols of the SDKs that apps commonly extend: a thunk in their extension
@@ -199,6 +219,9 @@ struct CodableIndex {
                 : "`\(candidate)` is not \(requirement); declare `\(candidate): Codable` (in the type or an extension) or patch a function that takes and returns Codable values"
         }
         if path.count == 1, CodableShape.standardCodable.contains(path[0]) { return nil }
+        if let qualified = withinModule(path, scope: scope) {
+            return reason(for: qualified.path, scope: [], isResult: isResult, depth: depth)
+        }
         // `Donut.ID` of an `Identifiable` struct or enum that declares no `ID` of its own (found above)
         // is the type of its `id`, written in the type's scope; the guest glue resolves it alike.
         if path.count > 1, path.last == "ID", depth < 8, let identity = identity(of: Array(path.dropLast()), scope: scope) {

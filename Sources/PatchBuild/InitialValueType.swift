@@ -32,9 +32,11 @@ enum InitialValueType {
 
     /// `literal`'s type, or the type a call of a non-failable initializer gives without looking up
     /// any declaration: Foundation's argument-free `UUID()`, `Date()` and `Data()` (the guest's
-    /// Foundation layer has all three), `Date.now`, and an empty collection of a written element
-    /// type (`[Item]()`, `[String: Int]()`, `Set<Int>()`). A project type's `Name(…)` is left out:
-    /// its initializer may be failable, or `Name` a function, which only the declarations tell.
+    /// Foundation layer has all three), `Date.now`, and a collection of a written element type
+    /// (`[Item]()`, `[String](repeating: "", count: 12)`, `[String: Int]()`, `Set<Int>(ids)`: no
+    /// initializer of `Array`, `Dictionary` or `Set` is failable, so the arguments never change the
+    /// type). A project type's `Name(…)` is left out: its initializer may be failable, or `Name` a
+    /// function, which only the declarations tell.
     static func inferred(_ expression: ExprSyntax?) -> TypeSyntax? {
         guard let expression else { return nil }
         if let literal = literal(expression) { return TypeSyntax(stringLiteral: literal) }
@@ -42,10 +44,9 @@ enum InitialValueType {
            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Date" {
             return TypeSyntax(stringLiteral: "Date")
         }
-        guard let call = expression.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
-              call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty else { return nil }
+        guard let call = expression.as(FunctionCallExprSyntax.self), call.trailingClosure == nil, call.additionalTrailingClosures.isEmpty else { return nil }
         let callee = call.calledExpression
-        if let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, argumentFreeFoundationValues.contains(name) {
+        if call.arguments.isEmpty, let name = callee.as(DeclReferenceExprSyntax.self)?.baseName.text, argumentFreeFoundationValues.contains(name) {
             return TypeSyntax(stringLiteral: name)
         }
         // `[Item]()` and `[String: Int]()` parse as array and dictionary expressions of one type.

@@ -36,6 +36,14 @@ public struct PrepareTarget: Sendable {
         self.addedSourceRoots = addedSourceRoots
     }
 
+    /// The name its code is imported by, as SwiftPM and Xcode derive it from the target's name when
+    /// none is set: each character that cannot be in an identifier becomes `_` (`Backyard Birds` →
+    /// `Backyard_Birds`), and a leading digit gets a `_` before it.
+    public var moduleName: String {
+        let characters = name.map { $0 == "_" || $0.isLetter || $0.isNumber ? $0 : "_" }
+        return (characters.first?.isNumber == true ? "_" : "") + String(characters)
+    }
+
     /// Whether the target compiles `path` (relative to the project root).
     func compiles(_ path: String) -> Bool {
         if let compiledFiles { return compiledFiles.contains(path) }
@@ -711,7 +719,7 @@ private struct Planner {
     /// Types are looked up across all targets: a function may take a type of a target it imports.
     mutating func indexCodableTypes(_ analyses: [TargetAnalysis]) {
         for analysis in analyses {
-            for file in analysis.files { codableIndex.add(file.scan) }
+            for file in analysis.files { codableIndex.add(file.scan, module: analysis.target.moduleName) }
             for (key, type) in analysis.declaredTypes where type.kind == .enumType && type.isPublic && publicEnums[key] == nil {
                 publicEnums[key] = type
                 publicEnumFiles[key] = analysis.typeFiles[key]

@@ -88,7 +88,7 @@ public enum ProjectBuilder {
         guard !changeSet.candidates.isEmpty || !changeSet.viewCandidates.isEmpty else { return }
         do {
             let result = try GuestModuleBuilder.build(GuestBuildRequest(
-                sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, exports: changeSet.candidates.map(\.functionKey),
+                sourcesDirectory: root, sourceFolders: changeSet.sourceRoots, moduleNames: changeSet.moduleNames, exports: changeSet.candidates.map(\.functionKey),
                 views: changeSet.viewCandidates,
                 outputDirectory: outputDirectory, toolchain: try toolchain(changeSet.buildSettings), templatesDirectory: templatesDirectory,
                 baselineFingerprint: changeSet.baselineFingerprint, platform: changeSet.platform))

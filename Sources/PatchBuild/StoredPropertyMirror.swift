@@ -139,7 +139,7 @@ struct StoredProperties: Sendable, Codable, Equatable {
                 // `var x, y: Int`: an annotation also types the bindings before it that have no initial value.
                 let annotation = binding.initializer == nil ? bindings[position...].lazy.compactMap(\.typeAnnotation).first?.type : binding.typeAnnotation?.type
                 guard let type = annotation ?? InitialValueType.inferred(binding.initializer?.value) else {
-                    refuse("stored property `\(name)` has no written type and its initial value does not say it (literals, `UUID()`, `Date()`, `Data()` and `[T]()` do); write its type", binding, name: name)
+                    refuse("stored property `\(name)` has no written type and its initial value does not say it (literals, `UUID()`, `Date()`, `Data()` and `[T](…)` do); write its type", binding, name: name)
                     continue
                 }
                 var references: [CodableReference] = []

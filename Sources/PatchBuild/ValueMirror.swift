@@ -103,6 +103,8 @@ struct ValueMirrorPlanner {
     private var declarations: [String: String] = [:]
     private var order: [String] = []
     private var visiting: Set<String> = []
+    /// How each planned mirror names its type (`Backend.Category` when written so).
+    private var spellings: [String: String] = [:]
     private var readsFileScoped = false
 
     init(index: CodableIndex, types: [String: DeclaredType], typeFiles: [String: String], file: String, conditions: [String]) {
@@ -163,6 +165,13 @@ struct ValueMirrorPlanner {
                 ?? "`\(written)` is not a type prepare can check for Codable"))
         }
         if path.count > 1, CodableShape.standardModules.contains(path[0]) { path.removeFirst() }
+        // `Backend.Category`: looked up in that module, and spelled with it in the thunk, where the
+        // bare name may be ambiguous (the Objective-C runtime's `Category`).
+        var module: String?
+        var lookupScope = scope
+        if let qualified = index.withinModule(path, scope: scope) {
+            (module, path, lookupScope) = (qualified.module, qualified.path, [])
+        }
         let typeArguments = arguments?.arguments.compactMap { argument -> TypeSyntax? in
             if case let .type(type) = argument.argument { return type }
             return nil
@@ -188,16 +197,17 @@ struct ValueMirrorPlanner {
         }
         // A project type is checked by its full path: a mirror's fields are written in another type's
         // scope. One that is Codable is never mirrored (its own coding may differ from the synthesized).
-        let key = index.declaredKey(path, scope: scope)
+        let key = index.declaredKey(path, scope: lookupScope)
         let references = directions.map { CodableReference(path: key.map { $0.split(separator: ".").map(String.init) } ?? path, isResult: $0, writtenIn: written) }
-        guard let reason = index.unsupportedReason(references, scope: key == nil ? scope : []) else {
+        let spelling = key.map { (module.map { $0 + "." } ?? "") + $0 }
+        guard let reason = index.unsupportedReason(references, scope: key == nil ? lookupScope : []) else {
             // Spelled by its full path: a mirror's fields are written in another type's scope.
-            return .success(.same(key.map { $0 + (arguments?.trimmedText ?? "") } ?? written))
+            return .success(.same(spelling.map { $0 + (arguments?.trimmedText ?? "") } ?? written))
         }
-        guard let key, let declared = types[key], arguments == nil else {
+        guard let key, let spelling, let declared = types[key], arguments == nil else {
             return .failure(Refusal(reason: reason))
         }
-        return mirror(key, declared: declared, directions: directions).map { .mirror(type: key, mirror: $0) }
+        return mirror(key, spelled: spelling, declared: declared, directions: directions).map { .mirror(type: key, mirror: $0) }
     }
 
     private mutating func dictionaryCoding(key: TypeSyntax, value: TypeSyntax, scope: [String], directions: Set<Bool>, written: String) -> Result<ValueCoding, Refusal> {
@@ -224,11 +234,13 @@ struct ValueMirrorPlanner {
     }
 
     /// The mirror of the struct or enum `key` for `directions` (a mirror already planned for fewer is
-    /// planned again for all: a decoded mirror must be able to build the value).
-    private mutating func mirror(_ key: String, declared: DeclaredType, directions wanted: Set<Bool>) -> Result<String, Refusal> {
+    /// planned again for all: a decoded mirror must be able to build the value). `written`: how the
+    /// thunk names the type, `key` or `Module.key`; once written with its module, the mirror keeps it.
+    private mutating func mirror(_ key: String, spelled written: String, declared: DeclaredType, directions wanted: Set<Bool>) -> Result<String, Refusal> {
         let name = "__PatchValue_" + key.replacingOccurrences(of: ".", with: "_")
         let known = directions[key] ?? []
-        if wanted.isSubset(of: known) { return .success(name) }
+        let spelling = written == key ? spellings[key] ?? key : written
+        if wanted.isSubset(of: known) && spellings[key] == spelling { return .success(name) }
         let place = "`\(key)` (\(typeFiles[key] ?? "?"):\(declared.line))"
         func refuse(_ reason: String) -> Result<String, Refusal> { .failure(Refusal(reason: "\(place) is not Codable and \(reason)")) }
         if visiting.contains(key) { return refuse("contains itself, which a mirror cannot copy; declare `\(key): Codable`") }
@@ -273,11 +285,11 @@ struct ValueMirrorPlanner {
                     }
                 }
             }
-            decodes = ["\(key)(\(arguments.joined(separator: ", ")))"]
+            decodes = ["\(spelling)(\(arguments.joined(separator: ", ")))"]
             let header = "struct \(name): \(conformance) {"
             var body = members
-            if all.contains(false) { body.append("init(_ __v: \(key)) { \(encodes.joined(separator: "; ")) }") }
-            if all.contains(true) { body.append("var \(ValueCoding.valueMember): \(key) { \(decodes[0]) }") }
+            if all.contains(false) { body.append("init(_ __v: \(spelling)) { \(encodes.joined(separator: "; ")) }") }
+            if all.contains(true) { body.append("var \(ValueCoding.valueMember): \(spelling) { \(decodes[0]) }") }
             declarations[key] = header + " " + body.joined(separator: "; ") + " }"
         case .enumType:
             let cases = declared.enumCases
@@ -308,13 +320,14 @@ struct ValueMirrorPlanner {
                 decodes.append("\(pattern): return \(built(decoded))")
             }
             var body = members
-            if all.contains(false) { body.append("init(_ __v: \(key)) { switch __v { \(encodes.joined(separator: "; ")) } }") }
-            if all.contains(true) { body.append("var \(ValueCoding.valueMember): \(key) { switch self { \(decodes.joined(separator: "; ")) } }") }
+            if all.contains(false) { body.append("init(_ __v: \(spelling)) { switch __v { \(encodes.joined(separator: "; ")) } }") }
+            if all.contains(true) { body.append("var \(ValueCoding.valueMember): \(spelling) { switch self { \(decodes.joined(separator: "; ")) } }") }
             declarations[key] = "enum \(name): \(rawType.map { $0 + ", " } ?? "")\(conformance) { " + body.joined(separator: "; ") + " }"
         case .classType, .actorType:
             return refuse("is \(declared.kind == .actorType ? "an" : "a") \(declared.kind.rawValue): only structs and enums travel as values")
         }
         directions[key] = all
+        spellings[key] = spelling
         if !order.contains(key) { order.append(key) }
         return .success(name)
     }

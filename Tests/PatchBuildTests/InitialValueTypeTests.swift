@@ -37,6 +37,18 @@ import Testing
         #expect(inferred("Dictionary<String, [Int]>()") == "Dictionary<String, [Int]>")
     }
 
+    /// ACHNBrowserUI's `TurnipFields.fields = [String](repeating: "", count: 12)`: no initializer of
+    /// a collection is failable, so its arguments never change the type.
+    @Test func collectionsOfAWrittenTypeBuiltFromArguments() {
+        #expect(inferred(#"[String](repeating: "", count: 12)"#) == "[String]")
+        #expect(inferred("[Item](items.filter(\\.isDone))") == "[Item]")
+        #expect(inferred("[String: Int](uniqueKeysWithValues: pairs)") == "[String: Int]")
+        #expect(inferred("Set<Int>(ids)") == "Set<Int>")
+        // Foundation's values only without arguments: `Date(timeIntervalSince1970:)` would be fine,
+        // but `UUID(uuidString:)` is failable.
+        #expect(inferred(#"UUID(uuidString: "x")"#) == nil)
+    }
+
     @Test func callsWhoseTypeOnlyTheDeclarationsTellAreNotGuessed() {
         // Failable (`UUID(uuidString:)`), or a project type whose initializer may be failable or
         // whose name may be a function's.
@@ -62,8 +74,9 @@ struct InferredStoredPropertyTests {
             var tags = ["home"]
             var createdAt = Date()
             var doneBy = [String: Bool]()
+            var slots = [String](repeating: "", count: 2)
             // @patchable
-            func summary() -> String { title + " " + String(tags.count) + " " + String(doneBy.count) }
+            func summary() -> String { title + " " + String(tags.count) + " " + String(doneBy.count) + " " + String(slots.count) }
         }
         """
 
@@ -88,7 +101,7 @@ struct InferredStoredPropertyTests {
         let result = try GuestModuleBuilder.build(GuestBuildRequest(
             sourcesDirectory: sources, exports: ["Chore.summary()"], outputDirectory: output, toolchain: toolchain))
         let export = try #require(result.manifest.exports.first?.symbol)
-        let input = #"{"self":{"title":"Dishes","tags":["home","kitchen"],"createdAt":0,"doneBy":{"ann":true}}}"#
-        #expect(try GuestHarness.call(module: output, [(export, input)]) == [#"{"value":"Dishes 2 1"}"#])
+        let input = #"{"self":{"title":"Dishes","tags":["home","kitchen"],"createdAt":0,"doneBy":{"ann":true},"slots":["a","b","c"]}}"#
+        #expect(try GuestHarness.call(module: output, [(export, input)]) == [#"{"value":"Dishes 2 1 3"}"#])
     }
 }

@@ -89,19 +89,32 @@ enum SDKStandIn {
         return files
     }
 
-    static func compileAndRun(_ files: [String: [UInt8]]) throws -> Outcome {
+    /// - Parameter libraries: modules `App` imports, each compiled first (in order, each seeing the
+    ///   earlier ones) into a static library from its files (path → bytes).
+    static func compileAndRun(_ files: [String: [UInt8]], libraries: [(module: String, files: [String: [UInt8]])] = []) throws -> Outcome {
         let compiler = try #require(compiler, "CI=true requires swiftc")
         let standIns = try directory().path
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var names: [String] = []
-        for (path, bytes) in files.sorted(by: { $0.key < $1.key }) {
-            let name = (path as NSString).lastPathComponent
-            try Data(bytes).write(to: directory.appendingPathComponent(name))
-            names.append(name)
+        func write(_ files: [String: [UInt8]], into folder: String) throws -> [String] {
+            let url = directory.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return try files.sorted(by: { $0.key < $1.key }).map { path, bytes in
+                let name = (path as NSString).lastPathComponent
+                try Data(bytes).write(to: url.appendingPathComponent(name))
+                return folder + "/" + name
+            }
         }
-        let build = try run(compiler, ["-swift-version", "6", "-module-name", "App", "-I", standIns, "-L", standIns]
-                            + modules.map { "-l" + $0 } + names + ["-o", "app"], in: directory)
+        let search = ["-I", standIns, "-L", standIns, "-I", directory.path, "-L", directory.path]
+        for library in libraries {
+            let names = try write(library.files, into: library.module)
+            let build = try run(compiler, ["-swift-version", "6", "-parse-as-library", "-emit-library", "-static", "-emit-module",
+                                           "-module-name", library.module] + search + names + ["-o", "lib\(library.module).a"], in: directory)
+            try #require(build.status == 0, "prepared sources of \(library.module) failed to compile:\n\(build.output)")
+        }
+        let names = try write(files, into: "App")
+        let build = try run(compiler, ["-swift-version", "6", "-module-name", "App"] + search
+                            + (libraries.reversed().map(\.module) + modules).map { "-l" + $0 } + names + ["-o", "app"], in: directory)
         try #require(build.status == 0, "prepared sources failed to compile:\n\(build.output)")
         return try run(directory.appendingPathComponent("app").path, [], in: directory)
     }

@@ -8,6 +8,9 @@ public struct GuestBuildRequest: Sendable {
     /// The folders (or single files) inside `sourcesDirectory` to read, in lookup order: a project's
     /// targets and packages. Empty reads all of `sourcesDirectory`.
     public var sourceFolders: [String]
+    /// The module names of the project's targets: the guest is one module, so a type written with
+    /// its module (`Backend.Category`) is read without it (`GuestSourceIndex.withoutModuleQualifiers`).
+    public var moduleNames: [String]
     /// Declaration ids to export, e.g. `PriceCalculator.total(items:discount:)`.
     public var exports: [String]
     /// Changed view bodies to lower onto the guest view DSL.
@@ -23,11 +26,12 @@ public struct GuestBuildRequest: Sendable {
     /// The platform whose device build the module patches: the `#if` branches its sources are read with.
     public var platform: AppPlatform
 
-    public init(sourcesDirectory: String, sourceFolders: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
+    public init(sourcesDirectory: String, sourceFolders: [String] = [], moduleNames: [String] = [], exports: [String], views: [GuestViewRequest] = [], outputDirectory: String,
                 toolchain: Toolchain, templatesDirectory: String? = nil, baselineFingerprint: String? = nil,
                 cacheDirectory: String? = GuestLibrary.defaultCacheDirectory, platform: AppPlatform = .iOS) {
         self.sourcesDirectory = sourcesDirectory
         self.sourceFolders = sourceFolders
+        self.moduleNames = moduleNames
         self.exports = exports
         self.views = views
         self.outputDirectory = outputDirectory
@@ -192,7 +196,8 @@ public enum GuestModuleBuilder {
         }
         let templates = try GuestTemplates.locate(explicit: request.templatesDirectory)
         // Views read their host values (`@Environment`, observed models) from the thunk's tokens.
-        let tokenised = ViewTokenRewrite.apply(to: try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders, platform: request.platform),
+        let tokenised = ViewTokenRewrite.apply(to: try GuestSourceIndex.load(root: request.sourcesDirectory, folders: request.sourceFolders, platform: request.platform,
+                                                                                       modules: Set(request.moduleNames)),
                                                views: request.views)
         let index = tokenised.index
         let generator = GuestSourceGenerator(index: index)

@@ -352,7 +352,7 @@ struct GuestSourceGenerator {
             guard case .global(let global) = unit else { continue }
             let entry = index.globals[global]
             let file = index.files[entry.file]
-            let renames = privateNames.edits(in: entry.decl, file: entry.file)
+            let renames = privateNames.edits(in: entry.decl, file: entry.file) + GuestSourceGenerator.publicAccessBlanked(in: entry.decl)
             if let foreignExtension = entry.foreignExtension {
                 writer.header(Self.foreignExtensionHeader(foreignExtension), at: foreignExtension, in: file)
                 writer.copy(entry.decl, from: file, renames: renames)
@@ -443,6 +443,17 @@ struct GuestSourceGenerator {
             writer.header(header, at: extensionEntry.decl, in: index.files[extensionEntry.file])
             for memberIndex in members { copy(memberIndex) }
             writer.line("}")
+        }
+    }
+
+    /// A global's `public`, `open` or `package` (with its `(set)`), blanked: the guest's copies of the
+    /// project's types are internal (`header(of:keeping:)`), so a package's `public typealias Tags =
+    /// [Tag]` or `public func` naming one would not compile; in one module it opens nothing anyway.
+    static func publicAccessBlanked(in decl: DeclSyntax) -> [(range: Range<Int>, replacement: String)] {
+        (decl.asProtocol(WithModifiersSyntax.self)?.modifiers ?? []).compactMap { modifier in
+            guard ["public", "open", "package"].contains(modifier.name.text) else { return nil }
+            let range = modifier.positionAfterSkippingLeadingTrivia.utf8Offset..<modifier.endPositionBeforeTrailingTrivia.utf8Offset
+            return (range, String(repeating: " ", count: range.count))
         }
     }
 

@@ -131,8 +131,8 @@ struct GuestSourceIndex {
     /// Parses every `.swift` file under `root`, or under each of `folders` (relative to `root`, in
     /// the given order; a folder may be a single file) when given. Within a folder files are sorted
     /// by relative path, so the generated guest is the same whatever order the file system lists
-    /// them in; a file reached through two folders is read once.
-    static func load(root: String, folders: [String] = [], platform: AppPlatform = .iOS) throws(GuestBuildError) -> GuestSourceIndex {
+    /// them in; a file reached through two folders is read once. `modules`: as in `init(sources:platform:modules:)`.
+    static func load(root: String, folders: [String] = [], platform: AppPlatform = .iOS, modules: Set<String> = []) throws(GuestBuildError) -> GuestSourceIndex {
         let rootURL = URL(fileURLWithPath: root).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -173,19 +173,28 @@ struct GuestSourceIndex {
             }
             sources.append((relative, String(decoding: data, as: UTF8.self)))
         }
-        return GuestSourceIndex(sources: sources, platform: platform)
+        return GuestSourceIndex(sources: sources, platform: platform, modules: modules)
     }
 
     /// Indexes in-memory sources: `(relative path, text)` pairs, as `platform`'s device build compiles them.
-    init(sources: [(String, String)], platform: AppPlatform = .iOS) {
+    /// - Parameter modules: the module names of the project's targets. The guest program is one
+    ///   module, so code that names a type or function with its module (`Backend.Category`, written so
+    ///   where another module the app imports declares a `Category` too) is read without it.
+    init(sources: [(String, String)], platform: AppPlatform = .iOS, modules: Set<String> = []) {
         self.platform = platform
         let configuration = GuestDeviceConfiguration(platform: platform)
         // `prepare`'s routing files only make sense in the native binary.
-        for (relativePath, text) in sources where !Preparer.isGenerated(Array(text.utf8)) {
+        let parsed = sources.filter { !Preparer.isGenerated(Array($0.1.utf8)) }.map { relativePath, text in
             // The section `prepare` appends to a file holding private views routes them natively too.
             let userText = String(decoding: GeneratedSection.split(Array(text.utf8)).user, as: UTF8.self)
             let written = Self.unprepared(Parser.parse(source: userText))
-            let tree = configuration.activeSource(written)
+            return (relativePath: relativePath, written: written, tree: configuration.activeSource(written))
+        }
+        // Swift finds a type before a module: a project type named like a module keeps its name.
+        let topLevelTypes = Set(parsed.flatMap { $0.tree.statements.compactMap { $0.item.as(DeclSyntax.self).flatMap(Self.typeInfo)?.name } })
+        let qualifiers = modules.subtracting(topLevelTypes)
+        for (relativePath, written, activeTree) in parsed {
+            let tree = qualifiers.isEmpty ? activeTree : Self.withoutModuleQualifiers(activeTree, modules: qualifiers)
             let imports = tree.statements.compactMap { $0.item.as(ImportDeclSyntax.self)?.path.first?.name.text }
             let file = GuestSourceFile(
                 relativePath: relativePath, tree: tree, written: written,
@@ -234,6 +243,41 @@ struct GuestSourceIndex {
             }
         }
         return changed ? Parser.parse(source: String(decoding: bytes, as: UTF8.self)) : tree
+    }
+
+    /// `tree` with each `Module.` before a name blanked (`Backend.Category` → `        Category`):
+    /// spaces, so lines and columns stay the user's and `GuestSourceFile.asWritten` still finds the
+    /// written declaration at the same offsets, whose hash the baseline recorded.
+    static func withoutModuleQualifiers(_ tree: SourceFileSyntax, modules: Set<String>) -> SourceFileSyntax {
+        final class Qualifiers: SyntaxVisitor {
+            let modules: Set<String>
+            var ranges: [Range<Int>] = []
+            init(modules: Set<String>) {
+                self.modules = modules
+                super.init(viewMode: .sourceAccurate)
+            }
+            func blank(_ base: some SyntaxProtocol, through period: TokenSyntax) {
+                ranges.append(base.positionAfterSkippingLeadingTrivia.utf8Offset..<period.endPositionBeforeTrailingTrivia.utf8Offset)
+            }
+            override func visit(_ node: MemberTypeSyntax) -> SyntaxVisitorContinueKind {
+                if let base = node.baseType.as(IdentifierTypeSyntax.self), base.genericArgumentClause == nil, modules.contains(base.name.text) {
+                    blank(base, through: node.period)
+                }
+                return .visitChildren
+            }
+            override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+                if let base = node.base?.as(DeclReferenceExprSyntax.self), base.argumentNames == nil, modules.contains(base.baseName.text) {
+                    blank(base, through: node.period)
+                }
+                return .visitChildren
+            }
+        }
+        let finder = Qualifiers(modules: modules)
+        finder.walk(tree)
+        guard !finder.ranges.isEmpty else { return tree }
+        var bytes = Array(tree.description.utf8)
+        for range in finder.ranges { bytes.replaceSubrange(range, with: repeatElement(UInt8(ascii: " "), count: range.count)) }
+        return Parser.parse(source: String(decoding: bytes, as: UTF8.self))
     }
 
     private mutating func indexTopLevel(_ item: CodeBlockItemSyntax.Item, file: Int) {
