@@ -10,42 +10,9 @@ import Testing
 /// (`Text.AppTextStyle`); one built on a modifier the IR has no case for (`Image.style(appStyle:)`,
 /// through a private `barButton()` applying `.resizable()`) makes the chain up to its call a slot.
 @Suite struct ViewNativeExtensionTests {
-    static let styles = """
-        import SwiftUI
-
-        public extension Image {
-            enum AppImageStyle {
-                case barButton
-            }
-
-            func style(appStyle: AppImageStyle) -> some View {
-                switch appStyle {
-                case .barButton: return barButton()
-                }
-            }
-        }
-
-        extension Image {
-            @ViewBuilder
-            private func barButton() -> some View {
-                self.resizable()
-                    .frame(width: 16, height: 16)
-            }
-        }
-
-        public extension Text {
-            enum AppTextStyle {
-                case title
-            }
-
-            func style(appStyle: AppTextStyle) -> some View {
-                switch appStyle {
-                case .title: return self.font(.title)
-                }
-            }
-        }
-
-        """
+    /// The app's styles (Fixtures/NativeExtensions/Styles.swift, shared with ViewNativeExtensionCLITests).
+    static let styles = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/NativeExtensions/Styles.swift"), encoding: .utf8)
     static let toolbar = """
         import SwiftUI
 

@@ -8,42 +8,9 @@ import Testing
 /// modifier after the call on it, next to the lowered, styled Text.
 @Suite(.serialized) struct ViewNativeExtensionCLITests {
     static let stylesFile = "Sources/Greeter/Styles.swift"
-    static let styles = """
-        import SwiftUI
-
-        public extension Image {
-            enum AppImageStyle {
-                case barButton
-            }
-
-            func style(appStyle: AppImageStyle) -> some View {
-                switch appStyle {
-                case .barButton: return barButton()
-                }
-            }
-        }
-
-        extension Image {
-            @ViewBuilder
-            private func barButton() -> some View {
-                self.resizable()
-                    .frame(width: 16, height: 16)
-            }
-        }
-
-        public extension Text {
-            enum AppTextStyle {
-                case title
-            }
-
-            func style(appStyle: AppTextStyle) -> some View {
-                switch appStyle {
-                case .title: return self.font(.title)
-                }
-            }
-        }
-
-        """
+    /// The app's styles, as ViewNativeExtensionTests has them (Tests/PatchBuildTests/Fixtures/NativeExtensions).
+    static let styles = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../PatchBuildTests/Fixtures/NativeExtensions/Styles.swift").standardizedFileURL, encoding: .utf8)
     static let toolbarFile = "Sources/Greeter/ToolbarScreen.swift"
     static let toolbar = """
         import SwiftUI
