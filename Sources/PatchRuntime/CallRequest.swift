@@ -33,8 +33,10 @@ extension RuntimeSession {
     /// Chooses the ABI: packed when the export is `(i32, i32) -> i64` and no scalar arguments were
     /// given (so a genuine two-int function can still be called with explicit arguments); with
     /// `--input` on any other `(i32, i32)` export, the buffer ABI (the input as its `(ptr, len)`,
-    /// its scalar results printed); scalar otherwise.
-    public func perform(_ request: CallRequest) throws(RuntimeError) -> CallResult {
+    /// its scalar results printed); scalar otherwise. `decodesOutput: false` skips decoding a packed
+    /// result for display (`decoded` is nil): `run --repeat` decodes only its last call's, so that
+    /// the time it reports is the call's, not the display's.
+    public func perform(_ request: CallRequest, decodesOutput: Bool = true) throws(RuntimeError) -> CallResult {
         let packed = try isPackedABI(request.export) && (request.input != nil || request.arguments.isEmpty)
         if !packed, let input = request.input {
             let type = try signature(of: request.export)
@@ -51,6 +53,7 @@ extension RuntimeSession {
         }
         let bytes = try request.encoding.encode(request.input ?? [])
         let outcome = try callPacked(request.export, input: bytes)
+        guard decodesOutput else { return CallResult(outcome: outcome, decoded: nil) }
         let decoded = try DecodedOutput.decode(outcome.output ?? [], as: request.decoding, export: request.export)
         return CallResult(outcome: outcome, decoded: decoded)
     }

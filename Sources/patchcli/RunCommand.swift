@@ -195,12 +195,13 @@ struct Run: AsyncParsableCommand {
                 // An async function's kickoff runs under the pump (docs/async.md), as callPackedAsync does.
                 var isAsync = false
                 if arguments.isEmpty { isAsync = try session.isAsyncKickoff(request.export) }
-                for _ in 0..<repeatCount {
+                for number in 1...repeatCount {
                     if isAsync {
                         let call = try session.callAsync(request, resultExport: PatchNames.asyncResultExport)
                         (result, pumped) = (CallResult(outcome: call.outcome, decoded: call.decoded), call.report)
                     } else {
-                        result = try session.perform(request)
+                        // Only the last call's output is shown: decoding every one timed the display.
+                        result = try session.perform(request, decodesOutput: number == repeatCount)
                     }
                 }
             }

@@ -81,6 +81,29 @@ struct RunInputCLITests {
         #expect(empty.stdout == "50\n", "\(empty.stderr)")
     }
 
+    /// `--repeat N` on a packed export shows the last call's output, decoded as usual (the calls
+    /// before it are not decoded, so the mean time is the call's, not the display's).
+    @Test func repeatedPackedCallsShowTheLastCallsOutput() throws {
+        let counting = try fixture.compile("""
+            #include "\(Self.fixtures.appendingPathComponent("bump_malloc.h").path)"
+            static unsigned calls;
+            __attribute__((export_name("patch_free"))) void patch_free(u32 p) { bump_free(p); }
+            __attribute__((export_name("calls_json"))) u64 calls_json(u32 ptr, u32 len) {
+              calls++;
+              u32 out = patch_malloc(12);
+              char *text = (char *)out;
+              text[0] = '{'; text[1] = '"'; text[2] = 'n'; text[3] = '"'; text[4] = ':'; text[5] = (char)('0' + calls); text[6] = '}';
+              return ((u64)out << 32) | 7;
+            }
+            """, name: "calls", flags: [])
+        let repeated = try fixture.patchcli(["run", counting, "calls_json", "--input", "x", "--repeat", "3", "--json"])
+        let body = try #require(try fixture.json(repeated.stdout)["result"] as? [String: Any], "\(repeated.stdout)\(repeated.stderr)")
+        #expect(body["calls"] as? Int == 3)
+        let output = try #require(body["output"] as? String, "\(body)")
+        #expect(try fixture.json(output)["n"] as? Int == 3, "\(output)")
+        #expect(body["output_encoding"] as? String == "json", "\(body)")
+    }
+
     @Test func inputOnAnExportNotTakingABufferNamesTheShapesThatDo() throws {
         let result = try fixture.patchcli(["run", fixture.guest, "half", "--input", "1", "--json"])
         #expect(result.status == 28)
