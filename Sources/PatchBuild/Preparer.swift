@@ -1037,13 +1037,15 @@ private struct Planner {
         guard !extensionSources.isEmpty else { return ([], []) }
         var names = ViewTokenAnalysis.nativeOnlyModifiers
         var chosen: [(path: String, text: String)] = []
+        var chosenPaths: Set<String> = []
         var found: Set<String> = []
         var extensions: ViewNativeExtensions
         while true {
             let calls = names.map { Array("\($0)(".utf8) }
-            for file in extensionSources where !chosen.contains(where: { $0.path == file.path })
+            for file in extensionSources where !chosenPaths.contains(file.path)
                 && calls.contains(where: { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }) {
                 chosen.append((file.path, String(decoding: file.userBytes, as: UTF8.self)))
+                chosenPaths.insert(file.path)
             }
             extensions = ViewNativeExtensions(index: GuestSourceIndex(sources: chosen.map { ($0.path, $0.text) }))
             guard !extensions.nativeNames.isSubset(of: found) else { break }

@@ -63,9 +63,12 @@ struct GuestDependencyClosure {
         var state = State()
         state.pending.append(start)
         while let unit = state.pending.popLast() {
-            if case .global(let global) = unit, nativeOnlyGlobals.contains(global) { continue }
-            if withoutFrameworkExtensions, case .typeShell(let type) = unit, !extendsGuestType(nestedIn: type) { continue }
-            if withoutFrameworkExtensions, case .member(let type, _) = unit, !extendsGuestType(nestedIn: type) { continue }
+            switch unit {
+            case .global(let global) where nativeOnlyGlobals.contains(global): continue
+            case .typeShell(let type), .member(let type, _):
+                if withoutFrameworkExtensions && !extendsGuestType(nestedIn: type) { continue }
+            default: break
+            }
             guard state.included.insert(unit).inserted else { continue }
             expand(unit, into: &state)
             // A type reached late may own members named by code reached earlier, and vice versa.
@@ -247,8 +250,8 @@ struct GuestDependencyClosure {
     /// value of such a type (code that does is refused for the type), so its members, found by name
     /// (`+`, `min`), are never what it calls. A view's may, through the view DSL's stand-ins.
     private func extendsGuestType(_ global: Int) -> Bool {
-        guard withoutFrameworkExtensions, let extended = index.globals[global].foreignExtension?.extendedType.trimmedText else { return true }
-        return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
+        guard withoutFrameworkExtensions, let foreignExtension = index.globals[global].foreignExtension else { return true }
+        return Self.extendsGuestType(foreignExtension)
     }
 
     /// The same for a type nested in such an extension (`extension CGPoint { enum Quadrant … }`) and
@@ -257,10 +260,16 @@ struct GuestDependencyClosure {
         let path = index.types[type].path
         for length in 1..<max(path.count, 1) {
             guard let enclosing = index.type(atPath: Array(path.prefix(length + 1))),
-                  let extended = index.types[enclosing].foreignExtension?.extendedType.trimmedText else { continue }
-            return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
+                  let foreignExtension = index.types[enclosing].foreignExtension else { continue }
+            return Self.extendsGuestType(foreignExtension)
         }
         return true
+    }
+
+    /// Whether `foreignExtension` extends a type the guest declares too (not a framework type it lacks).
+    private static func extendsGuestType(_ foreignExtension: ExtensionDeclSyntax) -> Bool {
+        let extended = foreignExtension.extendedType.trimmedText
+        return GuestFrameworkNames.types[String(extended.prefix { $0 != "." && $0 != "<" })] == nil
     }
 
     private func visible(_ global: Int, from file: Int) -> Bool {

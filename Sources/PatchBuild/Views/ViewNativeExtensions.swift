@@ -25,11 +25,17 @@ struct ViewNativeExtensions {
     let nativeGlobals: Set<Int>
 
     init(index: GuestSourceIndex) {
-        var entries: [(global: Int, names: [String], extendedType: String)] = []
+        // Each member's calls are collected once; the passes below only look them up.
+        var entries: [(global: Int, names: [String], extendedType: String, calls: [DeclReferenceExprSyntax])] = []
         for (position, global) in index.globals.enumerated() {
             guard let extended = global.foreignExtension?.extendedType.trimmedText,
                   global.decl.is(FunctionDeclSyntax.self) || global.decl.is(VariableDeclSyntax.self) else { continue }
-            entries.append((position, global.names, extended))
+            let calls = global.decl.tokens(viewMode: .sourceAccurate).compactMap { token -> DeclReferenceExprSyntax? in
+                guard case .identifier = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                      Self.isCalled(reference) else { return nil }
+                return reference
+            }
+            entries.append((position, global.names, extended, calls))
         }
         var native: [Int: Member] = [:]
         var byName: [String: [(extendedType: String, file: String, native: Member?)]] = [:]
@@ -45,17 +51,16 @@ struct ViewNativeExtensions {
             }
             let current = ViewNativeExtensions(membersByName: byName)
             for entry in entries where native[entry.global] == nil {
-                let decl = index.globals[entry.global].decl
-                let modifier = decl.tokens(viewMode: .sourceAccurate).lazy.compactMap { token -> String? in
-                    guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-                          Self.isCalled(reference) else { return nil }
+                let modifier = entry.calls.lazy.compactMap { reference -> String? in
+                    let name = reference.baseName.text
                     if ViewTokenAnalysis.nativeOnlyModifiers.contains(name) { return name }
                     return current.member(calledBy: reference, implicitSelf: entry.extendedType)?.modifier
                 }.first
                 guard let modifier else { continue }
-                let file = index.files[index.globals[entry.global].file]
+                let global = index.globals[entry.global]
+                let file = index.files[global.file]
                 native[entry.global] = Member(extendedType: entry.extendedType, modifier: modifier,
-                                              location: GuestSourceLocation(file: file.relativePath, line: file.line(of: decl)))
+                                              location: GuestSourceLocation(file: file.relativePath, line: file.line(of: global.decl)))
                 added = true
             }
         }

@@ -15,7 +15,7 @@ enum ViewTokenRewrite {
 
     static func apply(to index: GuestSourceIndex, views: [GuestViewRequest]) -> Outcome {
         let analysis = ViewTokenAnalysis(index: index)
-        let earlierAnalysis = ViewTokenAnalysis(index: index, passesValues: false)
+        let earlierAnalysis = analysis.passingNoValues()
         var edits: [Int: [(range: Range<Int>, text: String?)]] = [:]
         var unpatchable: [GuestUnpatchable] = []
         var views = views

@@ -167,7 +167,7 @@ struct ViewTokenAnalysis {
     /// own (`store.title` of `store.title.uppercased()`). Without (the analysis of patchcli before
     /// them), those reads are slots: `build` falls back to it for a baseline an earlier `prepare`
     /// recorded, whose thunk passes the slots (`ViewTokenRewrite`).
-    let passesValues: Bool
+    private(set) var passesValues: Bool
 
     /// The app's members of extensions of framework types that only the host can apply
     /// (`ViewNativeExtensions`: ACHNBrowserUI's `Image.style(appStyle:)`, built on `.resizable()`).
@@ -186,6 +186,13 @@ struct ViewTokenAnalysis {
             }
         }
         projectMutatingMethods = names
+    }
+
+    /// This analysis without value tokens, sharing what `init` gathered from the index.
+    func passingNoValues() -> ViewTokenAnalysis {
+        var analysis = self
+        analysis.passesValues = false
+        return analysis
     }
 
     /// Property wrappers whose values the host leaves out of the inputs (§5.4) but the thunk can read.
