@@ -234,7 +234,7 @@ extension MessagePackValue {
     /// Parses JSON text into the data model (integers stay integers, other numbers become doubles).
     /// Object keys come out sorted, since JSON parsing does not keep their order.
     public static func parseJSON(_ bytes: [UInt8]) -> MessagePackValue? {
-        BridgeJSON.parse(bytes).map(MessagePackValue.init(json:))
+        JSONReader<MessagePackValue>.parse(bytes)
     }
 
     init(json: BridgeJSON) {
@@ -304,5 +304,27 @@ extension MessagePackValue {
             }
         }
         return output + "\""
+    }
+}
+
+extension MessagePackValue: JSONReadable {
+    static var jsonNull: MessagePackValue { .null }
+    static func json(_ flag: Bool) -> MessagePackValue { .bool(flag) }
+    static func json(_ integer: Int64) -> MessagePackValue { .int(integer) }
+    static func json(_ number: Double) -> MessagePackValue { .double(number) }
+    static func json(_ text: String) -> MessagePackValue { .string(text) }
+    static func json(_ elements: [MessagePackValue]) -> MessagePackValue { .array(elements) }
+    static func json(members: [(key: String, value: MessagePackValue)]) -> MessagePackValue {
+        // Most objects of a view tree are one-key enum wrappers: nothing to sort or drop.
+        guard members.count > 1 else { return .map(members) }
+        // The sort is stable, so of equal keys the first in the document comes first and is kept.
+        var sorted = members.sorted { $0.key < $1.key }
+        var kept = 1
+        for index in 1..<sorted.count where sorted[index].key != sorted[kept - 1].key {
+            sorted.swapAt(index, kept)
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return .map(sorted)
     }
 }

@@ -1,11 +1,9 @@
-import Foundation
-
 /// A parsed JSON document for the JSON bridges (`json_get_*`, `json_canonicalize`, `analytics_track`).
 ///
-/// Parsed with `JSONDecoder` rather than `JSONSerialization` because the latter bridges numbers and
-/// booleans through `NSNumber` differently on Darwin and Linux, and `json_get_bool` must not read the
-/// integer 1 as `true` on either.
-enum BridgeJSON: Decodable, Equatable {
+/// Parsed by `JSONReader` rather than `JSONSerialization`, which bridges numbers and booleans
+/// through `NSNumber` differently on Darwin and Linux: `json_get_bool` must not read the integer 1 as
+/// `true` on either.
+enum BridgeJSON: Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -14,30 +12,9 @@ enum BridgeJSON: Decodable, Equatable {
     case array([BridgeJSON])
     case object([String: BridgeJSON])
 
-    init(from decoder: Decoder) throws {
-        // Containers first: each failed attempt costs a thrown DecodingError, and objects, arrays and
-        // strings dominate large documents (view trees). Bool stays ahead of the number types.
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode([String: BridgeJSON].self) {
-            self = .object(value)
-        } else if let value = try? container.decode([BridgeJSON].self) {
-            self = .array(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else {
-            self = .number(try container.decode(Double.self))
-        }
-    }
-
     /// Parses any JSON text, top-level fragments included; nil when it is not valid JSON.
     static func parse(_ bytes: [UInt8]) -> BridgeJSON? {
-        try? JSONDecoder().decode(BridgeJSON.self, from: Data(bytes))
+        JSONReader<BridgeJSON>.parse(bytes)
     }
 
     /// The value under `key` when the document is an object.
@@ -112,5 +89,17 @@ enum BridgeJSON: Decodable, Equatable {
     var propertyText: String {
         if case .string(let text) = self { return text }
         return canonicalText
+    }
+}
+
+extension BridgeJSON: JSONReadable {
+    static var jsonNull: BridgeJSON { .null }
+    static func json(_ flag: Bool) -> BridgeJSON { .bool(flag) }
+    static func json(_ integer: Int64) -> BridgeJSON { .integer(integer) }
+    static func json(_ number: Double) -> BridgeJSON { .number(number) }
+    static func json(_ text: String) -> BridgeJSON { .string(text) }
+    static func json(_ elements: [BridgeJSON]) -> BridgeJSON { .array(elements) }
+    static func json(members: [(key: String, value: BridgeJSON)]) -> BridgeJSON {
+        .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -48,6 +48,9 @@ struct ViewTreeValidator {
     private var slots: [String] = []
     private var tokens: [String] = []
     private var geometryReaderPaths: [String: String] = [:]
+    /// Where the item being checked is. Kept as components and spelled out only for an error or an
+    /// event: building the text of every item's path was most of the validator's time.
+    private var path = JSONPath()
 
     init(export: String, limits: ViewLimits = ViewLimits()) {
         self.export = export
@@ -94,13 +97,13 @@ struct ViewTreeValidator {
     /// Checks a whole document (`BodyEmission`, `DispatchResult`, `ViewManifest`) and its optional
     /// `schemaVersion` gate.
     mutating func validateDocument(_ value: MessagePackValue, as structure: String) throws(ViewError) {
-        try check(value, as: .structure(structure), at: "$", nodeDepth: 0)
+        try check(value, as: .structure(structure), nodeDepth: 0)
         guard let number = value.member("schemaVersion")?.integer else { return }
         // The manifest gate is only "not newer" (§5.2); emissions must also say at least 1 (§5.5).
         let oldest = structure == "ViewManifest" ? nil : ViewSchema.oldestVersion
         guard number <= ViewSchema.newestVersion, number >= oldest ?? Int64.min else {
             let supported = oldest.map { "\($0)…\(ViewSchema.newestVersion)" } ?? "up to \(ViewSchema.newestVersion)"
-            throw fail("$.schemaVersion", "schema version \(number) is not supported; this SDK reads IR schema \(supported)")
+            throw fail("schema version \(number) is not supported; this SDK reads IR schema \(supported)", at: .key("schemaVersion"))
         }
     }
 
@@ -112,128 +115,147 @@ struct ViewTreeValidator {
 
     // MARK: Types
 
-    private mutating func check(_ value: MessagePackValue, as type: IRType, at path: String, nodeDepth: Int) throws(ViewError) {
+    /// Checks `value`, the item at `path`, as `type`.
+    private mutating func check(_ value: MessagePackValue, as type: IRType, nodeDepth: Int) throws(ViewError) {
         switch type {
         case .string:
-            guard case .string = value else { throw mismatch(path, "a string", value) }
+            guard case .string = value else { throw mismatch("a string", value) }
         case .bool:
-            guard case .bool = value else { throw mismatch(path, "true or false", value) }
+            guard case .bool = value else { throw mismatch("true or false", value) }
         case .int:
-            guard value.integer != nil else { throw mismatch(path, "an integer", value) }
+            guard value.integer != nil else { throw mismatch("an integer", value) }
         case .double:
             switch value {
             case .int, .uint, .double: break
             case let .string(text) where ["inf", "-inf", "nan"].contains(text): break
-            default: throw mismatch(path, "a number (or \"inf\", \"-inf\", \"nan\")", value)
+            default: throw mismatch("a number (or \"inf\", \"-inf\", \"nan\")", value)
             }
         case let .optional(wrapped):
-            if value != .null { try check(value, as: wrapped, at: path, nodeDepth: nodeDepth) }
+            if value != .null { try check(value, as: wrapped, nodeDepth: nodeDepth) }
         case let .array(element):
-            guard case let .array(elements) = value else { throw mismatch(path, "an array", value) }
+            guard case let .array(elements) = value else { throw mismatch("an array", value) }
             for (index, item) in elements.enumerated() {
-                try check(item, as: element, at: "\(path)[\(index)]", nodeDepth: nodeDepth)
+                path.enter(.index(index))
+                defer { path.leave() }
+                try check(item, as: element, nodeDepth: nodeDepth)
             }
         case .node:
-            try checkNode(value, at: path, nodeDepth: nodeDepth + 1)
+            try checkNode(value, nodeDepth: nodeDepth + 1)
         case let .structure(name):
-            try checkFields(schema.structs[name, default: []], of: value, at: path, what: name, nodeDepth: nodeDepth)
-            if name == "EventID" { try requireIdentity(value.member("id"), at: "\(path).id", what: "event id") }
+            try checkFields(schema.structs[name, default: []], of: value, what: name, nodeDepth: nodeDepth)
+            if name == "EventID" { try requireIdentity(value.member("id"), at: .key("id"), what: "event id") }
         case let .choice(name):
-            _ = try checkChoice(value, of: name, at: path, nodeDepth: nodeDepth)
+            _ = try checkChoice(value, of: name, nodeDepth: nodeDepth)
         case let .rawEnum(name):
-            guard case let .string(text) = value else { throw mismatch(path, "a string", value) }
+            guard case let .string(text) = value else { throw mismatch("a string", value) }
             guard schema.rawEnums[name, default: []].contains(text) else {
-                throw fail(path, "\"\(text)\" is not a \(name) (one of: \(schema.rawEnums[name, default: []].sorted().joined(separator: " ")))")
+                throw fail("\"\(text)\" is not a \(name) (one of: \(schema.rawEnums[name, default: []].sorted().joined(separator: " ")))")
             }
         }
     }
 
-    private mutating func checkFields(_ fields: [IRField], of value: MessagePackValue, at path: String, what: String,
+    private mutating func checkFields(_ fields: [IRField], of value: MessagePackValue, what: String,
                                       nodeDepth: Int) throws(ViewError) {
-        guard case .map = value else { throw mismatch(path, "an object (\(what))", value) }
+        guard case .map = value else { throw mismatch("an object (\(what))", value) }
         for field in fields {
             let member = value.member(field.key) ?? .null
             if member == .null {
                 if case .optional = field.type { continue }
-                throw fail(path, "missing required key \"\(field.key)\" of \(what)")
+                throw fail("missing required key \"\(field.key)\" of \(what)")
             }
-            try check(member, as: field.type, at: "\(path).\(field.key)", nodeDepth: nodeDepth)
+            path.enter(.key(field.key))
+            defer { path.leave() }
+            try check(member, as: field.type, nodeDepth: nodeDepth)
         }
     }
 
     /// Checks a one-key enum wrapper and its payload; returns the case name and payload.
-    private mutating func checkChoice(_ value: MessagePackValue, of name: String, at path: String,
+    private mutating func checkChoice(_ value: MessagePackValue, of name: String,
                                       nodeDepth: Int) throws(ViewError) -> (String, MessagePackValue) {
-        guard case let .map(entries) = value else { throw mismatch(path, "an object with one key (a \(name) case)", value) }
+        guard case let .map(entries) = value else { throw mismatch("an object with one key (a \(name) case)", value) }
         guard entries.count == 1, let entry = entries.first else {
-            throw fail(path, "a \(name) needs exactly one key, the case name, but has \(entries.count)\(entries.isEmpty ? "" : ": " + entries.map(\.key).joined(separator: ", "))")
+            throw fail("a \(name) needs exactly one key, the case name, but has \(entries.count)\(entries.isEmpty ? "" : ": " + entries.map(\.key).joined(separator: ", "))")
         }
         guard let fields = schema.choices[name]?[entry.key] else {
             let what = name == "NodeKind" ? "node kind" : name == "Modifier" ? "modifier" : "\(name) case"
-            throw fail(path, "unknown \(what) \"\(entry.key)\" (IR schema \(ViewSchema.newestVersion) has no such case)")
+            throw fail("unknown \(what) \"\(entry.key)\" (IR schema \(ViewSchema.newestVersion) has no such case)")
         }
-        try checkFields(fields, of: entry.value, at: "\(path).\(entry.key)", what: "\(name).\(entry.key)", nodeDepth: nodeDepth)
+        path.enter(.key(entry.key))
+        defer { path.leave() }
+        try checkFields(fields, of: entry.value, what: "\(name).\(entry.key)", nodeDepth: nodeDepth)
         if (name == "ColorRef" && entry.key == "hostToken") || (name == "Modifier" && entry.key == "fontToken") {
-            tokens.append(try requireIdentity(entry.value.member("_0"), at: "\(path).\(entry.key)._0", what: "token id"))
+            tokens.append(try requireIdentity(entry.value.member("_0"), at: .key("_0"), what: "token id"))
         }
         return (entry.key, entry.value)
     }
 
     // MARK: Nodes
 
-    private mutating func checkNode(_ value: MessagePackValue, at path: String, nodeDepth: Int) throws(ViewError) {
+    private mutating func checkNode(_ value: MessagePackValue, nodeDepth: Int) throws(ViewError) {
         guard nodeDepth <= limits.nodeDepth else {
-            throw fail(path, "view nodes nested deeper than \(limits.nodeDepth) levels")
+            throw fail("view nodes nested deeper than \(limits.nodeDepth) levels")
         }
-        guard case .map = value else { throw mismatch(path, "an object (ViewNode)", value) }
-        guard let kind = value.member("kind"), kind != .null else { throw fail(path, "missing required key \"kind\" of ViewNode") }
+        guard case .map = value else { throw mismatch("an object (ViewNode)", value) }
+        guard let kind = value.member("kind"), kind != .null else { throw fail("missing required key \"kind\" of ViewNode") }
         guard case let .array(modifiers)? = value.member("modifiers") else {
-            throw value.member("modifiers").map { mismatch("\(path).modifiers", "an array", $0) }
-                ?? fail(path, "missing required key \"modifiers\" of ViewNode (use [] for none)")
+            throw value.member("modifiers").map { mismatch("an array", $0, at: .key("modifiers")) }
+                ?? fail("missing required key \"modifiers\" of ViewNode (use [] for none)")
         }
         nodeCount += 1
         modifierCount += modifiers.count
         guard nodeCount + modifierCount <= limits.items else {
-            throw fail(path, "more than \(limits.items) nodes and modifiers in one tree")
+            throw fail("more than \(limits.items) nodes and modifiers in one tree")
         }
         // The node's own events come before those of its sub-trees (pre-order); a malformed node
         // throws below before they are used.
-        collectEvents(kind: kind, modifiers: modifiers, at: path)
-        let (kindName, payload) = try checkChoice(kind, of: "NodeKind", at: "\(path).kind", nodeDepth: nodeDepth)
-        try checkIdentities(of: kindName, payload, at: "\(path).kind.\(kindName)")
+        collectEvents(kind: kind, modifiers: modifiers)
+        do {
+            path.enter(.key("kind"))
+            defer { path.leave() }
+            let (kindName, payload) = try checkChoice(kind, of: "NodeKind", nodeDepth: nodeDepth)
+            path.enter(.key(kindName))
+            defer { path.leave() }
+            try checkIdentities(of: kindName, payload)
+        }
+        path.enter(.key("modifiers"))
+        defer { path.leave() }
         for (index, modifier) in modifiers.enumerated() {
-            _ = try checkChoice(modifier, of: "Modifier", at: "\(path).modifiers[\(index)]", nodeDepth: nodeDepth)
+            path.enter(.index(index))
+            defer { path.leave() }
+            _ = try checkChoice(modifier, of: "Modifier", nodeDepth: nodeDepth)
         }
     }
 
-    private mutating func checkIdentities(of kind: String, _ payload: MessagePackValue, at path: String) throws(ViewError) {
+    private mutating func checkIdentities(of kind: String, _ payload: MessagePackValue) throws(ViewError) {
         switch kind {
         case "opaque":
-            slots.append(try requireIdentity(payload.member("id"), at: "\(path).id", what: "slot id"))
+            slots.append(try requireIdentity(payload.member("id"), at: .key("id"), what: "slot id"))
         case "button":
-            try requireIdentity(payload.member("actionID"), at: "\(path).actionID", what: "action id")
+            try requireIdentity(payload.member("actionID"), at: .key("actionID"), what: "action id")
         case "geometryReader":
-            let id = try requireIdentity(payload.member("id"), at: "\(path).id", what: "geometry reader id")
+            let id = try requireIdentity(payload.member("id"), at: .key("id"), what: "geometry reader id")
             if let first = geometryReaderPaths[id] {
-                throw fail("\(path).id", "geometry reader id \"\(id)\" is also used at \(first); the host re-locates readers by id")
+                throw fail("geometry reader id \"\(id)\" is also used at \(first); the host re-locates readers by id", at: .key("id"))
             }
-            geometryReaderPaths[id] = "\(path).id"
+            geometryReaderPaths[id] = path.text(then: .key("id"))
         default: break
         }
     }
 
+    /// The identity string `value`, found under `component` of the item being checked.
     @discardableResult
-    private func requireIdentity(_ value: MessagePackValue?, at path: String, what: String) throws(ViewError) -> String {
+    private func requireIdentity(_ value: MessagePackValue?, at component: JSONPath.Component, what: String) throws(ViewError) -> String {
         guard case let .string(text)? = value, !text.isEmpty else {
-            throw fail(path, "empty \(what): the host matches it against the thunk and dispatch tables")
+            throw fail("empty \(what): the host matches it against the thunk and dispatch tables", at: component)
         }
         return text
     }
 
-    private mutating func collectEvents(kind wrapper: MessagePackValue, modifiers: [MessagePackValue], at path: String) {
+    private mutating func collectEvents(kind wrapper: MessagePackValue, modifiers: [MessagePackValue]) {
         guard case let .map(kindEntries) = wrapper, kindEntries.count == 1, let (kind, payload) = kindEntries.first else { return }
         if let (field, valueKind) = ViewEventSource.nodeEvents[kind], let id = ViewEventSource.eventID(payload.member(field)) {
-            events.append(ViewEventSource(id: id, source: kind, valueKind: valueKind, path: "\(path).kind.\(kind).\(field)", payload: payload))
+            events.append(ViewEventSource(id: id, source: kind, valueKind: valueKind, path: path.text(then: .key("kind"), .key(kind), .key(field)),
+                                          payload: payload))
         }
         for (index, modifier) in modifiers.enumerated() {
             guard case let .map(entries) = modifier, entries.count == 1, let (name, modifierPayload) = entries.first else { continue }
@@ -242,19 +264,21 @@ struct ViewTreeValidator {
             for (field, valueKind) in ViewEventSource.modifierEvents[name, default: []] {
                 guard let id = ViewEventSource.eventID(modifierPayload.member(field)) else { continue }
                 events.append(ViewEventSource(id: id, source: name, valueKind: valueKind,
-                                              path: "\(path).modifiers[\(index)].\(name).\(field)", payload: modifierPayload))
+                                              path: path.text(then: .key("modifiers"), .index(index), .key(name), .key(field)),
+                                              payload: modifierPayload))
             }
         }
     }
 
     // MARK: Errors
 
-    private func fail(_ path: String, _ detail: String) -> ViewError {
-        .invalidOutput(export: export, path: path, detail: detail)
+    /// An error at the item being checked, or at `components` under it.
+    private func fail(_ detail: String, at components: JSONPath.Component...) -> ViewError {
+        .invalidOutput(export: export, path: path.text(then: components), detail: detail)
     }
 
-    private func mismatch(_ path: String, _ expected: String, _ found: MessagePackValue) -> ViewError {
-        fail(path, "expected \(expected), found \(found.jsonKind)")
+    private func mismatch(_ expected: String, _ found: MessagePackValue, at components: JSONPath.Component...) -> ViewError {
+        .invalidOutput(export: export, path: path.text(then: components), detail: "expected \(expected), found \(found.jsonKind)")
     }
 }
 
@@ -286,5 +310,32 @@ extension MessagePackValue {
         case .array: return "an array"
         case .map: return "an object"
         }
+    }
+}
+
+/// A JSON path (`$.root.kind.vstack.children[2]`) as a stack of components.
+struct JSONPath {
+    enum Component {
+        case key(String)
+        case index(Int)
+    }
+
+    private var components: [Component] = []
+
+    mutating func enter(_ component: Component) { components.append(component) }
+    mutating func leave() { components.removeLast() }
+
+    /// The path's text, with `more` appended.
+    func text(then more: Component...) -> String { text(then: more) }
+
+    func text(then more: [Component]) -> String {
+        var text = "$"
+        for component in components + more {
+            switch component {
+            case let .key(key): text += ".\(key)"
+            case let .index(index): text += "[\(index)]"
+            }
+        }
+        return text
     }
 }
