@@ -382,7 +382,7 @@ public enum ChangeDetector {
             var preview = change
             preview.status = .informational
             preview.reason = nil
-            preview.detail = "preview code (a `PreviewProvider`): only Xcode's canvas runs it, never a device, so there is nothing to ship"
+            preview.detail = Preparer.previewCode + ", so there is nothing to ship"
             return preview
         }
     }

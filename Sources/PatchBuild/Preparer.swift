@@ -333,6 +333,8 @@ public enum Preparer {
 
     /// Why a `ToolbarContent` body is not routed; `build` reports a change of it as
     /// `toolbar_content_not_routable` (docs/cli.md, docs/prepare.md "Bodies that are not routed").
+    /// What `prepare` and `build` say of code in a `PreviewProvider`.
+    static let previewCode = "preview code (a `PreviewProvider`): only Xcode's canvas runs it, never a device"
     static let toolbarContentReason = "a `ToolbarContent` body cannot be routed: the SDK's `thunkBody` returns a view (`PatchedBodyHost`, sdk-contract §5.1), which is not `ToolbarContent`; patch the views inside its items (their own `body`) instead"
 
     /// The protocols whose `body` the system reads once, when the app or extension starts, and
@@ -513,10 +515,21 @@ private struct TargetAnalysis {
     /// The declared types that are `PreviewProvider`s: their code runs in Xcode's canvas only.
     var previewTypes: Set<String> = []
 
-    /// Whether `prepare` routes this body: a `var body` of a view, a `func body(content:)` of a modifier.
+    /// Whether `prepare` routes this body: a `var body` of a view, a `func body(content:)` of a modifier,
+    /// unless the type is nested in a `PreviewProvider` (`AccountView_Previews.Preview`), which no
+    /// device runs.
     func routes(_ body: BodyCandidate) -> Bool {
+        isViewBody(body) && !isPreviewCode(body)
+    }
+
+    func isViewBody(_ body: BodyCandidate) -> Bool {
         let owner = body.ownerPath.joined(separator: ".")
         return body.modifierContent == nil ? viewTypes.contains(owner) : modifierTypes.contains(owner)
+    }
+
+    /// Whether the body's type is a `PreviewProvider` or nested in one.
+    func isPreviewCode(_ body: BodyCandidate) -> Bool {
+        !previewTypes.isEmpty && body.ownerPath.indices.contains { previewTypes.contains(body.ownerPath[...$0].joined(separator: ".")) }
     }
 }
 
@@ -1133,6 +1146,9 @@ private struct Planner {
                 if body.isPrepared { edits.append(SourceEdit(range: body.nameRange, replacement: "body")) }
                 if body.modifierContent == nil, analysis.toolbarContentTypes.contains(owner) {
                     output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: Preparer.toolbarContentReason))
+                } else if analysis.isViewBody(body), analysis.isPreviewCode(body) {
+                    output.skipped.append(.init(file: file.path, line: body.line, declaration: owner + (body.modifierContent == nil ? ".body" : ".body(content:)"),
+                                                reason: Preparer.previewCode + ", so no thunk routes it"))
                 } else if body.modifierContent == nil, let reason = analysis.launchBodyReasons[owner] {
                     // The baseline records such a `body` as a computed property: `build` finds the skip by its id.
                     output.skipped.append(.init(file: file.path, line: body.line, declaration: "\(owner).body", reason: reason,

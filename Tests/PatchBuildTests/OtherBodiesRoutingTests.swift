@@ -131,6 +131,39 @@ import Testing
             == [GuestViewRequest(declarationID: "App:CardStyle.body", typeName: "CardStyle", path: ["CardStyle"])])
     }
 
+    /// A view nested in a `PreviewProvider` runs only in Xcode's canvas: prepare leaves its body as
+    /// written (undoing an earlier run's rename) and says why; a change of it is informational.
+    @Test func viewsNestedInPreviewProvidersAreNotRouted() throws {
+        let previews = """
+            struct Card: View {
+                var body: some View { Text("card") }
+            }
+            struct Card_Previews: PreviewProvider {
+                struct Preview: View {
+                    var body: some View { Card().padding() }
+                }
+                static var previews: some View { Preview() }
+            }
+            """
+        let shipped = PreparedProject(previews)
+        #expect(shipped.plan.views.map(\.typeName) == ["Card"])
+        #expect(shipped.userFile == previews.replacingOccurrences(of: "    var body: some View { Text", with: "    @ViewBuilder @MainActor var __patch_native_body: some View { Text"),
+                "\(shipped.userFile)")
+        // (`previews` itself is a property whose opaque type no thunk can carry.)
+        #expect(shipped.plan.skipped.map(\.declaration) == ["Card_Previews.Preview.body", "Card_Previews.previews"])
+        #expect(shipped.plan.skipped.first?.reason == Preparer.previewCode + ", so no thunk routes it")
+        #expect(shipped.plan.skipped.first?.line == 6)
+        let edited = PreparedProject(previews.replacingOccurrences(of: "Card().padding()", with: "Card().padding(8)"))
+        let changes = ChangeDetector.compare(baseline: shipped.plan.baseline, current: edited.plan, shippedExports: [])
+        #expect(changes.map(\.id) == ["App:Card_Previews.Preview.body"])
+        #expect(changes.allSatisfy { $0.status == .informational && $0.detail == Preparer.previewCode + ", so there is nothing to ship" })
+        // A body an earlier prepare routed gets its name back: its thunk is no longer generated.
+        let routed = "        @ViewBuilder @MainActor var __patch_native_body: some View { Card().padding() }"
+        let routedBefore = PreparedProject(previews.replacingOccurrences(of: "        var body: some View { Card().padding() }", with: routed))
+        #expect(routedBefore.userFile == shipped.userFile.replacingOccurrences(
+            of: "        var body: some View { Card().padding() }", with: "        @ViewBuilder @MainActor var body: some View { Card().padding() }"), "\(routedBefore.userFile)")
+    }
+
     /// `ToolbarContent` bodies cannot route (the SDK's thunk returns a view): prepare says so, and a
     /// change of one is native-only with `toolbar_content_not_routable`.
     @Test func toolbarContentBodiesAreReportedAndTheirChangesAreNotRoutable() throws {
