@@ -23,7 +23,11 @@ struct JSONReader<Value: JSONReadable> {
     /// Arrays and objects nested deeper than this are refused, as `JSONDecoder` refuses them.
     static var depthLimit: Int { 512 }
 
-    private struct Malformed: Error {}
+    /// What is wrong, and the byte offset where it was found.
+    private struct Malformed: Error {
+        let problem: String
+        let offset: Int
+    }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var offset = 0
@@ -34,9 +38,18 @@ struct JSONReader<Value: JSONReadable> {
 
     /// The document in `text`, or nil when it is not JSON.
     static func parse(_ text: [UInt8]) -> Value? {
-        text.withUnsafeBufferPointer { buffer in
+        try? read(text)
+    }
+
+    /// The document in `text`, or where and why it is not JSON.
+    static func read(_ text: [UInt8]) throws(JSONSyntaxError) -> Value {
+        let result = text.withUnsafeBufferPointer { buffer -> Result<Value, Malformed> in
             var reader = JSONReader(bytes: buffer)
-            return try? reader.document()
+            do throws(Malformed) { return .success(try reader.document()) } catch { return .failure(error) }
+        }
+        switch result {
+        case let .success(value): return value
+        case let .failure(malformed): throw JSONSyntaxError(text, offset: malformed.offset, problem: malformed.problem)
         }
     }
 
@@ -44,7 +57,7 @@ struct JSONReader<Value: JSONReadable> {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { offset = 3 }
         let value = try self.value(depth: 0)
         skipWhitespace()
-        guard offset == bytes.count else { throw Malformed() }
+        guard offset == bytes.count else { throw malformed("more text after the JSON value: \(found)") }
         return value
     }
 
@@ -52,7 +65,7 @@ struct JSONReader<Value: JSONReadable> {
 
     private mutating func value(depth: Int) throws(Malformed) -> Value {
         skipWhitespace()
-        guard offset < bytes.count else { throw Malformed() }
+        guard offset < bytes.count else { throw malformed("the text ends where a value should be") }
         switch bytes[offset] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -61,23 +74,23 @@ struct JSONReader<Value: JSONReadable> {
         case UInt8(ascii: "f"): try literal("false"); return .json(false)
         case UInt8(ascii: "n"): try literal("null"); return .jsonNull
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-        default: throw Malformed()
+        default: throw malformed("\(found) where a value should be (an object, array, string, number, true, false or null)")
         }
     }
 
     private mutating func object(depth: Int) throws(Malformed) -> Value {
-        guard depth <= Self.depthLimit else { throw Malformed() }
+        guard depth <= Self.depthLimit else { throw malformed("arrays and objects nested deeper than \(Self.depthLimit) levels") }
         offset += 1
         var members: [(key: String, value: Value)] = []
         while true {
             skipWhitespace()
-            guard offset < bytes.count else { throw Malformed() }
+            guard offset < bytes.count else { throw malformed("the text ends inside an object") }
             // Reached first, or after a comma: a trailing comma is accepted, as the decoder accepts it.
             if bytes[offset] == UInt8(ascii: "}") { offset += 1; return .json(members: members) }
-            guard bytes[offset] == UInt8(ascii: "\"") else { throw Malformed() }
+            guard bytes[offset] == UInt8(ascii: "\"") else { throw malformed("\(found) where a key in double quotes or '}' should be") }
             let key = try string()
             skipWhitespace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw Malformed() }
+            guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw malformed("\(found) where ':' should follow the key") }
             offset += 1
             members.append((key, try value(depth: depth)))
             guard try endsMember(closer: UInt8(ascii: "}")) == false else { return .json(members: members) }
@@ -85,12 +98,12 @@ struct JSONReader<Value: JSONReadable> {
     }
 
     private mutating func array(depth: Int) throws(Malformed) -> Value {
-        guard depth <= Self.depthLimit else { throw Malformed() }
+        guard depth <= Self.depthLimit else { throw malformed("arrays and objects nested deeper than \(Self.depthLimit) levels") }
         offset += 1
         var elements: [Value] = []
         while true {
             skipWhitespace()
-            guard offset < bytes.count else { throw Malformed() }
+            guard offset < bytes.count else { throw malformed("the text ends inside an array") }
             if bytes[offset] == UInt8(ascii: "]") { offset += 1; return .json(elements) }
             elements.append(try value(depth: depth))
             guard try endsMember(closer: UInt8(ascii: "]")) == false else { return .json(elements) }
@@ -100,18 +113,18 @@ struct JSONReader<Value: JSONReadable> {
     /// After a member: true past the container's closer, false past a comma.
     private mutating func endsMember(closer: UInt8) throws(Malformed) -> Bool {
         skipWhitespace()
-        guard offset < bytes.count else { throw Malformed() }
+        guard offset < bytes.count else { throw malformed(closer == UInt8(ascii: "}") ? "the text ends inside an object" : "the text ends inside an array") }
         let byte = bytes[offset]
         offset += 1
         if byte == closer { return true }
-        guard byte == UInt8(ascii: ",") else { throw Malformed() }
+        guard byte == UInt8(ascii: ",") else { throw malformed("\(Self.describe(byte)) where ',' or '\(Character(Unicode.Scalar(closer)))' should be", at: offset - 1) }
         return false
     }
 
     private mutating func literal(_ word: StaticString) throws(Malformed) {
         let count = word.utf8CodeUnitCount
-        guard bytes.count - offset >= count else { throw Malformed() }
-        for index in 0..<count where bytes[offset + index] != word.utf8Start[index] { throw Malformed() }
+        guard bytes.count - offset >= count else { throw malformed("expected `\(word)`") }
+        for index in 0..<count where bytes[offset + index] != word.utf8Start[index] { throw malformed("expected `\(word)`") }
         offset += count
     }
 
@@ -138,37 +151,38 @@ struct JSONReader<Value: JSONReadable> {
                 defer { offset += 1 }
                 let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<offset])
                 // ASCII needs no validation, and `String(validating:)` is far slower than decoding.
-                return bytesOr < 0x80 ? String(decoding: utf8, as: UTF8.self) : try text(of: utf8)
+                return bytesOr < 0x80 ? String(decoding: utf8, as: UTF8.self) : try text(of: utf8, startingAt: start)
             case UInt8(ascii: "\\"):
                 var unescaped = Array(bytes[start..<offset])
-                return try escapedString(continuing: &unescaped)
-            case 0..<0x20: throw Malformed()
+                return try escapedString(continuing: &unescaped, startingAt: start)
+            case 0..<0x20: throw malformed(Self.controlCharacter(byte))
             default:
                 bytesOr |= byte
                 offset += 1
             }
         }
-        throw Malformed()
+        throw malformed("the string starting at byte \(start - 1) is not closed", at: start - 1)
     }
 
     /// The rest of a string from its first backslash, appended to the bytes before it.
-    private mutating func escapedString(continuing unescaped: inout [UInt8]) throws(Malformed) -> String {
+    private mutating func escapedString(continuing unescaped: inout [UInt8], startingAt start: Int) throws(Malformed) -> String {
         while offset < bytes.count {
             let byte = bytes[offset]
             offset += 1
             switch byte {
-            case UInt8(ascii: "\""): return try unescaped.withUnsafeBufferPointer { buffer throws(Malformed) in try text(of: buffer) }
-            case 0..<0x20: throw Malformed()
+            case UInt8(ascii: "\""): return try unescaped.withUnsafeBufferPointer { buffer throws(Malformed) in try text(of: buffer, startingAt: start) }
+            case 0..<0x20: throw malformed(Self.controlCharacter(byte), at: offset - 1)
             case UInt8(ascii: "\\"): try unescape(into: &unescaped)
             default: unescaped.append(byte)
             }
         }
-        throw Malformed()
+        throw malformed("the string starting at byte \(start - 1) is not closed", at: start - 1)
     }
 
     /// One escape after its backslash.
     private mutating func unescape(into unescaped: inout [UInt8]) throws(Malformed) {
-        guard offset < bytes.count else { throw Malformed() }
+        let escapeStart = offset - 1
+        guard offset < bytes.count else { throw malformed("the text ends inside an escape") }
         let escape = bytes[offset]
         offset += 1
         switch escape {
@@ -182,20 +196,20 @@ struct JSONReader<Value: JSONReadable> {
             var code = UInt32(try hexQuad())
             if (0xD800..<0xDC00).contains(code) {
                 // A high surrogate must be followed by an escaped low one; alone it is refused.
-                guard bytes.count - offset >= 2, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { throw Malformed() }
+                guard bytes.count - offset >= 2, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else { throw malformed("a lone UTF-16 surrogate (\\u\(Self.hex(code))): a high surrogate must be followed by an escaped low one", at: escapeStart) }
                 offset += 2
                 let low = UInt32(try hexQuad())
-                guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
+                guard (0xDC00..<0xE000).contains(low) else { throw malformed("a lone UTF-16 surrogate (\\u\(Self.hex(code))): \\u\(Self.hex(low)) is not a low surrogate", at: escapeStart) }
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
             }
-            guard let scalar = Unicode.Scalar(code) else { throw Malformed() }
+            guard let scalar = Unicode.Scalar(code) else { throw malformed("a lone UTF-16 surrogate (\\u\(Self.hex(code)))", at: escapeStart) }
             UTF8.encode(scalar) { unescaped.append($0) }
-        default: throw Malformed()
+        default: throw malformed("unknown escape \\\(Character(Unicode.Scalar(escape))) (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", at: offset - 2)
         }
     }
 
     private mutating func hexQuad() throws(Malformed) -> UInt16 {
-        guard bytes.count - offset >= 4 else { throw Malformed() }
+        guard bytes.count - offset >= 4 else { throw malformed("expected four hex digits after \\u") }
         var value: UInt16 = 0
         for _ in 0..<4 {
             let byte = bytes[offset]
@@ -205,15 +219,15 @@ struct JSONReader<Value: JSONReadable> {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw Malformed()
+            default: throw malformed("expected four hex digits after \\u, found \(Self.describe(byte))", at: offset - 1)
             }
             value = value << 4 | UInt16(digit)
         }
         return value
     }
 
-    private func text(of utf8: UnsafeBufferPointer<UInt8>) throws(Malformed) -> String {
-        guard let text = String(validating: utf8, as: UTF8.self) else { throw Malformed() }
+    private func text(of utf8: UnsafeBufferPointer<UInt8>, startingAt start: Int) throws(Malformed) -> String {
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw malformed("the string starting at byte \(start - 1) is not valid UTF-8", at: start - 1) }
         return text
     }
 
@@ -242,7 +256,7 @@ struct JSONReader<Value: JSONReadable> {
             offset += 1
         }
         let integerEnd = offset
-        guard integerEnd > integerDigits, !(integerEnd - integerDigits > 1 && bytes[integerDigits] == UInt8(ascii: "0")) else { throw Malformed() }
+        guard integerEnd > integerDigits, !(integerEnd - integerDigits > 1 && bytes[integerDigits] == UInt8(ascii: "0")) else { throw malformed(integerEnd == integerDigits ? "expected a digit" : "a number cannot start with 0 followed by more digits", at: integerDigits) }
         var fractionEnd = offset
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
             offset += 1
@@ -262,7 +276,7 @@ struct JSONReader<Value: JSONReadable> {
         }
         if fitsInteger && offset == integerEnd { return .json(integer) }
         let lexeme = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
-        guard let double = Double(lexeme), double.isFinite else { throw Malformed() }
+        guard let double = Double(lexeme), double.isFinite else { throw malformed("\(lexeme) is beyond the range of a Double", at: start) }
         guard let whole = Int64(exactly: double) else { return .json(double) }
         if double.magnitude < 0x1p53 { return .json(whole) }
         // The decimal's whole part: the significant digits left of the point once the exponent moves it.
@@ -284,6 +298,47 @@ struct JSONReader<Value: JSONReadable> {
     private mutating func digits() throws(Malformed) {
         let start = offset
         while offset < bytes.count, bytes[offset] &- UInt8(ascii: "0") < 10 { offset += 1 }
-        guard offset > start else { throw Malformed() }
+        guard offset > start else { throw malformed("expected a digit") }
     }
+    // MARK: Errors
+
+    private func malformed(_ problem: String, at position: Int? = nil) -> Malformed {
+        Malformed(problem: problem, offset: position ?? offset)
+    }
+
+    /// The byte under `offset`, for a message.
+    private var found: String {
+        offset < bytes.count ? Self.describe(bytes[offset]) : "the end of the text"
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hex(UInt16(byte), digits: 2))"
+    }
+
+    private static func controlCharacter(_ byte: UInt8) -> String {
+        "a raw control character (U+\(hex(UInt16(byte)))) in a string: JSON needs it escaped (\\n, \\t, \\u\(hex(UInt16(byte))))"
+    }
+
+    private static func hex(_ value: some BinaryInteger, digits: Int = 4) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
+
+/// Where and why a text is not JSON: the byte offset, its line and column (both from 1), and the problem.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    public let offset: Int
+    public let line: Int
+    public let column: Int
+    public let problem: String
+
+    init(_ text: [UInt8], offset: Int, problem: String) {
+        let before = text.prefix(offset)
+        self.offset = offset
+        self.line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        self.column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        self.problem = problem
+    }
+
+    public var description: String { "line \(line), column \(column) (byte \(offset)): \(problem)" }
 }

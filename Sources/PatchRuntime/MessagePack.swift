@@ -237,6 +237,11 @@ extension MessagePackValue {
         JSONReader<MessagePackValue>.parse(bytes)
     }
 
+    /// `parseJSON`, or where and why the text is not JSON.
+    public static func readJSON(_ bytes: [UInt8]) throws(JSONSyntaxError) -> MessagePackValue {
+        try JSONReader<MessagePackValue>.read(bytes)
+    }
+
     init(json: BridgeJSON) {
         switch json {
         case .null: self = .null

@@ -66,10 +66,11 @@ public enum InputEncoding: String, Sendable, CaseIterable, Codable {
         case .raw:
             return bytes
         case .msgpack:
-            guard let value = MessagePackValue.parseJSON(bytes) else {
-                throw .invalidInput(detail: "--encode msgpack needs JSON input, and \(bytes.count) byte(s) do not parse as JSON")
+            do throws(JSONSyntaxError) {
+                return MessagePackEncoder.encode(try MessagePackValue.readJSON(bytes))
+            } catch {
+                throw .invalidInput(detail: "--encode msgpack needs JSON input, and the input is not JSON at \(error)")
             }
-            return MessagePackEncoder.encode(value)
         }
     }
 }

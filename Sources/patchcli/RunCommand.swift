@@ -389,10 +389,12 @@ struct Run: AsyncParsableCommand {
     /// `--inputs` as JSON (an empty object when not given).
     private func viewInputs() throws -> MessagePackValue {
         guard let inputs else { return .map([]) }
-        guard let value = MessagePackValue.parseJSON(try Self.bytes(ofTextOrFile: inputs)) else {
-            throw RuntimeError.view(.invalidInputs(detail: "not valid JSON"))
+        let text = try Self.bytes(ofTextOrFile: inputs)
+        do throws(JSONSyntaxError) {
+            return try MessagePackValue.readJSON(text)
+        } catch {
+            throw RuntimeError.view(.invalidInputs(detail: "not valid JSON at \(error)"))
         }
-        return value
     }
 
     private func inputBytes() throws -> [UInt8]? {

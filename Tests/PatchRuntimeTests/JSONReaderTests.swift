@@ -126,6 +126,37 @@ import Testing
         #expect(accepted == 419)
     }
 
+    /// A text that is not JSON is refused with where (line and column from 1, byte offset) and why.
+    @Test(arguments: [
+        ("", "line 1, column 1 (byte 0): the text ends where a value should be"),
+        ("[1 2]", "line 1, column 4 (byte 3): '2' where ',' or ']' should be"),
+        ("{\"a\":1,\n \"b\" 2}", "line 2, column 6 (byte 13): '2' where ':' should follow the key"),
+        ("{\"a\":1,\n x}", "line 2, column 2 (byte 9): 'x' where a key in double quotes or '}' should be"),
+        ("[1,\n  2,\n  tru]", "line 3, column 3 (byte 11): expected `true`"),
+        ("{\"a\": [1, {\"b\": 2}", "line 1, column 19 (byte 18): the text ends inside an array"),
+        ("[\"abc", "line 1, column 2 (byte 1): the string starting at byte 1 is not closed"),
+        ("\"tab\there\"", "line 1, column 5 (byte 4): a raw control character (U+0009) in a string: JSON needs it escaped (\\n, \\t, \\u0009)"),
+        ("\"\\q\"", "line 1, column 2 (byte 1): unknown escape \\q (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"),
+        ("\"\\ud800x\"", "line 1, column 2 (byte 1): a lone UTF-16 surrogate (\\uD800): a high surrogate must be followed by an escaped low one"),
+        ("\"\\u12g4\"", "line 1, column 6 (byte 5): expected four hex digits after \\u, found 'g'"),
+        ("01", "line 1, column 1 (byte 0): a number cannot start with 0 followed by more digits"),
+        ("-", "line 1, column 2 (byte 1): expected a digit"),
+        ("1.e5", "line 1, column 3 (byte 2): expected a digit"),
+        ("1E400", "line 1, column 1 (byte 0): 1E400 is beyond the range of a Double"),
+        ("{} {}", "line 1, column 4 (byte 3): more text after the JSON value: '{'"),
+        ("\u{1}", "line 1, column 1 (byte 0): byte 0x01 where a value should be (an object, array, string, number, true, false or null)"),
+        (String(repeating: "[", count: 513), "line 1, column 513 (byte 512): arrays and objects nested deeper than 512 levels"),
+    ])
+    func saysWhereAndWhyATextIsNotJSON(text: String, message: String) {
+        let error = #expect(throws: JSONSyntaxError.self) { try MessagePackValue.readJSON(Array(text.utf8)) }
+        #expect(error?.description == message)
+    }
+
+    @Test func saysWhereAStringIsNotUTF8() {
+        let error = #expect(throws: JSONSyntaxError.self) { try MessagePackValue.readJSON([0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D]) }
+        #expect(error?.description == "line 1, column 2 (byte 1): the string starting at byte 1 is not valid UTF-8")
+    }
+
     @Test func readsAViewDocumentAsTheDecoderDoes() throws {
         let url = GuestBuilder.fixtures.appendingPathComponent("ir-examples.json")
         let bytes = [UInt8](try Data(contentsOf: url))

@@ -158,6 +158,8 @@ struct RunCommandTests {
         (["--view", "Counter", "--event", "reset"], 38, "view_unavailable", "events: setCount, increment"),
         (["--view", "Counter", "--event", "setCount=many"], 2, "usage", "the stepper sends an integer"),
         (["--view", "Counter", "--inputs", "[1]"], 2, "usage", "expected a JSON object"),
+        (["--view", "Counter", "--inputs", "{\"title\": \"Taps\",\n \"count\" 2}"], 2, "usage",
+         "--inputs: not valid JSON at line 2, column 10 (byte 27): '2' where ':' should follow the key"),
         (["--event", "increment"], 2, "usage", "--inputs and --event need --view NAME"),
     ])
     func viewFailuresHaveTheirExitCodes(arguments: [String], status: Int32, kind: String, message: String) throws {

@@ -67,11 +67,12 @@ struct ViewTreeValidator {
         if let offset = offsetPastDepthLimit(bytes) {
             throw .invalidOutput(export: export, path: "$", detail: "JSON nested deeper than \(limits.jsonDepth) levels at byte \(offset)")
         }
-        guard let value = MessagePackValue.parseJSON(bytes) else {
+        do throws(JSONSyntaxError) {
+            return try MessagePackValue.readJSON(bytes)
+        } catch {
             let preview = String(decoding: bytes.prefix(80), as: UTF8.self)
-            throw .invalidOutput(export: export, path: "$", detail: "not JSON (\(bytes.count) bytes: \(preview.debugDescription))")
+            throw .invalidOutput(export: export, path: "$", detail: "not JSON at \(error) (\(bytes.count) bytes: \(preview.debugDescription))")
         }
-        return value
     }
 
     /// The byte offset where bracket nesting (outside strings) first exceeds the limit, if it does.
