@@ -65,7 +65,7 @@ struct GuestAsyncTransform {
 
     private static func ownThrownType(_ function: FunctionDeclSyntax) -> String? {
         guard let clause = function.signature.effectSpecifiers?.throwsClause, clause.throwsSpecifier.tokenKind == .keyword(.throws) else { return nil }
-        return clause.type?.trimmedText ?? GuestThrownError.typeName(in: DeclSyntax(function))
+        return clause.type?.trimmedText ?? GuestThrownError.typeName(in: Syntax(function))
     }
 
     /// The base names of the calls the function's own code awaits that are not system awaits.
