@@ -10,6 +10,8 @@ import SwiftSyntax
 ///   statement whose value the statement reads as `__patchAwaitN`.
 /// - A branch (`if`, `switch`, `do`) with awaits inside becomes `func __patchBranchN(_ __patchAfterN:)`:
 ///   every branch ends by calling `__patchAfterN`, the rest of the block, passed as trailing closure.
+/// - A `do` with `catch` clauses whose body awaits sends the body's failures to `__patchCatchN`, which
+///   throws them again into the clauses as written (`caughtDoStatement`).
 /// - A loop (`for x in seq`, `while cond`, `repeat … while cond`) with awaits inside becomes
 ///   `func __patchLoopN(_ __patchAfterN:)` around a recursive `__patchNextN()` over an iterator or the
 ///   condition (checked after the body for `repeat`): the body's end calls it again, `continue` returns
