@@ -194,6 +194,28 @@ import Testing
             """)
     }
 
+    /// The `do`'s own `throws(E)` is the type its failures are thrown again as; in a class's method
+    /// the continuations capture the object, the local functions name it as the method does.
+    @Test func aTypedDoInAClassMethodDispatchesItsOwnType() throws {
+        let source = """
+            final class Store {
+                var note = ""
+                func load(id: Int) async {
+                    do throws(Other) {
+                        note = try await fetch(id).text
+                    } catch let failure {
+                        note = "failed"
+                    }
+                }
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "load", thrownTypes: ["fetch": "LoadError"]).get()
+        #expect(result.contains("func __patchBranch0(_ __patchAfter0: @escaping () -> Void) { func __patchTry0() {do throws(Other) {"), "\(result)")
+        #expect(result.contains("fetch(id) { [self] _patchOutcome in _patchOutcome.then(__patchCatch0) { __patchAwait1 in do throws(Other) { note = try __patchAwait1.text"), "\(result)")
+        #expect(result.contains("func __patchCatch0(_ __patchFailure0: _PatchAsyncOutcome<Void, Other>) { guard case .thrown(let __patchError0) = __patchFailure0 else { if case .urlError = __patchFailure0 { __patchCatchAll0() }; return }; do throws(Other) { throw __patchError0 } catch { __patchCatchAll0() } }; func __patchCatchAll0() {"), "\(result)")
+        #expect(result.split(separator: "\n").count == source.split(separator: "\n").count)
+    }
+
     /// A body of one expression is the result; before, its value was dropped and the task never finished.
     @Test func aSingleExpressionBodyIsTheResult() throws {
         let result = try GuestAsyncTransformTests.transformed("func items() async -> Int {\n    await count(id: 1).bitWidth\n}", "items").get()
