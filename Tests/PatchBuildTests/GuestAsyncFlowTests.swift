@@ -11,7 +11,9 @@ import Testing
         ("total = total > 0 ? try await fetch(1) : 0", "an await in a `? :` branch (evaluated only sometimes)"),
         ("let value = try! await fetch(1)", "`try!`, or `try?` around more than one awaited call, with an await"),
         ("let value = try? await (fetch(1), fetch(2))", "`try!`, or `try?` around more than one awaited call, with an await"),
-        ("do { total = try await fetch(1) } catch { total = 0 }", "an await inside `do` with `catch` clauses (an error thrown after it would not reach them)"),
+        ("do { total = try await fetch(1) } catch { total = error.code }", "a catch-all `catch` reading `error` after an await in its `do` (a transport failure reaches it without an error value in the guest)"),
+        ("do { try await Task.sleep(nanoseconds: 1) } catch E.x { total = 1 }", "a `catch` pattern after an await in a `do` whose error type the guest cannot tell (write `do throws(E)`)"),
+        ("do { total = try await fetch(1) } catch let failure { print(failure) }", "a catch-all `catch` reading `failure` after an await in its `do` (a transport failure reaches it without an error value in the guest)"),
         ("if total == 0 { total = 1 } else if try await fetch(1) > 0 { total = 2 }", "an await in an `else if` condition"),
         ("guard total == 0, try await fetch(1) > 0 else { return 0 }", "an await in a later condition of `guard` (it runs only when the earlier ones hold)"),
         ("outer: for id in ids { total += try await fetch(id) }", "an await inside a labelled statement"),
@@ -133,6 +135,85 @@ import Testing
                 __patchLet0.wait { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait2 in do throws(LoadError) { __patchLet1.wait { _patchOutcome in _patchOutcome.then(_patchResume) { __patchAwait3 in do throws(LoadError) { return _patchResume(.value( try __patchAwait2 + __patchAwait3))
              } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } } } } catch { _patchResume(.thrown(error)) } }
             """)
+    }
+
+    /// A `do` with `catch` clauses whose body awaits: the body's failures, before or after a
+    /// suspension, go to `__patchCatchN`, which throws them again into the clauses as written; a
+    /// transport failure goes to the catch-all, whose body is a function of its own.
+    @Test func aDoWithCatchClausesDispatchesItsBodysFailuresIntoThem() throws {
+        let source = """
+            func label(id: Int) async -> String {
+                var note = "start"
+                do {
+                    note = try await fetch(id).text
+                } catch LoadError.missing(let code) where code > 500 {
+                    note = "server"
+                } catch {
+                    note = "other"
+                }
+                return note
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "label", thrownTypes: ["fetch": "LoadError"]).get()
+        #expect(result == """
+            func label(id: Int, _ _patchResume: @escaping (_PatchAsyncOutcome<String, Never>) -> Void)   {
+                var note = "start"
+                func __patchBranch0(_ __patchAfter0: @escaping () -> Void) { func __patchTry0() {do throws(LoadError) {
+                    fetch(id) { _patchOutcome in _patchOutcome.then(__patchCatch0) { __patchAwait1 in do throws(LoadError) { note = try __patchAwait1.text
+                 __patchAfter0() } catch { __patchCatch0(.thrown(error)) } } } } catch { __patchCatch0(.thrown(error)) } }; func __patchCatch0(_ __patchFailure0: _PatchAsyncOutcome<Void, LoadError>) { guard case .thrown(let __patchError0) = __patchFailure0 else { if case .urlError = __patchFailure0 { __patchCatchAll0() }; return }; do throws(LoadError) { throw __patchError0 } catch LoadError.missing(let code) where code > 500 {
+                    note = "server"
+                 __patchAfter0()} catch { __patchCatchAll0() } }; func __patchCatchAll0() {
+                    note = "other"
+                 __patchAfter0() }; __patchTry0() }; __patchBranch0 { 
+                return _patchResume(.value( note))
+             } }
+            """)
+    }
+
+    /// Clauses that do not catch everything pass what they miss on: a thrown error to the enclosing
+    /// route (here the function), a transport failure too.
+    @Test func clausesWithoutACatchAllPassTransportFailuresOn() throws {
+        let source = """
+            func strict(id: Int) async throws -> Int {
+                do {
+                    return try await fetch(id)
+                } catch LoadError.empty {
+                    return 0
+                }
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "strict", thrownTypes: ["fetch": "LoadError", "strict": "LoadError"]).get()
+        #expect(result == """
+            func strict(id: Int, _ _patchResume: @escaping (_PatchAsyncOutcome<Int, LoadError>) -> Void)    {do throws(LoadError) {
+                func __patchBranch0(_ __patchAfter0: @escaping () -> Void) {do throws(LoadError) { func __patchTry0() {do throws(LoadError) {
+                    fetch(id) { _patchOutcome in _patchOutcome.then(__patchCatch0) { _patchValue in _patchResume(.value(_patchValue)) } }
+                 } catch { __patchCatch0(.thrown(error)) } }; func __patchCatch0(_ __patchFailure0: _PatchAsyncOutcome<Void, LoadError>) {do throws(LoadError) { guard case .thrown(let __patchError0) = __patchFailure0 else { if case .urlError(let __patchCode0) = __patchFailure0 { _patchResume(.urlError(__patchCode0)) }; return }; do throws(LoadError) { throw __patchError0 } catch LoadError.empty {
+                    return _patchResume(.value( 0))
+                } } catch { _patchResume(.thrown(error)) } }; __patchTry0() } catch { _patchResume(.thrown(error)) } }; __patchBranch0 {do throws(LoadError) { 
+             } catch { _patchResume(.thrown(error)) } } } catch { _patchResume(.thrown(error)) } }
+            """)
+    }
+
+    /// The `do`'s own `throws(E)` is the type its failures are thrown again as; in a class's method
+    /// the continuations capture the object, the local functions name it as the method does.
+    @Test func aTypedDoInAClassMethodDispatchesItsOwnType() throws {
+        let source = """
+            final class Store {
+                var note = ""
+                func load(id: Int) async {
+                    do throws(Other) {
+                        note = try await fetch(id).text
+                    } catch let failure {
+                        note = "failed"
+                    }
+                }
+            }
+            """
+        let result = try GuestAsyncTransformTests.transformed(source, "load", thrownTypes: ["fetch": "LoadError"]).get()
+        #expect(result.contains("func __patchBranch0(_ __patchAfter0: @escaping () -> Void) { func __patchTry0() {do throws(Other) {"), "\(result)")
+        #expect(result.contains("fetch(id) { [self] _patchOutcome in _patchOutcome.then(__patchCatch0) { __patchAwait1 in do throws(Other) { note = try __patchAwait1.text"), "\(result)")
+        #expect(result.contains("func __patchCatch0(_ __patchFailure0: _PatchAsyncOutcome<Void, Other>) { guard case .thrown(let __patchError0) = __patchFailure0 else { if case .urlError = __patchFailure0 { __patchCatchAll0() }; return }; do throws(Other) { throw __patchError0 } catch { __patchCatchAll0() } }; func __patchCatchAll0() {"), "\(result)")
+        #expect(result.split(separator: "\n").count == source.split(separator: "\n").count)
     }
 
     /// A body of one expression is the result; before, its value was dropped and the task never finished.

@@ -1,4 +1,6 @@
 @testable import PatchBuild
+import SwiftParser
+import SwiftSyntax
 import Testing
 
 /// The guest compiles `throws` as `throws(E)` (Embedded Swift has no `any Error`), with `E` read
@@ -65,6 +67,20 @@ import Testing
                         writer.writeThrownEnvelope("LoadError", error)
                     }
             """), "\(glue.text)")
+    }
+
+    /// A block (an async function's `do` body) is read as a declaration's body is: its nested
+    /// functions' and closures' `throw`s are theirs.
+    @Test func aBlocksThrowsNameItsType() throws {
+        let file = Parser.parse(source: """
+            do {
+                func nested() throws { throw Budget(cents: 1) }
+                let check: () throws -> Void = { throw Budget(cents: 2) }
+                if flag { throw LoadError.corrupt }
+            } catch {}
+            """)
+        let body = try #require(file.statements.first?.item.as(DoStmtSyntax.self)?.body)
+        #expect(GuestThrownError.typeName(in: Syntax(body)) == "LoadError")
     }
 
     @Test func throwsNamingNoSingleTypeAreNativeOnlyWithTheReason() throws {

@@ -10,6 +10,8 @@ import SwiftSyntax
 ///   statement whose value the statement reads as `__patchAwaitN`.
 /// - A branch (`if`, `switch`, `do`) with awaits inside becomes `func __patchBranchN(_ __patchAfterN:)`:
 ///   every branch ends by calling `__patchAfterN`, the rest of the block, passed as trailing closure.
+/// - A `do` with `catch` clauses whose body awaits sends the body's failures to `__patchCatchN`, which
+///   throws them again into the clauses as written (`caughtDoStatement`).
 /// - A loop (`for x in seq`, `while cond`, `repeat … while cond`) with awaits inside becomes
 ///   `func __patchLoopN(_ __patchAfterN:)` around a recursive `__patchNextN()` over an iterator or the
 ///   condition (checked after the body for `repeat`): the body's end calls it again, `continue` returns
@@ -29,9 +31,13 @@ final class GuestAsyncRewriter {
 
     private let source: [UInt8]
     private let thrownTypes: GuestAsyncTransform.ThrownTypes
-    /// Each continuation catches what its statements throw (`do throws(E) { … } catch { resume(.thrown(error)) }`).
-    private let opening: String
-    private let closing: String
+    /// Where the code being rewritten sends its failures: the error type it throws (nil: none of its
+    /// own) and the function taking them, `_patchResume`, or inside a `do` with `catch` clauses that
+    /// awaits, the statement's `__patchCatchN`. Each continuation and local function catches what its
+    /// statements throw (`opening` … `closing`) and hands it there, as `then` hands an awaited call's.
+    private var failure: (type: String?, route: String)
+    private var opening: String { failure.type.map { "do throws(\($0)) {" } ?? "" }
+    private var closing: String { failure.type == nil ? "" : " } catch { \(failure.route)(.thrown(error)) }" }
     private let resume = GuestAsyncTransform.resume
     /// `[self] ` in a method of a class (or of an extension, which may be a class's): a continuation
     /// is an escaping closure, which must capture the object explicitly to name it.
@@ -53,8 +59,7 @@ final class GuestAsyncRewriter {
         self.source = Array(source.syntaxTextBytes)
         self.thrownTypes = thrownTypes
         selfCapture = capturesSelf ? "[self] " : ""
-        opening = thrownType.map { "do throws(\($0)) {" } ?? ""
-        closing = thrownType == nil ? "" : " } catch { \(GuestAsyncTransform.resume)(.thrown(error)) }"
+        failure = (thrownType, GuestAsyncTransform.resume)
     }
 
     /// The edits, utf8 offsets in the file: text inserted at one offset in the order it was added, a
@@ -209,7 +214,7 @@ final class GuestAsyncRewriter {
             replace(start..<call.positionAfterSkippingLeadingTrivia.utf8Offset, with: "")
         }
         let end = call.endPositionBeforeTrailingTrivia.utf8Offset
-        let continuation = " { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(resume)) { "
+        let continuation = " { \(selfCapture)_patchOutcome in _patchOutcome.\(continues)(\(failure.route)) { "
         switch statement.kind {
         case .binding(let binding):
             insert(continuation + "_patchValue in " + opening + " " + binding + " = _patchValue", at: end)
@@ -310,11 +315,11 @@ final class GuestAsyncRewriter {
             switch suspension {
             case .call(let call, let optional):
                 let then = try continuation(of: call)
-                let continues = optional == nil ? "\(then)(\(resume))" : "thenOptional"
+                let continues = optional == nil ? "\(then)(\(failure.route))" : "thenOptional"
                 insert("\(try hoisted(call)) { \(selfCapture)_patchOutcome in _patchOutcome.\(continues) { __patchAwait\(number) in \(opening) ", at: start)
             case .read(let reference):
                 guard let handle = asyncLets[reference.baseName.text] else { continue }
-                insert("\(handle.handle).wait { \(selfCapture)_patchOutcome in _patchOutcome.\(handle.continues)(\(resume)) { __patchAwait\(number) in \(opening) ", at: start)
+                insert("\(handle.handle).wait { \(selfCapture)_patchOutcome in _patchOutcome.\(handle.continues)(\(failure.route)) { __patchAwait\(number) in \(opening) ", at: start)
             }
             replace(node.positionAfterSkippingLeadingTrivia.utf8Offset..<node.endPositionBeforeTrailingTrivia.utf8Offset, with: "__patchAwait\(number)")
             closers.append(closing + " } }")
@@ -491,14 +496,109 @@ final class GuestAsyncRewriter {
                      of: item, breakTarget: true, missingElse: false, scope: scope, closers: &closers)
     }
 
-    /// `do { … }` and the bodies of its `catch` clauses are branches; an await inside a `do` with
-    /// `catch` clauses is not, as an error thrown after it would go to the function, not to them.
+    /// `do { … }` without awaits in its body (or without `catch` clauses): it and the bodies of its
+    /// `catch` clauses are branches, its errors caught by the `do` statement as written.
     private func doStatement(_ statement: DoStmtSyntax, item: CodeBlockItemSyntax, scope: Scope, closers: inout [String]) throws(Refusal) {
-        if !statement.catchClauses.isEmpty, let inside = awaits(in: statement.body).first {
-            throw Refusal(node: Syntax(inside), construct: "an await inside `do` with `catch` clauses (an error thrown after it would not reach them)")
+        if !statement.catchClauses.isEmpty, !awaits(in: statement.body).isEmpty {
+            return try caughtDoStatement(statement, item: item, scope: scope, closers: &closers)
         }
         let bodies = [statement.body] + statement.catchClauses.map(\.body)
         try branches(bodies.map { ($0.statements, end(of: $0)) }, of: item, breakTarget: false, missingElse: false, scope: scope, closers: &closers)
+    }
+
+    /// `do { BODY } catch P1 { C1 } catch { C2 }` with awaits in `BODY`: an error thrown after a
+    /// suspension leaves the `do` statement as written, so the body's failures go to a local function
+    /// that throws them again into the user's clauses, in their order:
+    ///
+    ///     func __patchBranchN(_ __patchAfterN: …) { func __patchTryN() { BODY __patchAfterN() };
+    ///     func __patchCatchN(_ __patchFailureN: _PatchAsyncOutcome<Void, E>) { guard case .thrown(let __patchErrorN)
+    ///     = __patchFailureN else { transport failure → the catch-all, else passed on }; do throws(E) { throw __patchErrorN }
+    ///     catch P1 { C1 __patchAfterN() } catch { __patchCatchAllN() } }; func __patchCatchAllN() { C2 __patchAfterN() };
+    ///     __patchTryN() }; __patchBranchN { rest of the block }
+    ///
+    /// A clause that does not match passes the error on (to the function, or to an enclosing `do`). A
+    /// transport failure (`URLError` natively) matches only a catch-all clause, which therefore may not
+    /// read the error: the guest has no value for it. `E` is the `do`'s own `throws(E)`, else the one
+    /// type its `throw`s name, else that of the first project function it awaits that has one, else
+    /// the function's.
+    private func caughtDoStatement(_ statement: DoStmtSyntax, item: CodeBlockItemSyntax, scope: Scope, closers: inout [String]) throws(Refusal) {
+        let clauses = Array(statement.catchClauses)
+        let catchAll = clauses.last.flatMap { clause in Self.catchAllName(clause).map { (clause, name: $0) } }
+        if let (clause, name) = catchAll, let read = ErrorReads(clause.body, name: name).found {
+            throw Refusal(node: read, construct: "a catch-all `catch` reading `\(name)` after an await in its `do` (a transport failure reaches it without an error value in the guest)")
+        }
+        let awaitedTypes = awaits(in: statement.body).lazy.compactMap { GuestAsyncTransform.awaitedCall($0.expression, thrownTypes: self.thrownTypes) }
+            .compactMap { GuestAsyncTransform.baseName(of: $0).flatMap { self.thrownTypes[$0] } }
+        let errorType = statement.throwsClause?.type?.trimmedText ?? GuestThrownError.typeName(in: Syntax(statement.body)) ?? awaitedTypes.first ?? failure.type
+        if errorType == nil, let typed = clauses.first(where: { Self.catchAllName($0) == nil }) {
+            throw Refusal(node: Syntax(typed), construct: "a `catch` pattern after an await in a `do` whose error type the guest cannot tell (write `do throws(E)`)")
+        }
+        let number = fresh()
+        let (after, tryBody, catcher, catchAllBody) = ("__patchAfter\(number)", "__patchTry\(number)", "__patchCatch\(number)", "__patchCatchAll\(number)")
+        let (failureHere, error, code) = ("__patchFailure\(number)", "__patchError\(number)", "__patchCode\(number)")
+        let (outerFailure, outerOpening, outerClosing) = (failure, opening, closing)
+        var inner = scope
+        inner.tail = "\(after)()"
+
+        // The body: its failures go to `__patchCatchN`, with the `do`'s error type.
+        replace(statement.doKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<statement.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                with: "func __patchBranch\(number)(_ \(after): @escaping () -> Void) {\(outerOpening) func \(tryBody)() {" + (errorType.map { "do throws(\($0)) {" } ?? ""))
+        failure = (errorType, catcher)
+        try block(statement.body.statements, end: end(of: statement.body), scope: inner)
+        insert(closing + " ", at: statement.body.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset)
+        failure = outerFailure
+
+        // The dispatch: a thrown error into the clauses as written, a transport failure to the catch-all or on.
+        let transport = catchAll == nil ? "if case .urlError(let \(code)) = \(failureHere) { \(outerFailure.route)(.urlError(\(code))) }" : "if case .urlError = \(failureHere) { \(catchAllBody)() }"
+        var dispatch = "; func \(catcher)(_ \(failureHere): _PatchAsyncOutcome<Void, \(errorType ?? "Never")>) {\(outerOpening) "
+        if let errorType {
+            dispatch += "guard case .thrown(let \(error)) = \(failureHere) else { \(transport); return }; do throws(\(errorType)) { throw \(error) }"
+        } else {
+            dispatch += transport
+        }
+        insert(dispatch, at: statement.body.rightBrace.endPositionBeforeTrailingTrivia.utf8Offset)
+        for clause in clauses {
+            try block(clause.body.statements, end: end(of: clause.body), scope: inner)
+        }
+        let start = "; \(tryBody)()\(outerClosing) }; __patchBranch\(number) {\(outerOpening) "
+        if let (clause, _) = catchAll {
+            // The catch-all's body becomes a function of its own, which a transport failure also calls.
+            replace(clause.catchKeyword.positionAfterSkippingLeadingTrivia.utf8Offset..<clause.body.leftBrace.endPositionBeforeTrailingTrivia.utf8Offset,
+                    with: (errorType == nil ? "" : "catch { \(catchAllBody)() }") + "\(outerClosing) }; func \(catchAllBody)() {\(outerOpening)")
+            insert(outerClosing + " ", at: clause.body.rightBrace.positionAfterSkippingLeadingTrivia.utf8Offset)
+            insert(start, at: item.item.endPositionBeforeTrailingTrivia.utf8Offset)
+        } else {
+            insert("\(outerClosing) }" + start, at: item.item.endPositionBeforeTrailingTrivia.utf8Offset)
+        }
+        openings.insert(item.item.endPositionBeforeTrailingTrivia.utf8Offset)
+        closers.append(outerClosing + " }")
+    }
+
+    /// The name a catch-all clause binds the error to: `error` for `catch {`, `x` for `catch let x {`;
+    /// nil for a clause with a pattern to match or a `where` clause.
+    private static func catchAllName(_ clause: CatchClauseSyntax) -> String? {
+        guard clause.catchItems.count <= 1 else { return nil }
+        guard let only = clause.catchItems.first else { return "error" }
+        guard only.whereClause == nil, let pattern = only.pattern else { return only.whereClause == nil ? "error" : nil }
+        if pattern.is(WildcardPatternSyntax.self) || pattern.as(ExpressionPatternSyntax.self)?.expression.is(DiscardAssignmentExprSyntax.self) == true { return "_" }
+        return pattern.as(ValueBindingPatternSyntax.self)?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    }
+
+    /// The first read of a catch-all clause's error in its body.
+    private final class ErrorReads: SyntaxVisitor {
+        var found: Syntax?
+        let name: String
+
+        init(_ body: CodeBlockSyntax, name: String) {
+            self.name = name
+            super.init(viewMode: .sourceAccurate)
+            walk(body)
+        }
+
+        override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+            if node.baseName.text == name, node.parent?.as(MemberAccessExprSyntax.self)?.declName.id != node.id { found = found ?? Syntax(node) }
+            return .skipChildren
+        }
     }
 
     /// `S` → `func __patchBranchN(_ __patchAfterN: @escaping () -> Void) { S }; __patchBranchN { rest of the block }`,

@@ -12,7 +12,7 @@ import SwiftSyntax
 ///
 /// Covered: awaits of `URLSession.shared.data(from:)` / `data(for:)`, `Task.sleep(nanoseconds:)` /
 /// `Task.sleep(for:)`, `Task.yield()` or another async function of the project (transformed the same
-/// way), as statements, inside expressions, branches and loops, and `async let` pairs: the statement
+/// way), as statements, inside expressions, branches, loops and `do`/`catch`, and `async let` pairs: the statement
 /// and expression handling is GuestAsyncRewriter's. Anything else with an await is refused with the
 /// construct named, and the function stays native (`async_code`).
 struct GuestAsyncTransform {
@@ -65,7 +65,7 @@ struct GuestAsyncTransform {
 
     private static func ownThrownType(_ function: FunctionDeclSyntax) -> String? {
         guard let clause = function.signature.effectSpecifiers?.throwsClause, clause.throwsSpecifier.tokenKind == .keyword(.throws) else { return nil }
-        return clause.type?.trimmedText ?? GuestThrownError.typeName(in: DeclSyntax(function))
+        return clause.type?.trimmedText ?? GuestThrownError.typeName(in: Syntax(function))
     }
 
     /// The base names of the calls the function's own code awaits that are not system awaits.

@@ -212,7 +212,7 @@ struct GuestSignatureReader {
         let written: TypeSyntax
         if let type = throwsClause.type {
             written = type
-        } else if let name = GuestThrownError.typeName(in: decl) {
+        } else if let name = GuestThrownError.typeName(in: Syntax(decl)) {
             written = TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
         } else {
             return .failure(Problem(reason: .unsupportedSignature, detail: "the guest needs one error type for a throwing function (Embedded Swift has no untyped `throws`), and the `throw` statements of this one do not name exactly one (`throw E.case`, `throw E(…)`): write `throws(E)`"))

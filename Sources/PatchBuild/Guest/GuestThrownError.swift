@@ -7,8 +7,9 @@ enum GuestThrownError {
     /// The type every `throw` of the declaration's own code names — `throw E.case`,
     /// `throw E.case(…)`, `throw E(…)`, `throw Outer.E.case` — or nil when there is no `throw`, one
     /// names no type (`throw error`, `throw .case`), or two name different types. Throws inside
-    /// closures and nested functions belong to them and are not read.
-    static func typeName(in decl: DeclSyntax) -> String? {
+    /// closures and nested functions belong to them and are not read. `decl` may also be a block (a
+    /// `do` statement's body), whose nested functions are not read either.
+    static func typeName(in decl: Syntax) -> String? {
         final class Finder: SyntaxVisitor {
             var names: [String?] = []
             override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -19,13 +20,14 @@ enum GuestThrownError {
                 names.append(GuestThrownError.typeName(of: node.expression))
                 return .skipChildren
             }
-            private var entered = false
+            var entered = false
             private func enter() -> SyntaxVisitorContinueKind {
                 entered = true
                 return .visitChildren
             }
         }
         let finder = Finder(viewMode: .sourceAccurate)
+        finder.entered = !decl.is(DeclSyntax.self)
         finder.walk(decl)
         guard let first = finder.names.first, let name = first, finder.names.allSatisfy({ $0 == name }) else { return nil }
         return name
@@ -59,7 +61,7 @@ enum GuestThrownError {
         guard !GuestAsyncTransform.isAsyncFunction(decl) else { return nil }
         let clause = decl.as(FunctionDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
             ?? decl.as(InitializerDeclSyntax.self)?.signature.effectSpecifiers?.throwsClause
-        guard let clause, clause.type == nil, clause.throwsSpecifier.tokenKind == .keyword(.throws), let name = typeName(in: decl) else { return nil }
+        guard let clause, clause.type == nil, clause.throwsSpecifier.tokenKind == .keyword(.throws), let name = typeName(in: Syntax(decl)) else { return nil }
         let keyword = clause.throwsSpecifier
         return (keyword.positionAfterSkippingLeadingTrivia.utf8Offset..<keyword.endPositionBeforeTrailingTrivia.utf8Offset, "throws(\(name))")
     }

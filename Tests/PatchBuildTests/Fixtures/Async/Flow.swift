@@ -151,6 +151,98 @@ enum Flow {
         return total
     }
 
+    // Awaits inside `do` with `catch` clauses: a transport failure (9) and a 404 (3) caught by the
+    // catch-all.
+    // @patchable
+    static func caught(id: Int) async -> String {
+        do {
+            return try await Quotes.fetch(id: id).text
+        } catch {
+            return "failed"
+        }
+    }
+
+    // An error thrown after the suspension (a plain `throw` for 2, the awaited call's 404 for 3)
+    // caught by the second of the clauses; an `await` in a clause; the code after runs once either way.
+    // @patchable
+    static func classify(id: Int) async -> String {
+        var note = "start"
+        do {
+            let quote = try await Quotes.fetch(id: id)
+            note = "fetched"
+            if quote.text.count < 8 { throw QuoteError.badStatus(code: 299) }
+            note = quote.text
+        } catch QuoteError.badStatus(let code) where code >= 500 {
+            note += " server"
+        } catch QuoteError.badStatus(let code) {
+            await Task.yield()
+            note += " status " + String(code)
+        } catch {
+            note += " other"
+        }
+        return note + "."
+    }
+
+    // Clauses that do not match everything: the error they miss (a 404, a transport failure)
+    // reaches the function's caller.
+    // @patchable
+    static func strict(id: Int) async throws -> String {
+        do {
+            let quote = try await Quotes.fetch(id: id)
+            return quote.text
+        } catch QuoteError.empty {
+            return "empty"
+        }
+    }
+
+    // Nested: what the inner clauses miss goes to the outer ones.
+    // @patchable
+    static func nested(first: Int, second: Int) async -> String {
+        var log: [String] = []
+        do {
+            let a = try await Quotes.fetch(id: first)
+            log.append(a.text)
+            do {
+                let b = try await Quotes.fetch(id: second)
+                log.append(b.text)
+            } catch QuoteError.empty {
+                log.append("inner empty")
+            }
+            log.append("after inner")
+        } catch {
+            log.append("outer caught")
+        }
+        log.append("end")
+        return log.joined(separator: ",")
+    }
+
+    // In a loop: the catch-all `continue`s or `break`s.
+    // @patchable
+    static func tolerant(ids: [Int]) async -> Int {
+        var total = 0
+        for id in ids {
+            do {
+                total += try await Quotes.fetch(id: id).text.count
+            } catch {
+                if id > 8 { break }
+                continue
+            }
+            total += 100
+        }
+        return total
+    }
+
+    // A `do` that fails only in transport: its catch-all catches it.
+    // @patchable
+    static func reachable(id: Int) async -> Bool {
+        do {
+            _ = try await URLSession.shared.data(from: URL(string: Quotes.base + String(id))!)
+            return true
+        } catch {
+            return false
+        }
+    }
+
     // Still native: each names its construct.
 
     // @patchable
@@ -159,11 +251,11 @@ enum Flow {
     }
 
     // @patchable
-    static func caught(id: Int) async -> String {
+    static func logged(id: Int) async -> String {
         do {
             return try await Quotes.fetch(id: id).text
         } catch {
-            return "failed"
+            return "failed: " + String(describing: error)
         }
     }
 }

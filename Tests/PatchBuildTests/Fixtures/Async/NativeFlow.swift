@@ -35,6 +35,15 @@ struct NativeFlow {
         print(await envelope { try await Flow.skipping(ids: [-1, 3]) })
         print(await envelope { await Flow.recover(id: 1) })
         print(await envelope { await Flow.recover(id: -1) })
+        print(await envelope { await Flow.caught(id: 1) })
+        print(await envelope { await Flow.caught(id: 3) })
+        print(await envelope { await Flow.caught(id: 9) })
+        for id in [1, 2, 3, 9, 4] { print(await envelope { await Flow.classify(id: id) }) }
+        for id in [4, 1, 3, 9] { print(await envelope { try await Flow.strict(id: id) }) }
+        for (first, second) in [(1, 2), (1, 4), (1, 3), (9, 1), (1, 9)] { print(await envelope { await Flow.nested(first: first, second: second) }) }
+        print(await envelope { await Flow.tolerant(ids: [1, 3, 2, 9, 1]) })
+        print(await envelope { await Flow.reachable(id: 1) })
+        print(await envelope { await Flow.reachable(id: 9) })
         print(await envelope { try await Quotes.total(ids: [1, 2, 1]) })
         print(await envelope { try await Quotes.total(ids: [1, 3, 2]) })
         print(await envelope { try await Quotes.both(first: 1, second: 2) })
