@@ -751,10 +751,15 @@ private struct Planner {
     /// How the function's parameters and result travel: as they are when they are Codable, else
     /// through value mirrors of the target's structs and enums (docs/prepare.md "Values that are not
     /// Codable"), or why they cannot.
-    private func valueCodings(of function: FunctionCandidate, planner: inout ValueMirrorPlanner) -> (ValueCodings, String?) {
+    private func valueCodings(of function: FunctionCandidate, analysis: TargetAnalysis, planner: inout ValueMirrorPlanner) -> (ValueCodings, String?) {
         guard let reason = codableIndex.unsupportedReason(function) else { return (ValueCodings(), nil) }
         var parameters: [String: ValueCoding] = [:]
         for parameter in function.parameters {
+            // An object of the target travels as a read-only copy, as a receiver's reference does.
+            if let coding = objectCopyCoding(of: parameter.type, scope: function.ownerPath, analysis: analysis, planner: &planner) {
+                parameters[parameter.internalName] = coding
+                continue
+            }
             switch planner.coding(of: parameter.type, scope: function.ownerPath, directions: [false]) {
             case let .failure(refusal): return (ValueCodings(), "parameter type `\(parameter.type)`: \(refusal.reason)")
             case let .success(coding): parameters[parameter.internalName] = coding
@@ -926,9 +931,18 @@ private struct Planner {
     /// travel is not copied: the thunk's file cannot read it, and the guest's copy would lack it. `build` refuses a body that writes to the copy (docs/prepare.md "Objects
     /// the receiver references"). Nil when it cannot travel: the mirror leaves the property out.
     private func referencedObject(_ property: StoredProperty, scope: [String], analysis: TargetAnalysis) -> StoredProperty? {
-        guard property.type.hasSuffix("?") else { return nil }
-        let written = String(property.type.dropLast())
-        // The name as the declaring type's scope resolves it: nested first, then the top level.
+        guard property.type.hasSuffix("?"), let object = objectCopy(ofClassNamed: String(property.type.dropLast()), scope: scope, analysis: analysis) else { return nil }
+        var carried = property
+        carried.object = object
+        return carried
+    }
+
+    /// The copy of an object of class `written` (as `scope` resolves the name: nested first, then the
+    /// top level) that the module receives, one level deep — its stored properties that travel, not its
+    /// references — or nil when the class cannot be copied: not a class of the target, generic, one
+    /// whose copy would not be all it holds or runs (`copyProblem`), or one with a `private` stored
+    /// property that travels (the thunk's file cannot read it).
+    private func objectCopy(ofClassNamed written: String, scope: [String], analysis: TargetAnalysis) -> ReferencedObject? {
         let candidates = (0...scope.count).reversed().map { (scope.prefix($0) + [written]).joined(separator: ".") }
         guard let name = candidates.first(where: { analysis.declaredTypes[$0] != nil }), let type = analysis.declaredTypes[name],
               type.kind == .classType, !type.isGeneric, let typeFile = analysis.typeFiles[name],
@@ -936,9 +950,23 @@ private struct Planner {
         else { return nil }
         let copied = type.storedProperties.properties.filter { travels($0, scope: type.path) }
         guard !copied.contains(where: \.isFileScoped) else { return nil }
-        var carried = property
-        carried.object = ReferencedObject(className: name, properties: copied)
-        return carried
+        return ReferencedObject(className: name, properties: copied)
+    }
+
+    /// How a parameter of class type `written` (`Bird` or `Bird?`, a class of the target) travels: as
+    /// a read-only copy of the object, the one a receiver's reference to it carries (`objectCopy`;
+    /// docs/prepare.md "Objects as parameters"). `build` refuses a body that writes to the copy. Nil
+    /// for any other type, which travels as a value or not at all (`ValueMirrorPlanner`).
+    private func objectCopyCoding(of written: String, scope: [String], analysis: TargetAnalysis, planner: inout ValueMirrorPlanner) -> ValueCoding? {
+        guard var type = ValueMirrorPlanner.parseType(written) else { return nil }
+        var isOptional = false
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            (type, isOptional) = (optional.wrappedType, true)
+        }
+        guard let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
+              let object = objectCopy(ofClassNamed: identifier.name.text, scope: scope, analysis: analysis) else { return nil }
+        let coding = ValueCoding.mirror(type: object.className, mirror: planner.objectCopy(object))
+        return isOptional ? .optional(coding) : coding
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
@@ -1206,7 +1234,7 @@ private struct Planner {
             var planner = ValueMirrorPlanner(index: codableIndex, types: mirrorableTypes, typeFiles: mirrorableTypeFiles, file: file.path,
                                              conditions: (analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.context.conditions ?? []) + function.context.conditions)
             var values = ValueCodings()
-            if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }
+            if reason == nil { (values, reason) = valueCodings(of: function, analysis: analysis, planner: &planner) }
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {
                 (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis, planner: &planner)
                 // The receiver's fields may use mirrors of their own.

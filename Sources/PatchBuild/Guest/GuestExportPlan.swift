@@ -192,7 +192,7 @@ struct GuestSignatureReader {
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
             + (thrownError?.projectTypes() ?? [])
         var checked: Set<Int> = []
-        let objects = isObject ? referencedObjects(ofReceiver: owner!) : []
+        let objects = (isObject ? referencedObjects(ofReceiver: owner!) : []).union(parameterObjects(parameters).values)
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
             switch codableShape(of: type, asReceiver: isInstanceMethod && type == owner, asReferenced: objects.contains(type)) {
@@ -633,6 +633,22 @@ struct GuestSignatureReader {
     /// The classes whose objects the mirror of a receiver of class `owner` carries copies of.
     func referencedObjects(ofReceiver owner: Int) -> Set<Int> {
         Set(receiverMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
+    }
+
+    /// The parameters that receive a copy of an object (`bird: Bird`, `bird: Bird?`), by internal name,
+    /// with the object's class: a class that can be copied as a receiver's reference is
+    /// (`referencedObjectProblem`), one level deep and read-only — what prepare's thunk sends
+    /// (`Preparer.objectCopyCoding`; docs/prepare.md "Objects as parameters").
+    func parameterObjects(_ parameters: [GuestExportPlan.Parameter]) -> [String: Int] {
+        var objects: [String: Int] = [:]
+        for parameter in parameters {
+            switch parameter.type {
+            case .project(let object), .optional(.project(let object)):
+                if index.types[object].kind == .classType, referencedObjectProblem(object) == nil { objects[parameter.name] = object }
+            default: continue
+            }
+        }
+        return objects
     }
 
     /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
