@@ -138,7 +138,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 14
+    public static let formatVersion = 15
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -953,6 +953,9 @@ private struct Planner {
             .failure(.init(reason: "an object of class `\(name)` travels only as a copy, and this one cannot be copied: \(why)"))
         }
         if type.isGeneric { return refuse("`\(name)` (\(typeFile):\(type.line)) is generic") }
+        if type.isMainActor {
+            return refuse("`\(name)` (\(typeFile):\(type.line)) is `@MainActor`, and the copy's initializer, which reads its properties, is not isolated to the main actor")
+        }
         if let problem = Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) { return refuse(problem.reason) }
         let copied = type.storedProperties.properties.filter { travels($0, scope: type.path) }
         if let hidden = copied.first(where: \.isFileScoped) {

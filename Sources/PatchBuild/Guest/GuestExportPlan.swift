@@ -665,6 +665,10 @@ struct GuestSignatureReader {
         let entry = index.types[type]
         guard entry.kind == .classType else { return "\(entry.qualifiedName) is an \(entry.kind.rawValue), whose state is isolated to it" }
         guard !entry.isGeneric else { return "generic class \(entry.qualifiedName) cannot be copied by the glue" }
+        // Prepare's `objectCopy` refuses it: the copy's initializer could not read it.
+        if entry.decl.as(ClassDeclSyntax.self)?.attributes.contains(where: { $0.as(AttributeSyntax.self).map { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) } == true }) == true {
+            return "it is `@MainActor`, and the app's copy of it is built outside the main actor"
+        }
         let modifiers = entry.decl.as(ClassDeclSyntax.self)?.modifiers.map(\.name.text) ?? []
         if let superclass = entry.inheritedNames.first, index.resolveType(named: superclass, from: entry.path).contains(where: { index.types[$0].kind == .classType }) {
             return "it inherits from \(superclass), whose stored properties a copy of it would not carry"
