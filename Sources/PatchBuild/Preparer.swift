@@ -943,8 +943,9 @@ private struct Planner {
     /// The copy of an object of class `written` (as `scope` resolves the name: nested first, then the
     /// top level) that the module receives, one level deep — its stored properties that travel, not its
     /// references. Nil when `written` is not a class of the target; why not when the class cannot be
-    /// copied: generic, one whose copy would not be all it holds or runs (`copyProblem`), or one with a
-    /// `private` stored property that travels (the thunk's file cannot read it).
+    /// copied: generic, `@MainActor` (the copy's initializer is not isolated to it), one whose copy
+    /// would not be all it holds or runs (`copyProblem`), or one with a `private` stored property that
+    /// travels (the thunk's file cannot read it).
     private func objectCopy(ofClassNamed written: String, scope: [String], analysis: TargetAnalysis) -> Result<ReferencedObject, ValueMirrorPlanner.Refusal>? {
         let candidates = (0...scope.count).reversed().map { (scope.prefix($0) + [written]).joined(separator: ".") }
         guard let name = candidates.first(where: { analysis.declaredTypes[$0] != nil }), let type = analysis.declaredTypes[name],

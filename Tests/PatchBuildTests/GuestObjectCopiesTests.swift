@@ -68,6 +68,11 @@ struct GuestObjectCopiesTests {
                     keeper?.name = "x"
                     return keeper?.name ?? "-"
                 }
+                static func retire(_ keeper: Keeper) -> String {
+                    clear(keeper)
+                    return keeper.name
+                }
+                static func clear(_ someone: Keeper) { someone.name = "" }
             }
             """),
     ])
@@ -109,5 +114,7 @@ struct GuestObjectCopiesTests {
         #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
         #expect(program.source.contains("final class Keeper {") && program.source.contains("init(_patchJSON value: _PatchJSONValue)"), "\(program.source)")
         #expect(try Self.problem("Roster.rename(_:)") == "Data/Plant.swift:25 writes `keeper.name` through the parameter `keeper`, an object of class Keeper: the module changes a copy of that object, and the write would not reach the app's")
+        // Passed on to a function that writes to it: still the copy.
+        #expect(try Self.problem("Roster.retire(_:)") == "Data/Plant.swift:32 writes `someone.name` through the parameter `someone`, an object of class Keeper: the module changes a copy of that object, and the write would not reach the app's (in Roster.clear, which it uses)")
     }
 }

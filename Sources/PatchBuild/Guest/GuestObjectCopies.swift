@@ -146,9 +146,9 @@ struct ObjectCopies {
         guard !classes.isEmpty else { return nil }
         var unitType: Int?
         if case .member(let type, _) = unit { unitType = type }
-        // The exported body's parameters that hold a copy of an object, and the locals bound to one
-        // (`let s = bird`).
-        let parameterObjects = unit == exported ? parameters : [:]
+        // The parameters that hold a copy of an object: the exported body's, and those of a function it
+        // calls with one (`touch(bird)`: in the module every object of a copied class is a copy).
+        let parameterObjects = unit == exported ? parameters : copiedObjectParameters(of: decl, in: unitType)
         // Locals bound to a referenced object (`let s = species`, `if let s = self.species`) are that object.
         var aliases: [String: Int] = [:]
         if unitType == receiver || !parameterObjects.isEmpty {
@@ -191,6 +191,23 @@ struct ObjectCopies {
             }
         }
         return nil
+    }
+
+    /// The parameters of a function or initializer `decl` (declared in `type`, nil at the top level)
+    /// whose type is `X` or `X?` for a class the module receives copies of, by internal name.
+    private func copiedObjectParameters(of decl: DeclSyntax, in type: Int?) -> [String: Int] {
+        let parameters = decl.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
+            ?? decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters ?? []
+        var objects: [String: Int] = [:]
+        for parameter in parameters {
+            let written = parameter.type.as(OptionalTypeSyntax.self)?.wrappedType ?? parameter.type
+            guard let identifier = written.as(IdentifierTypeSyntax.self) else { continue }
+            let scope = type.map { index.types[$0].path } ?? []
+            if let object = index.resolveType(named: identifier.name.text, from: scope).first(where: classes.contains) {
+                objects[(parameter.secondName ?? parameter.firstName).text] = object
+            }
+        }
+        return objects
     }
 
     /// The names in the written type of `type`'s stored property `name` (`BirdSpecies!` → BirdSpecies).
