@@ -138,7 +138,7 @@ public struct PreparePlan: Sendable {
 /// parses only the files that changed.
 public struct ScanCache: Sendable, Equatable {
     /// Bumped whenever `SourceScanner` records something new or differently: an older cache is ignored.
-    public static let formatVersion = 14
+    public static let formatVersion = 15
     public static let path = ".patch/cache/scans.bin"
     /// First bytes of the file, so that anything else at that path is never read as scans.
     static let magic = Array("patchcli scan cache\n".utf8)
@@ -764,10 +764,18 @@ private struct Planner {
     /// How the function's parameters and result travel: as they are when they are Codable, else
     /// through value mirrors of the target's structs and enums (docs/prepare.md "Values that are not
     /// Codable"), or why they cannot.
-    private func valueCodings(of function: FunctionCandidate, planner: inout ValueMirrorPlanner) -> (ValueCodings, String?) {
+    private func valueCodings(of function: FunctionCandidate, analysis: TargetAnalysis, planner: inout ValueMirrorPlanner) -> (ValueCodings, String?) {
         guard let reason = codableIndex.unsupportedReason(function) else { return (ValueCodings(), nil) }
         var parameters: [String: ValueCoding] = [:]
         for parameter in function.parameters {
+            // An object of the target travels as a read-only copy, as a receiver's reference does.
+            switch objectCopyCoding(of: parameter.type, scope: function.ownerPath, analysis: analysis, planner: &planner) {
+            case let .success(coding)?:
+                parameters[parameter.internalName] = coding
+                continue
+            case let .failure(refusal)?: return (ValueCodings(), "parameter type `\(parameter.type)`: \(refusal.reason)")
+            case nil: break
+            }
             switch planner.coding(of: parameter.type, scope: function.ownerPath, directions: [false]) {
             case let .failure(refusal): return (ValueCodings(), "parameter type `\(parameter.type)`: \(refusal.reason)")
             case let .success(coding): parameters[parameter.internalName] = coding
@@ -939,19 +947,53 @@ private struct Planner {
     /// travel is not copied: the thunk's file cannot read it, and the guest's copy would lack it. `build` refuses a body that writes to the copy (docs/prepare.md "Objects
     /// the receiver references"). Nil when it cannot travel: the mirror leaves the property out.
     private func referencedObject(_ property: StoredProperty, scope: [String], analysis: TargetAnalysis) -> StoredProperty? {
-        guard property.type.hasSuffix("?") else { return nil }
-        let written = String(property.type.dropLast())
-        // The name as the declaring type's scope resolves it: nested first, then the top level.
+        guard property.type.hasSuffix("?"), case let .success(object)? = objectCopy(ofClassNamed: String(property.type.dropLast()), scope: scope, analysis: analysis) else { return nil }
+        var carried = property
+        carried.object = object
+        return carried
+    }
+
+    /// The copy of an object of class `written` (as `scope` resolves the name: nested first, then the
+    /// top level) that the module receives, one level deep — its stored properties that travel, not its
+    /// references. Nil when `written` is not a class of the target; why not when the class cannot be
+    /// copied: generic, `@MainActor` (the copy's initializer is not isolated to it), one whose copy
+    /// would not be all it holds or runs (`copyProblem`), or one with a `private` stored property that
+    /// travels (the thunk's file cannot read it).
+    private func objectCopy(ofClassNamed written: String, scope: [String], analysis: TargetAnalysis) -> Result<ReferencedObject, ValueMirrorPlanner.Refusal>? {
         let candidates = (0...scope.count).reversed().map { (scope.prefix($0) + [written]).joined(separator: ".") }
         guard let name = candidates.first(where: { analysis.declaredTypes[$0] != nil }), let type = analysis.declaredTypes[name],
-              type.kind == .classType, !type.isGeneric, let typeFile = analysis.typeFiles[name],
-              Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) == nil
-        else { return nil }
+              type.kind == .classType, let typeFile = analysis.typeFiles[name] else { return nil }
+        func refuse(_ why: String) -> Result<ReferencedObject, ValueMirrorPlanner.Refusal> {
+            .failure(.init(reason: "an object of class `\(name)` travels only as a copy, and this one cannot be copied: \(why)"))
+        }
+        if type.isGeneric { return refuse("`\(name)` (\(typeFile):\(type.line)) is generic") }
+        if type.isMainActor {
+            return refuse("`\(name)` (\(typeFile):\(type.line)) is `@MainActor`, and the copy's initializer, which reads its properties, is not isolated to the main actor")
+        }
+        if let problem = Self.copyProblem(ofClass: type, typeFile: typeFile, analysis: analysis) { return refuse(problem.reason) }
         let copied = type.storedProperties.properties.filter { travels($0, scope: type.path) }
-        guard !copied.contains(where: \.isFileScoped) else { return nil }
-        var carried = property
-        carried.object = ReferencedObject(className: name, properties: copied)
-        return carried
+        if let hidden = copied.first(where: \.isFileScoped) {
+            return refuse("its stored property `\(hidden.name)` (\(typeFile):\(hidden.line)) is `private` to its file, which the thunk cannot read")
+        }
+        return .success(ReferencedObject(className: name, properties: copied))
+    }
+
+    /// How a parameter of class type `written` (`Bird` or `Bird?`, a class of the target) travels: as
+    /// a read-only copy of the object, the one a receiver's reference to it carries (`objectCopy`;
+    /// docs/prepare.md "Objects as parameters"). `build` refuses a body that writes to the copy. Nil
+    /// for any other type, which travels as a value or not at all (`ValueMirrorPlanner`).
+    private func objectCopyCoding(of written: String, scope: [String], analysis: TargetAnalysis, planner: inout ValueMirrorPlanner) -> Result<ValueCoding, ValueMirrorPlanner.Refusal>? {
+        guard var type = ValueMirrorPlanner.parseType(written) else { return nil }
+        var isOptional = false
+        if let optional = type.as(OptionalTypeSyntax.self) {
+            (type, isOptional) = (optional.wrappedType, true)
+        }
+        guard let identifier = type.as(IdentifierTypeSyntax.self), identifier.genericArgumentClause == nil,
+              let copy = objectCopy(ofClassNamed: identifier.name.text, scope: scope, analysis: analysis) else { return nil }
+        return copy.map { object in
+            let coding = ValueCoding.mirror(type: object.className, mirror: planner.objectCopy(object))
+            return isOptional ? .optional(coding) : coding
+        }
     }
 
     /// The host values each view reads and its slots (`ViewTokenAnalysis`). Only the files that name a host wrapper,
@@ -1222,7 +1264,7 @@ private struct Planner {
             var planner = ValueMirrorPlanner(index: codableIndex, types: mirrorableTypes, typeFiles: mirrorableTypeFiles, file: file.path,
                                              conditions: (analysis.declaredTypes[function.ownerPath.joined(separator: ".")]?.context.conditions ?? []) + function.context.conditions)
             var values = ValueCodings()
-            if reason == nil { (values, reason) = valueCodings(of: function, planner: &planner) }
+            if reason == nil { (values, reason) = valueCodings(of: function, analysis: analysis, planner: &planner) }
             if reason == nil, !function.ownerPath.isEmpty, !function.isStatic {
                 (receiver, reason) = self.receiver(of: function, in: file.path, analysis: analysis, planner: &planner)
                 // The receiver's fields may use mirrors of their own.

@@ -42,6 +42,9 @@ struct DeclaredType: Sendable, Codable, Equatable {
     var isOpen = false
     /// `public` or `open`: another target can name its members (a value mirror of an enum of another target).
     var isPublic = false
+    /// Declared `@MainActor`: only code isolated to the main actor reads its properties, which the
+    /// nonisolated initializer of a copy of its object is not (`Preparer.objectCopy`).
+    var isMainActor = false
 
     enum Kind: String, Sendable, Codable {
         case structType = "struct", classType = "class", enumType = "enum", actorType = "actor"
@@ -350,7 +353,10 @@ struct SourceScanner {
             enumCases: kind == .enumType ? EnumCases.scan(members.members, line: { line(of: $0) }) : EnumCases(),
             isFinal: decl.modifiers.contains { $0.name.tokenKind == .keyword(.final) },
             isOpen: decl.modifiers.contains { $0.name.tokenKind == .keyword(.open) },
-            isPublic: decl.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) }))
+            isPublic: decl.modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) },
+            isMainActor: decl.attributes.contains { attribute in
+                attribute.as(AttributeSyntax.self).map { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) } == true
+            }))
         // The layout hash covers the stored properties' hashes, then the enum cases' hashes.
         var storedProperties: [VariableDeclSyntax] = []
         var cases: [EnumCaseDeclSyntax] = []

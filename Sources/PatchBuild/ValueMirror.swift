@@ -233,6 +233,22 @@ struct ValueMirrorPlanner {
         return [root.name.text] + path
     }
 
+    /// The mirror of an object a parameter receives (`Preparer.objectCopyCoding`): an `Encodable`
+    /// struct of the stored properties `object` copies, built from the object. Only sent: the module
+    /// cannot give the app an object back, so a class is never decoded.
+    mutating func objectCopy(_ object: ReferencedObject) -> String {
+        let key = object.className
+        let name = "__PatchValue_" + key.replacingOccurrences(of: ".", with: "_")
+        guard declarations[key] == nil else { return name }
+        let fields = object.properties.map { SwiftIdentifier.escaped($0.name) }
+        let members = zip(fields, object.properties).map { "let \($0): \($1.type)" }
+        let copy = "init(_ __v: \(key)) { " + fields.map { "self.\($0) = __v.\($0)" }.joined(separator: "; ") + " }"
+        declarations[key] = "struct \(name): Encodable { " + (members + [copy]).joined(separator: "; ") + " }"
+        directions[key] = [false]
+        order.append(key)
+        return name
+    }
+
     /// The mirror of the struct or enum `key` for `directions` (a mirror already planned for fewer is
     /// planned again for all: a decoded mirror must be able to build the value). `written`: how the
     /// thunk names the type, `key` or `Module.key`; once written with its module, the mirror keeps it.

@@ -167,4 +167,37 @@ import Testing
         // A class nothing subclasses routes although it is not `final`.
         #expect(project.plan.functions.map(\.key) == ["Plain.bump()"])
     }
+
+    /// A parameter of a class type travels as a copy of the object (docs/prepare.md "Objects as
+    /// parameters"); a class whose copy would miss what it holds or runs, or whose properties the
+    /// copy could not read (Swift 6 refuses a `@MainActor` class's from a nonisolated initializer), is
+    /// refused with why.
+    @Test func aParameterWhoseClassCannotBeCopiedIsSkippedWithWhy() {
+        let source = """
+            final class Chore {
+                var title = ""
+                private var isDone = false
+            }
+            class Design { var code = "" }
+            final class Pattern: Design {}
+            @MainActor final class Screen { var title = "" }
+
+            enum Board {
+                // @patchable
+                static func label(_ chore: Chore) -> String { chore.title }
+                // @patchable
+                static func code(of design: Design?) -> String { design?.code ?? "" }
+                // @patchable
+                @MainActor static func heading(_ screen: Screen) -> String { screen.title }
+            }
+
+            """
+        let project = PreparedProject(source, routing: .marked)
+        #expect(project.plan.functions.isEmpty)
+        #expect(project.plan.skipped.map(\.reason) == [
+            "parameter type `Chore`: an object of class `Chore` travels only as a copy, and this one cannot be copied: its stored property `isDone` (Sources/App/View.swift:3) is `private` to its file, which the thunk cannot read",
+            "parameter type `Design?`: an object of class `Design` travels only as a copy, and this one cannot be copied: `Design` (Sources/App/View.swift:5) has the subclass `Pattern` (Sources/App/View.swift:6), whose overrides the module would not run",
+            "parameter type `Screen`: an object of class `Screen` travels only as a copy, and this one cannot be copied: `Screen` (Sources/App/View.swift:7) is `@MainActor`, and the copy's initializer, which reads its properties, is not isolated to the main actor",
+        ])
+    }
 }

@@ -61,6 +61,19 @@ struct GuestObjectCopiesTests {
             }
 
             final class Keeper { var name = "" }
+
+            enum Roster {
+                static func greet(_ keeper: Keeper) -> String { "hi " + keeper.name }
+                static func rename(_ keeper: Keeper?) -> String {
+                    keeper?.name = "x"
+                    return keeper?.name ?? "-"
+                }
+                static func retire(_ keeper: Keeper) -> String {
+                    clear(keeper)
+                    return keeper.name
+                }
+                static func clear(_ someone: Keeper) { someone.name = "" }
+            }
             """),
     ])
 
@@ -93,6 +106,15 @@ struct GuestObjectCopiesTests {
         // Backyard Birds' `Bird.species` was `BirdSpecies!` before Xcode 15 beta 3.
         let keeper = try Self.problem("Plant.keeperName")
         #expect(keeper == "Data/Plant.swift:20 uses class Keeper, which the receiver's `keeper` (Data/Plant.swift:16) references but its copy leaves out (stored property `keeper`: implicitly unwrapped optionals (`Keeper!`) are not supported; use `?`) (in Keeper, which it uses)")
-        #expect(try Self.problem("Plant.tally()") == "Data/Plant.swift:6 uses class Tally; the module receives copies of objects only as the receiver of a class's method and as the objects its optional stored properties reference, not as parameters, results, globals or objects it creates (in Tally, which it uses)")
+        #expect(try Self.problem("Plant.tally()") == "Data/Plant.swift:6 uses class Tally; the module receives copies of objects only as the receiver of a class's method, the objects its optional stored properties reference and the objects its parameters receive (`X` or `X?`), not as results, collections, globals or objects it creates (in Tally, which it uses)")
+    }
+
+    @Test func aParameterOfAClassTypeReceivesACopyThatItCannotWriteTo() throws {
+        let program = GuestSourceGenerator(index: Self.index).generate(exports: [try Self.export("Roster.greet(_:)")])
+        #expect(program.unpatchable.isEmpty, "\(program.unpatchable)")
+        #expect(program.source.contains("final class Keeper {") && program.source.contains("init(_patchJSON value: _PatchJSONValue)"), "\(program.source)")
+        #expect(try Self.problem("Roster.rename(_:)") == "Data/Plant.swift:25 writes `keeper.name` through the parameter `keeper`, an object of class Keeper: the module changes a copy of that object, and the write would not reach the app's")
+        // Passed on to a function that writes to it: still the copy.
+        #expect(try Self.problem("Roster.retire(_:)") == "Data/Plant.swift:32 writes `someone.name` through the parameter `someone`, an object of class Keeper: the module changes a copy of that object, and the write would not reach the app's (in Roster.clear, which it uses)")
     }
 }

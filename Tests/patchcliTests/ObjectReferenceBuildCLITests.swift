@@ -12,7 +12,8 @@ import Testing
         .appendingPathComponent("../PatchBuildTests/Fixtures/RuntimeObjects").standardizedFileURL
     static let aviaryFile = "Sources/Shop/Aviary.swift"
 
-    static func nativeCall(_ export: String, _ occurrence: Int = 0) throws -> String {
+    /// The argument JSON of the `occurrence`th call of `export` that a fixture's native thunks sent (its calls.txt).
+    static func nativeCall(_ export: String, _ occurrence: Int = 0, fixtures: URL = fixtures) throws -> String {
         let calls = try String(contentsOf: fixtures.appendingPathComponent("calls.txt"), encoding: .utf8)
         let lines = calls.split(separator: "\n").filter { $0.hasPrefix(export + " ") }
         #expect(lines.count > occurrence)

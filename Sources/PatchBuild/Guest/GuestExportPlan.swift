@@ -192,7 +192,7 @@ struct GuestSignatureReader {
         var pending = parameters.flatMap { $0.type.projectTypes() } + (result?.projectTypes() ?? []) + (isInstanceMethod ? [owner!] : [])
             + (thrownError?.projectTypes() ?? [])
         var checked: Set<Int> = []
-        let objects = isObject ? referencedObjects(ofReceiver: owner!) : []
+        let objects = (isObject ? referencedObjects(ofReceiver: owner!) : []).union(parameterObjects(parameters).values)
         while let type = pending.popLast() {
             guard checked.insert(type).inserted else { continue }
             switch codableShape(of: type, asReceiver: isInstanceMethod && type == owner, asReferenced: objects.contains(type)) {
@@ -635,6 +635,22 @@ struct GuestSignatureReader {
         Set(receiverMirror(of: owner).fields.flatMap { $0.type.projectTypes() }.filter { index.types[$0].kind == .classType })
     }
 
+    /// The parameters that receive a copy of an object (`bird: Bird`, `bird: Bird?`), by internal name,
+    /// with the object's class: a class that can be copied as a receiver's reference is
+    /// (`referencedObjectProblem`), one level deep and read-only — what prepare's thunk sends
+    /// (`Preparer.objectCopyCoding`; docs/prepare.md "Objects as parameters").
+    func parameterObjects(_ parameters: [GuestExportPlan.Parameter]) -> [String: Int] {
+        var objects: [String: Int] = [:]
+        for parameter in parameters {
+            switch parameter.type {
+            case .project(let object), .optional(.project(let object)):
+                if index.types[object].kind == .classType, referencedObjectProblem(object) == nil { objects[parameter.name] = object }
+            default: continue
+            }
+        }
+        return objects
+    }
+
     /// The mirror of an object a receiver's stored property references (`var species: BirdSpecies?`),
     /// which prepare's thunk sends as a copy of the object's own stored properties, one level deep
     /// (`Preparer.referencedObject`): its references are left out too, so a cycle never reaches the glue.
@@ -649,6 +665,10 @@ struct GuestSignatureReader {
         let entry = index.types[type]
         guard entry.kind == .classType else { return "\(entry.qualifiedName) is an \(entry.kind.rawValue), whose state is isolated to it" }
         guard !entry.isGeneric else { return "generic class \(entry.qualifiedName) cannot be copied by the glue" }
+        // Prepare's `objectCopy` refuses it: the copy's initializer could not read it.
+        if entry.decl.as(ClassDeclSyntax.self)?.attributes.contains(where: { $0.as(AttributeSyntax.self).map { ["MainActor", "_Concurrency.MainActor"].contains($0.attributeName.trimmedText) } == true }) == true {
+            return "it is `@MainActor`, and the app's copy of it is built outside the main actor"
+        }
         let modifiers = entry.decl.as(ClassDeclSyntax.self)?.modifiers.map(\.name.text) ?? []
         if let superclass = entry.inheritedNames.first, index.resolveType(named: superclass, from: entry.path).contains(where: { index.types[$0].kind == .classType }) {
             return "it inherits from \(superclass), whose stored properties a copy of it would not carry"

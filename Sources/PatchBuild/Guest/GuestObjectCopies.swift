@@ -93,20 +93,26 @@ final class GuestObjectWriteCollector: SyntaxVisitor {
     }
 }
 
-/// The objects an export's module receives copies of: its class receiver, and the objects the
-/// receiver's optional stored properties reference (`var species: BirdSpecies?`), one level deep
-/// (docs/prepare.md "Objects the receiver references"). It says why the module has no copy of
-/// another class, and finds a write to a copy that the app's object would never see.
+/// The objects an export's module receives copies of: its class receiver, the objects the
+/// receiver's optional stored properties reference (`var species: BirdSpecies?`) and those its
+/// parameters receive (`bird: Bird`), one level deep (docs/prepare.md "Objects the receiver
+/// references", "Objects as parameters"). It says why the module has no copy of another class, and
+/// finds a write to a copy that the app's object would never see.
 struct ObjectCopies {
     let reader: GuestSignatureReader
     let receiver: Int?
     /// The receiver's stored properties that reference an object, with the object's class.
     let references: [String: Int]
-    /// The classes of `references`, read for every unit and write checked.
+    /// The exported declaration's parameters that receive a copy of an object, with its class
+    /// (`GuestSignatureReader.parameterObjects`).
+    let parameters: [String: Int]
+    /// The exported declaration: only its body names the parameters.
+    let exported: GuestUnit?
+    /// The classes of `references` and `parameters`, read for every unit and write checked.
     let classes: Set<Int>
     private var index: GuestSourceIndex { reader.index }
 
-    init(receiver: Int?, reader: GuestSignatureReader) {
+    init(receiver: Int?, parameters: [String: Int] = [:], exported: GuestUnit? = nil, reader: GuestSignatureReader) {
         self.reader = reader
         self.receiver = receiver
         var references: [String: Int] = [:]
@@ -116,7 +122,9 @@ struct ObjectCopies {
             }
         }
         self.references = references
-        classes = Set(references.values)
+        self.parameters = parameters
+        self.exported = exported
+        classes = Set(references.values).union(parameters.values)
     }
 
     /// Why code using `type` (an actor, or a class neither the receiver nor referenced by it) cannot
@@ -129,22 +137,25 @@ struct ObjectCopies {
             let file = index.files[index.types[receiver].file].relativePath
             return uses + ", which the receiver's `\(property.name)` (\(file):\(property.line)) references but its copy leaves out (\(property.reason))"
         }
-        return uses + "; the module receives copies of objects only as the receiver of a class's method and as the objects its optional stored properties reference, not as parameters, results, globals or objects it creates"
+        return uses + "; the module receives copies of objects only as the receiver of a class's method, the objects its optional stored properties reference and the objects its parameters receive (`X` or `X?`), not as results, collections, globals or objects it creates"
     }
 
     /// The first write in `decl` (the declaration of `unit`) that would change a copy of a referenced
     /// object rather than the app's object, with the reason to report.
     func lostWrite(in decl: DeclSyntax, of unit: GuestUnit) -> (GuestObjectWrite, String)? {
-        guard !references.isEmpty else { return nil }
+        guard !classes.isEmpty else { return nil }
         var unitType: Int?
         if case .member(let type, _) = unit { unitType = type }
+        // The parameters that hold a copy of an object: the exported body's, and those of a function it
+        // calls with one (`touch(bird)`: in the module every object of a copied class is a copy).
+        let parameterObjects = unit == exported ? parameters : copiedObjectParameters(of: decl, in: unitType)
         // Locals bound to a referenced object (`let s = species`, `if let s = self.species`) are that object.
         var aliases: [String: Int] = [:]
-        if unitType == receiver {
+        if unitType == receiver || !parameterObjects.isEmpty {
             for (name, value) in GuestObjectWriteCollector.bindings(in: decl) {
                 var chain = GuestObjectWriteCollector.chain(of: value) ?? []
                 if chain.first == "self" { chain.removeFirst() }
-                if chain.count == 1, let object = references[chain[0]] { aliases[name] = object }
+                if chain.count == 1, let object = (unitType == receiver ? references[chain[0]] : nil) ?? parameterObjects[chain[0]] { aliases[name] = object }
             }
         }
         for write in GuestObjectWriteCollector.collect(decl) {
@@ -158,6 +169,10 @@ struct ObjectCopies {
             }
             guard let first = names.first else { continue }
             let place = "`" + write.chain.joined(separator: ".") + "`"
+            // A parameter shadows the stored property of its name.
+            if write.chain.first == first, names.count > 1, let object = parameterObjects[first] {
+                return (write, "writes \(place) through the parameter `\(first)`, an object of class \(index.types[object].qualifiedName): the module changes a copy of that object, and the write would not reach the app's")
+            }
             if owner == receiver, let object = references[first] {
                 let objectClass = index.types[object].qualifiedName
                 if names.count == 1 {
@@ -166,14 +181,33 @@ struct ObjectCopies {
                 return (write, "writes \(place) through `\(first)`, which references an object of class \(objectClass): the module changes a copy of that object, and the write would not reach the app's")
             }
             if owner == nil, let object = aliases[first], names.count > 1 {
-                return (write, "writes \(place) of `\(first)`, an object of class \(index.types[object].qualifiedName) that the receiver references: the module changes a copy of that object, and the write would not reach the app's")
+                let held = references.values.contains(object) && unitType == receiver ? "that the receiver references" : "that a parameter receives"
+                return (write, "writes \(place) of `\(first)`, an object of class \(index.types[object].qualifiedName) \(held): the module changes a copy of that object, and the write would not reach the app's")
             }
             if let owner, owner != receiver, classes.contains(owner), storedNames(of: owner).contains(first) {
-                let via = references.filter { $0.value == owner }.keys.sorted().map { "`\($0)`" }.joined(separator: ", ")
-                return (write, "writes \(place) of class \(index.types[owner].qualifiedName), whose object the module receives as a copy (the receiver's \(via) references it): the write would not reach the app's object")
+                let via = references.filter { $0.value == owner }.keys.sorted().map { "the receiver's `\($0)` references it" }
+                    + parameters.filter { $0.value == owner }.keys.sorted().map { "the parameter `\($0)` receives it" }
+                return (write, "writes \(place) of class \(index.types[owner].qualifiedName), whose object the module receives as a copy (\(via.joined(separator: ", "))): the write would not reach the app's object")
             }
         }
         return nil
+    }
+
+    /// The parameters of a function or initializer `decl` (declared in `type`, nil at the top level)
+    /// whose type is `X` or `X?` for a class the module receives copies of, by internal name.
+    private func copiedObjectParameters(of decl: DeclSyntax, in type: Int?) -> [String: Int] {
+        let parameters = decl.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
+            ?? decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters ?? []
+        var objects: [String: Int] = [:]
+        for parameter in parameters {
+            let written = parameter.type.as(OptionalTypeSyntax.self)?.wrappedType ?? parameter.type
+            guard let identifier = written.as(IdentifierTypeSyntax.self) else { continue }
+            let scope = type.map { index.types[$0].path } ?? []
+            if let object = index.resolveType(named: identifier.name.text, from: scope).first(where: classes.contains) {
+                objects[(parameter.secondName ?? parameter.firstName).text] = object
+            }
+        }
+        return objects
     }
 
     /// The names in the written type of `type`'s stored property `name` (`BirdSpecies!` → BirdSpecies).

@@ -125,7 +125,8 @@ struct GuestSourceGenerator {
         let receiverClasses = Set(plans.compactMap(objectReceiver(of:)))
         let codecs = GuestCodecGenerator(index: index, reader: views.isEmpty ? reader : lowering.reader, readsViewInputs: !views.isEmpty,
                                          receiverClasses: receiverClasses,
-                                         referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) },
+                                         referencedClasses: receiverClasses.reduce(into: Set<Int>()) { $0.formUnion(reader.referencedObjects(ofReceiver: $1)) }
+                                            .union(plans.flatMap { reader.parameterObjects($0.parameters).values }),
                                          copiedStructs: Set(plans.compactMap { structCopyReceiver(of: $0, reader: reader) }))
         emitProjectCode(included, viewTypes: Set(views.map(\.type)), exported: Set(plans.map(\.unit)), codecs: codecs, into: &writer)
         for type in codecTypes.sorted(by: { index.types[$0].qualifiedName < index.types[$1].qualifiedName }) {
@@ -173,7 +174,7 @@ struct GuestSourceGenerator {
     private func collectCodecTypes(_ plan: GuestExportPlan, reader: GuestSignatureReader, into types: inout Set<Int>) {
         var pending = plan.parameters.flatMap { $0.type.projectTypes() } + (plan.result?.projectTypes() ?? []) + (plan.thrownError?.projectTypes() ?? [])
         if plan.isInstanceMethod, let owner = plan.owner { pending.append(owner) }
-        let objects = objectReceiver(of: plan).map { reader.referencedObjects(ofReceiver: $0) } ?? []
+        let objects = (objectReceiver(of: plan).map { reader.referencedObjects(ofReceiver: $0) } ?? []).union(reader.parameterObjects(plan.parameters).values)
         while let type = pending.popLast() {
             guard types.insert(type).inserted else { continue }
             if case .success(let shape) = reader.codableShape(of: type, asReceiver: plan.isInstanceMethod && type == plan.owner, asReferenced: objects.contains(type)) {
@@ -200,7 +201,7 @@ struct GuestSourceGenerator {
 
     /// Constructs in the needed code that the guest tier cannot run, found without compiling.
     private func staticProblem(in closure: Set<GuestUnit>, for plan: GuestExportPlan, declaredMembers: Set<String>, reader: GuestSignatureReader) -> GuestUnpatchable? {
-        let objects = ObjectCopies(receiver: objectReceiver(of: plan), reader: reader)
+        let objects = ObjectCopies(receiver: objectReceiver(of: plan), parameters: reader.parameterObjects(plan.parameters), exported: plan.unit, reader: reader)
         let structCopy = structCopyReceiver(of: plan, reader: reader).flatMap { owner in reader.structCopy(of: owner).map { (owner, $0) } }
         // A struct copy's members first: a left-out `@ObservedObject var model: Model` reaches class
         // Model too, and the property is the reason to name.
@@ -226,7 +227,8 @@ struct GuestSourceGenerator {
             if case .member(let type, let member) = unit, index.types[type].kind == .classType, type == plan.owner || objects.classes.contains(type),
                let property = (type == plan.owner ? reader.receiverMirror(of: type) : reader.referencedObjectMirror(of: type)).leftOut
                 .first(where: { index.types[type].members[member].names.contains($0.name) }) {
-                let copy = type == plan.owner ? "the copy the module receives" : "the copy of a referenced object the module receives"
+                let copy = type == plan.owner ? "the copy the module receives"
+                    : objects.references.values.contains(type) ? "the copy of a referenced object the module receives" : "the copy of a parameter's object the module receives"
                 return problem(.unsupportedLanguageFeature, "touches `\(property.name)` (\(sourceFile.relativePath):\(property.line)), a stored property of class \(index.types[type].qualifiedName) that \(copy) leaves out (\(property.reason))", decl)
             }
             if case .typeShell = unit {} else if let (write, detail) = objects.lostWrite(in: decl, of: unit) {
