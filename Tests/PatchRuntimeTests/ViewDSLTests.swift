@@ -78,6 +78,10 @@ struct ViewDSLTests {
         // SwiftUI's static shape members where a shape is expected.
         (50, #"{"kind":{"text":{"_0":"pill"}},"modifiers":[{"backgroundStyle":{"_0":{"material":{"_0":"thin"}},"in":{"capsule":{}}}},{"clipShape":{"_0":{"circle":{}}}}]}"#),
         (51, dividerWith(#"{"clipShape":{"_0":{"roundedRectangle":{"cornerRadius":6}}}},{"clipShape":{"_0":{"rectangle":{}}}},{"clipShape":{"_0":{"ellipse":{}}}}"#)),
+        // The container's shape (backyard-birds' grid items, food-truck's widget), a color multiply.
+        (52, leaf(#"{"shape":{"_0":{"containerRelative":{}}}}"#)),
+        (53, dividerWith(#"{"containerShape":{"_0":{"roundedRectangle":{"cornerRadius":20}}}},{"clipShape":{"_0":{"containerRelative":{}}}}"#)),
+        (54, dividerWith(#"{"colorMultiply":{"_0":{"rgba":{"_0":{"r":0.5,"g":0.5,"b":0.5,"a":1}}}}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {
@@ -99,6 +103,11 @@ struct ViewDSLTests {
         for which in [39, 40, 44, 27, 46] {
             let shaped = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
             #expect(String(decoding: shaped, as: UTF8.self).hasSuffix(#""schemaVersion":2}"#), "sample \(which)")
+        }
+        // `containerShape` and `colorMultiply` are v6 modifiers.
+        for which in [53, 54] {
+            let effect = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
+            #expect(String(decoding: effect, as: UTF8.self).hasSuffix(#""schemaVersion":6}"#), "sample \(which)")
         }
     }
 

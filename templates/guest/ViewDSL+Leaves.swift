@@ -157,12 +157,19 @@ struct Capsule: Shape {
     var _kind: _PatchIR { _patchShapeKind("capsule") }
 }
 
+/// The shape of the container the view is in (a widget's, a `.containerShape(_:)`'s).
+struct ContainerRelativeShape: Shape {
+    init() {}
+    var _kind: _PatchIR { _patchShapeKind("containerRelative") }
+}
+
 // SwiftUI's static shape members, where a shape is expected (`.clipShape(.circle)`,
 // `.background(.thinMaterial, in: .capsule)`, `.rect(cornerRadius: 8)`).
 extension Shape where Self == Rectangle { static var rect: Rectangle { Rectangle() } }
 extension Shape where Self == Circle { static var circle: Circle { Circle() } }
 extension Shape where Self == Ellipse { static var ellipse: Ellipse { Ellipse() } }
 extension Shape where Self == Capsule { static var capsule: Capsule { Capsule() } }
+extension Shape where Self == ContainerRelativeShape { static var containerRelative: ContainerRelativeShape { ContainerRelativeShape() } }
 extension Shape where Self == RoundedRectangle {
     static func rect(cornerRadius: Double) -> RoundedRectangle { RoundedRectangle(cornerRadius: cornerRadius) }
 }

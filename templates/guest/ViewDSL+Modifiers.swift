@@ -183,5 +183,16 @@ extension View {
     func fixedSize() -> _PatchModified<Self> {
         _modified(schema: 2) { ir in ir.raw("{\"fixedSize\":{}}") }
     }
+
+    /// The shape `ContainerRelativeShape` takes inside this view (an IR v6 modifier).
+    func containerShape<S: Shape>(_ shape: S) -> _PatchModified<Self> {
+        _modified(schema: 6) { ir in
+            ir.raw("{\"containerShape\":{\"_0\":")
+            ir.raw(shape._kind)
+            ir.raw("}}")
+        }
+    }
+
+    func colorMultiply(_ color: Color) -> _PatchModified<Self> { _colorModifier("colorMultiply", color, schema: 6) }
 }
 

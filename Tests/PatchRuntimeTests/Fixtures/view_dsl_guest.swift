@@ -59,6 +59,9 @@ struct Sample: View {
         case 49: Text(greetingKey)
         case 50: Text("pill").background(.thinMaterial, in: .capsule).clipShape(.circle)
         case 51: Divider().clipShape(.rect(cornerRadius: 6)).clipShape(.rect).clipShape(.ellipse)
+        case 52: ContainerRelativeShape()
+        case 53: Divider().containerShape(.rect(cornerRadius: 20)).clipShape(.containerRelative)
+        case 54: Divider().colorMultiply(.init(white: 0.5))
         default:
             if name.isEmpty {
                 Text("empty")
