@@ -82,6 +82,12 @@ struct ViewDSLTests {
         (52, leaf(#"{"shape":{"_0":{"containerRelative":{}}}}"#)),
         (53, dividerWith(#"{"containerShape":{"_0":{"roundedRectangle":{"cornerRadius":20}}}},{"clipShape":{"_0":{"containerRelative":{}}}}"#)),
         (54, dividerWith(#"{"colorMultiply":{"_0":{"rgba":{"_0":{"r":0.5,"g":0.5,"b":0.5,"a":1}}}}}"#)),
+        // The IR names one edge or all/horizontal/vertical per modifier: another set goes edge by edge.
+        (55, dividerWith(#"{"contentMargins":{"edges":"all","length":20,"placement":"scrollContent"}}"#)),
+        (56, dividerWith(#"{"contentMargins":{"edges":"top","length":10,"placement":"automatic"}},"#
+            + #"{"contentMargins":{"edges":"leading","length":10,"placement":"automatic"}},"#
+            + #"{"contentMargins":{"edges":"trailing","length":10,"placement":"automatic"}},"#
+            + #"{"ignoresSafeArea":{"regions":"all","edges":"top"}},{"ignoresSafeArea":{"regions":"all","edges":"leading"}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {
@@ -104,6 +110,10 @@ struct ViewDSLTests {
             let shaped = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
             #expect(String(decoding: shaped, as: UTF8.self).hasSuffix(#""schemaVersion":2}"#), "sample \(which)")
         }
+        // `contentMargins` is a v5 modifier, and each edge written is a modifier of the coverage.
+        let margins = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":56}"#.utf8)).output)
+        #expect(String(decoding: margins, as: UTF8.self).hasSuffix(
+            #","coverage":{"totalNodes":1,"opaqueNodes":0,"totalModifiers":5,"opaqueModifiers":0},"schemaVersion":5}"#))
         // `containerShape` and `colorMultiply` are v6 modifiers.
         for which in [53, 54] {
             let effect = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)

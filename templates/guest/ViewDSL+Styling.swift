@@ -178,6 +178,13 @@ struct SafeAreaRegions: _PatchNamedValue {
     static let keyboard = SafeAreaRegions(_name: "keyboard")
 }
 
+struct ContentMarginPlacement: _PatchNamedValue {
+    let _name: StaticString
+    static let automatic = ContentMarginPlacement(_name: "automatic")
+    static let scrollContent = ContentMarginPlacement(_name: "scrollContent")
+    static let scrollIndicators = ContentMarginPlacement(_name: "scrollIndicators")
+}
+
 struct ScrollIndicatorVisibility: _PatchNamedValue {
     let _name: StaticString
     static let automatic = ScrollIndicatorVisibility(_name: "automatic")
@@ -591,29 +598,43 @@ extension View {
 
     // Safe area, hit testing, scrolling and list chrome
 
-    /// The IR names an edge set as one of all/top/bottom/leading/trailing/horizontal/vertical; any
-    /// other set (`[.top, .leading]`) ignores the safe area edge by edge, which is the same.
-    func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> _PatchModified<Self> {
-        _modified(schema: 2) { ir in
-            func write(_ name: StaticString) {
-                if !ir.isEmpty { ir.raw(",") }
-                ir.raw("{\"ignoresSafeArea\":{\"regions\":")
-                _patchName(regions._name, into: &ir)
-                ir.raw(",\"edges\":")
-                _patchName(name, into: &ir)
-                ir.raw("}}")
-            }
-            switch edges {
-            case .all: write("all")
-            case .horizontal: write("horizontal")
-            case .vertical: write("vertical")
-            default:
-                if edges.contains(.top) { write("top") }
-                if edges.contains(.leading) { write("leading") }
-                if edges.contains(.bottom) { write("bottom") }
-                if edges.contains(.trailing) { write("trailing") }
-            }
+    /// One modifier per name of `edges` (`Edge.Set._patchNames`), each written by `write`.
+    func _edgeModifiers(_ edges: Edge.Set, schema: Int, _ write: (inout _PatchIR, StaticString) -> Void) -> _PatchModified<Self> {
+        var ir = _PatchIR()
+        var count = 0
+        edges._patchNames { name in
+            if count > 0 { ir.raw(",") }
+            write(&ir, name)
+            count += 1
         }
+        return _PatchModified(_content: self, _modifier: ir, _schemaVersion: schema, _modifierCount: count)
+    }
+
+    func ignoresSafeArea(_ regions: SafeAreaRegions = .all, edges: Edge.Set = .all) -> _PatchModified<Self> {
+        _edgeModifiers(edges, schema: 2) { ir, name in
+            ir.raw("{\"ignoresSafeArea\":{\"regions\":")
+            _patchName(regions._name, into: &ir)
+            ir.raw(",\"edges\":")
+            _patchName(name, into: &ir)
+            ir.raw("}}")
+        }
+    }
+
+    /// `nil` (the system's margins) has no IR value, so `length` is required.
+    func contentMargins(_ edges: Edge.Set = .all, _ length: Double, for placement: ContentMarginPlacement = .automatic) -> _PatchModified<Self> {
+        _edgeModifiers(edges, schema: 5) { ir, name in
+            ir.raw("{\"contentMargins\":{\"edges\":")
+            _patchName(name, into: &ir)
+            ir.raw(",\"length\":")
+            ir.number(length)
+            ir.raw(",\"placement\":")
+            _patchName(placement._name, into: &ir)
+            ir.raw("}}")
+        }
+    }
+
+    func contentMargins(_ length: Double, for placement: ContentMarginPlacement = .automatic) -> _PatchModified<Self> {
+        contentMargins(.all, length, for: placement)
     }
 
     func allowsHitTesting(_ enabled: Bool) -> _PatchModified<Self> { _boolModifier("allowsHitTesting", enabled, schema: 3) }

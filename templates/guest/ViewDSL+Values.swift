@@ -57,6 +57,22 @@ enum Edge {
         static let all: Set = [.top, .leading, .bottom, .trailing]
         static let horizontal: Set = [.leading, .trailing]
         static let vertical: Set = [.top, .bottom]
+
+        /// The IR's names for the set, each to write as a modifier of its own: a modifier names one
+        /// edge or one of `all`/`horizontal`/`vertical`, so another set (`[.top, .leading]`) is
+        /// written edge by edge, which comes to the same.
+        func _patchNames(_ each: (StaticString) -> Void) {
+            switch self {
+            case .all: each("all")
+            case .horizontal: each("horizontal")
+            case .vertical: each("vertical")
+            default:
+                if contains(.top) { each("top") }
+                if contains(.leading) { each("leading") }
+                if contains(.bottom) { each("bottom") }
+                if contains(.trailing) { each("trailing") }
+            }
+        }
     }
 }
 

@@ -62,6 +62,8 @@ struct Sample: View {
         case 52: ContainerRelativeShape()
         case 53: Divider().containerShape(.rect(cornerRadius: 20)).clipShape(.containerRelative)
         case 54: Divider().colorMultiply(.init(white: 0.5))
+        case 55: Divider().contentMargins(20, for: .scrollContent)
+        case 56: Divider().contentMargins([.top, .horizontal], 10).ignoresSafeArea(edges: [.top, .leading])
         default:
             if name.isEmpty {
                 Text("empty")
