@@ -38,18 +38,22 @@ struct JSONReader<Value: JSONReadable> {
 
     /// The document in `text`, or nil when it is not JSON.
     static func parse(_ text: [UInt8]) -> Value? {
-        try? read(text)
+        // Callers that only test for JSON (output decoding tries every output) skip locating the error.
+        try? document(of: text).get()
     }
 
     /// The document in `text`, or where and why it is not JSON.
     static func read(_ text: [UInt8]) throws(JSONSyntaxError) -> Value {
-        let result = text.withUnsafeBufferPointer { buffer -> Result<Value, Malformed> in
-            var reader = JSONReader(bytes: buffer)
-            do throws(Malformed) { return .success(try reader.document()) } catch { return .failure(error) }
-        }
-        switch result {
+        switch document(of: text) {
         case let .success(value): return value
         case let .failure(malformed): throw JSONSyntaxError(text, offset: malformed.offset, problem: malformed.problem)
+        }
+    }
+
+    private static func document(of text: [UInt8]) -> Result<Value, Malformed> {
+        text.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(bytes: buffer)
+            do throws(Malformed) { return .success(try reader.document()) } catch { return .failure(error) }
         }
     }
 

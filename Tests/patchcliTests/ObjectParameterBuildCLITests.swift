@@ -23,18 +23,13 @@ import Testing
         return project
     }
 
-    static func changes(_ project: URL) throws -> [[String: Any]] {
-        let build = try CLI.run(["build", "--project", project.path, "--json"])
-        return try #require(build.result?["changes"] as? [[String: Any]], "\(build.stdout)\(build.stderr)")
-    }
-
     @Test func changedBodiesReadingTheParametersObjectShip() throws {
         try withScratchDirectory { directory in
             let project = try Self.initialized(in: directory)
             try ViewBuildCLITests.edit(project, Self.completionsFile, replacing: #"completion.instruction + ": " + selectedText"#,
                                        with: #"completion.instruction + " (" + String(completion.order) + "): " + selectedText"#)
             try ViewBuildCLITests.edit(project, Self.completionsFile, replacing: "        sent += 1\n", with: "        sent += 10\n")
-            let changes = try Self.changes(project)
+            let changes = try ObjectReferenceBuildCLITests.changes(project)
             #expect(changes.compactMap { $0["id"] as? String } == ["Shop:Panel.prompt(for:Completion,selectedText:String)", "Shop:Panel.send(_:Completion?)"])
             #expect(changes.allSatisfy { $0["status"] as? String == "patched" }, "\(changes)")
 
@@ -59,7 +54,7 @@ import Testing
         try withScratchDirectory { directory in
             let project = try Self.initialized(in: directory)
             try ViewBuildCLITests.edit(project, Self.completionsFile, replacing: "        sent += 1\n", with: "        sent += 1\n        completion?.order += 1\n")
-            let send = try #require(try Self.changes(project).first { $0["id"] as? String == "Shop:Panel.send(_:Completion?)" })
+            let send = try #require(try ObjectReferenceBuildCLITests.changes(project).first { $0["id"] as? String == "Shop:Panel.send(_:Completion?)" })
             #expect(send["status"] as? String == "native_only")
             #expect(send["reason"] as? String == "unsupported_language_feature")
             #expect(send["detail"] as? String == "writes `completion.order` through the parameter `completion`, an object of class Completion: the module changes a copy of that object, and the write would not reach the app's", "\(send)")
