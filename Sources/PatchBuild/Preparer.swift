@@ -1047,18 +1047,22 @@ private struct Planner {
         // style(appStyle:) … self.resizable() … }`) make the statements calling them slots: the files
         // declaring them are read with every target's views, and the files calling them too.
         let (extensionFiles, extensionMarkers) = nativeExtensionFiles(analyses.flatMap(\.files), excluding: valuePaths)
+        // The app's named colors (`extension Color { static var acText: Color … }`, often in a package
+        // of the app's design) are color tokens where a view reads them: the files declaring them are
+        // read with every target's views, and the files naming one (`.acText`) too.
+        let (colorFiles, colorMarkers) = designColorFiles(analyses.flatMap(\.files), excluding: valuePaths.union(extensionFiles.map(\.path)))
         for analysis in analyses where !analysis.viewTypes.isEmpty {
             // A representable of the project may be used in any file of the target: all are parsed then.
             let representable = Array("Representable".utf8)
             let hasRepresentable = analysis.files.contains { GeneratedSection.firstRange(of: representable, in: $0.userBytes) != nil }
             let sources = hasRepresentable ? analysis.files : analysis.files.filter { file in
-                (markers + classNames + nativeChildNames + extensionMarkers).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+                (markers + classNames + nativeChildNames + extensionMarkers + colorMarkers).contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
             }
             guard !sources.isEmpty else { continue }
             let own = Set(sources.map(\.path))
             // The target's own files first: a view's name finds the target's own declaration.
             let texts = sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
-                + (modelFiles + valueFiles + nativeChildFiles + extensionFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
+                + (modelFiles + valueFiles + nativeChildFiles + extensionFiles + colorFiles).filter { !own.contains($0.path) }.map { ($0.path, $0.text) }
             // A view only another platform's build compiles (`#if os(macOS)`) is analysed as that
             // build reads it: its thunk exists only there.
             var remaining = analysis.viewTypes.sorted()
@@ -1071,7 +1075,7 @@ private struct Planner {
                     guard case .success(let table) = tokenAnalysis.analyze(type: type), !table.tokens.isEmpty else { return false }
                     let id = "\(analysis.target.name):\(owner).body"
                     viewTokens[id] = table.tokens
-                    if table.readsFilePrivateProperty { fileScopedTokenReads.insert(id) }
+                    if table.needsViewFileScope { fileScopedTokenReads.insert(id) }
                     return false
                 }
             }
@@ -1109,6 +1113,31 @@ private struct Planner {
         }
         let declaring = extensions.declaringFiles
         return (chosen.filter { declaring.contains($0.path) && !excluding.contains($0.path) }, found.sorted().map { Array(".\($0)(".utf8) })
+    }
+
+    /// The files (of any target, but those in `excluding`, which are read already) declaring the app's
+    /// named colors (`ViewDesignColors`) or extension members reading them (`Text.style(appStyle:)`), and
+    /// the markers of the files using them (`.acText`, `.style(`). A color's declaration writes
+    /// `extension Color`, `extension SwiftUI.Color` or `extension ShapeStyle`; a member reading one
+    /// writes `extension` and the color's marker.
+    private func designColorFiles(_ files: [ParsedFile], excluding: Set<String>) -> (files: [(path: String, text: String)], markers: [[UInt8]]) {
+        func containing(_ markers: [[UInt8]]) -> [(path: String, text: String)] {
+            var seen: Set<String> = []
+            return files.filter { file in
+                seen.insert(file.path).inserted && markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+            }.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
+        }
+        let declarations = containing(["extension Color", "extension SwiftUI.Color", "extension ShapeStyle"].map { Array($0.utf8) })
+        guard !declarations.isEmpty else { return ([], []) }
+        let names = ViewDesignColors(index: GuestSourceIndex(sources: declarations)).names
+        guard !names.isEmpty else { return ([], []) }
+        let colorMarkers = names.sorted().map { Array(".\($0)".utf8) }
+        let extensionMarker = Array("extension".utf8)
+        let readers = containing(colorMarkers).filter { GeneratedSection.firstRange(of: extensionMarker, in: Array($0.text.utf8)) != nil }
+        let candidates = declarations + readers.filter { reader in !declarations.contains { $0.path == reader.path } }
+        let colors = ViewDesignColors(index: GuestSourceIndex(sources: candidates))
+        let chosen = colors.declaringFiles.union(colors.extensionFiles).subtracting(excluding)
+        return (candidates.filter { chosen.contains($0.path) }, colorMarkers + colors.extensionReads.keys.sorted().map { Array(".\($0)(".utf8) })
     }
 
     /// Names are given and checked across all targets: every product of the project receives the

@@ -77,7 +77,7 @@ import Testing
         #expect(pin.thunkEntry == "\"\(pin.id)\": { AnyView(PinMap(pin: name)) }")
         #expect(pin.guestRead == "_PatchOpaque(\"\(pin.id)\", label: \"PinMap\")")
         #expect(pin.record == Baseline.Token(id: pin.id, kind: .slot, expression: "PinMap(pin: name)"))
-        #expect(table.readsFilePrivateProperty, "the Canvas reads the private `zoom`: the thunk goes in the view's file")
+        #expect(table.needsViewFileScope, "the Canvas reads the private `zoom`: the thunk goes in the view's file")
         // Only statements of a view builder are leaves; an argument stays for the DSL to refuse.
         #expect(try Self.table("Framed").get().isEmpty)
     }

@@ -237,7 +237,7 @@ import Testing
         #expect(slot.id == "op_" + SHA256Hasher.hex(of: Array("EditSheet\nButton(\"Done\") { dismiss() }".utf8)).prefix(12))
         #expect(slot.thunkEntry == "\"\(slot.id)\": { AnyView(Button(\"Done\") { dismiss() }) }")
         #expect(slot.guestRead == "_PatchOpaque(\"\(slot.id)\", label: \"Button\")")
-        #expect(table.readsFilePrivateProperty, "`dismiss` is private: the thunk goes in the view's file")
+        #expect(table.needsViewFileScope, "`dismiss` is private: the thunk goes in the view's file")
         #expect(table.hostProperties.count == 1)
     }
 
@@ -259,8 +259,8 @@ import Testing
     @Test func closurePropertiesQueryResultsAndHostModifiersAreSlots() throws {
         let rowSlots = try Self.slots("Row").map(\.expression)
         #expect(Set(rowSlots) == ["Button(\"Open\", action: onTap)", "Button(\"Share\") { onShare?() }", "Button(\"Done\", action: onDone)"] && rowSlots.count == 3, "\(rowSlots)")
-        #expect(!(try Self.table("Row").get().readsFilePrivateProperty))
-        #expect(try Self.table("BadgedRow").get().readsFilePrivateProperty, "the slot draws a private type of the file: the thunk goes in that file")
+        #expect(!(try Self.table("Row").get().needsViewFileScope))
+        #expect(try Self.table("BadgedRow").get().needsViewFileScope, "the slot draws a private type of the file: the thunk goes in that file")
         let table = try Self.table("Trips").get()
         #expect(table.tokens.filter { $0.kind != .slot }.map(\.expression) == ["trips.count"], "a @Query's count is a token")
         let slots = table.tokens.filter { $0.kind == .slot }.map(\.expression)
@@ -301,7 +301,7 @@ import Testing
         #expect(whole.location.line == Self.line(of: "ForEach(store.items) { entry in Text"))
         // A helper calling the host is the host's: the guest leaves it out, its callers are slots.
         let helper = try Self.table("Helper").get()
-        #expect(helper.tokens.map(\.expression) == ["Button(\"Reload\", action: reload)"] && helper.readsFilePrivateProperty)
+        #expect(helper.tokens.map(\.expression) == ["Button(\"Reload\", action: reload)"] && helper.needsViewFileScope)
         #expect(helper.hostProperties.count == 2, "the model and the helper are blanked in the guest")
         // One that also writes the guest's state cannot run natively.
         let bumper = try #require(Self.table("Bumper").failure)

@@ -88,6 +88,14 @@ struct ViewDSLTests {
             + #"{"contentMargins":{"edges":"leading","length":10,"placement":"automatic"}},"#
             + #"{"contentMargins":{"edges":"trailing","length":10,"placement":"automatic"}},"#
             + #"{"ignoresSafeArea":{"regions":"all","edges":"top"}},{"ignoresSafeArea":{"regions":"all","edges":"leading"}}"#)),
+        // Text's own modifiers (an app's `extension Text { func rowTitle() -> Text }`) write what the
+        // View modifiers of their names write; an inactive one writes nothing.
+        (70, #"{"kind":{"text":{"_0":"a"}},"modifiers":[{"font":{"_0":{"style":"title","size":null,"weight":null,"design":null}}},"#
+            + #"{"fontWeight":{"_0":"bold"}},{"foregroundColor":{"_0":\#(red)}}]}"#),
+        (71, #"{"kind":{"text":{"_0":"b"}},"modifiers":[{"italic":{}},{"monospacedDigit":{}},{"opacity":{"_0":0.5}}]}"#),
+        // ACHNBrowserUI's digit font and iOS 13 mask.
+        (73, #"{"kind":{"text":{"_0":"9"}},"modifiers":[{"font":{"_0":{"style":null,"size":12,"weight":"semibold","design":null}}},{"monospacedDigit":{}}]}"#),
+        (74, dividerWith(#"{"mask":{"alignment":"center","content":[\#(leaf(#"{"shape":{"_0":{"roundedRectangle":{"cornerRadius":10}}}}"#))]}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {
@@ -114,6 +122,13 @@ struct ViewDSLTests {
         let margins = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":56}"#.utf8)).output)
         #expect(String(decoding: margins, as: UTF8.self).hasSuffix(
             #","coverage":{"totalNodes":1,"opaqueNodes":0,"totalModifiers":5,"opaqueModifiers":0},"schemaVersion":5}"#))
+        // The Text's modifiers count, and raise the schema (`fontWeight` and `monospacedDigit` are v2).
+        // A digit font is a font and a monospacedDigit modifier.
+        for (which, modifiers) in [(70, 3), (71, 3), (73, 2)] {
+            let styled = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
+            #expect(String(decoding: styled, as: UTF8.self).hasSuffix(
+                #","coverage":{"totalNodes":1,"opaqueNodes":0,"totalModifiers":\#(modifiers),"opaqueModifiers":0},"schemaVersion":2}"#), "sample \(which)")
+        }
         // `containerShape` and `colorMultiply` are v6 modifiers.
         for which in [53, 54] {
             let effect = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)

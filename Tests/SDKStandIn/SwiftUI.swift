@@ -3,6 +3,8 @@
 // launch code, with the same main-actor isolation as Apple's SDK — plus `PrimitiveView` and
 // `renderView`, which are not SwiftUI: they let a runtime test print the tree a body produced.
 
+import Foundation
+
 @MainActor @preconcurrency
 public protocol View {
     associatedtype Body: View
@@ -83,6 +85,8 @@ extension AnyView: PrimitiveView {
 public struct Color: PrimitiveView, Hashable, Sendable {
     let name: String
     public init(_ name: String) { self.name = name }
+    /// A color of an asset catalog (`Bundle.module`'s, in a package of the app's design).
+    public init(_ name: String, bundle: Bundle?) { self.name = name }
     public init(red: Double, green: Double, blue: Double, opacity: Double = 1) { name = "rgba(\(red),\(green),\(blue),\(opacity))" }
     public static let clear = Color("clear")
     public static let primary = Color("primary"), secondary = Color("secondary"), accentColor = Color("accent")
@@ -93,6 +97,8 @@ public struct Color: PrimitiveView, Hashable, Sendable {
 public struct Image: PrimitiveView {
     let name: String
     public init(_ name: String) { self.name = name }
+    /// A color of an asset catalog (`Bundle.module`'s, in a package of the app's design).
+    public init(_ name: String, bundle: Bundle?) { self.name = name }
     public init(systemName: String) { name = "system:" + systemName }
     public func resizable() -> Image { self }
     public func render() -> String { "Image(\(name))" }

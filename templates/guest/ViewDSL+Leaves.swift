@@ -5,8 +5,11 @@
 struct Text: _PatchPrimitiveView {
     /// The node kind's JSON: `text`, or `dateText` for `Text(_:style:)` (ViewDSL+Foundation.swift).
     let _kind: _PatchIR
-    /// The IR schema of the kind (§5.5).
+    /// The IR schema of the kind (§5.5), and of the modifiers it holds.
     var _schemaVersion = 1
+    /// The modifiers of `Text`'s own methods (ViewDSL+TextModifiers.swift), written after its node.
+    var _modifiers = _PatchIR()
+    var _modifierCount = 0
 
     init(_ content: String) {
         _kind = _PatchIR("{\"text\":{\"_0\":", string: content, "}}")
@@ -38,7 +41,9 @@ struct Text: _PatchPrimitiveView {
 
     func _patchEmit(into emission: inout _PatchEmission) {
         emission.requires(schema: _schemaVersion)
+        let node = emission.nodes.count
         emission.append(_kind)
+        if !_modifiers.isEmpty { emission.appendModifier(_modifiers, toNodesFrom: node, count: _modifierCount) }
     }
 }
 

@@ -48,16 +48,19 @@ extension View {
 
     func font(_ font: Font?) -> _PatchModified<Self> {
         let font = font ?? .body
+        var ir = _PatchIR()
+        var count = 1
         if let token = font._token {
-            var ir = _PatchIR()
             font._writeTokenModifiers(token, into: &ir)
-            return _PatchModified(_content: self, _modifier: ir, _modifierCount: font._weight == nil ? 1 : 2)
-        }
-        return _modified { ir in
+            if font._weight != nil { count += 1 }
+        } else {
             ir.raw("{\"font\":{\"_0\":")
             font._write(into: &ir)
             ir.raw("}}")
         }
+        guard font._monospacedDigit else { return _PatchModified(_content: self, _modifier: ir, _modifierCount: count) }
+        ir.raw(",{\"monospacedDigit\":{}}")
+        return _PatchModified(_content: self, _modifier: ir, _schemaVersion: 2, _modifierCount: count + 1)
     }
 
     func bold(_ isActive: Bool = true) -> _PatchModified<Self> {

@@ -332,6 +332,9 @@ extension View {
         }
     }
 
+    /// The older `mask(_:)` (iOS 13–14 apps: `.mask(RoundedRectangle(cornerRadius: 10))`): the mask centered.
+    func mask<V: View>(_ mask: V) -> _PatchContentModified<Self, V> { self.mask { mask } }
+
     /// A nil background is no row background: an empty subtree.
     func listRowBackground<V: View>(_ view: V?) -> _PatchContentModified<Self, V?> {
         _PatchContentModified(_content: self, _payload: view, _schemaVersion: 3) { views, ir in

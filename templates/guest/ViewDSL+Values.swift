@@ -182,6 +182,9 @@ struct Font {
     /// The id of a font the thunk's token table supplies (ViewDSL+Tokens.swift): the `.font`
     /// modifier then writes `fontToken` instead of an IRFont.
     var _token: StaticString? = nil
+    /// `Font.monospacedDigit()`: the IRFont has no field for it, so `.font(_:)` follows the font with
+    /// the `monospacedDigit` modifier, which SwiftUI applies to the text the same way.
+    var _monospacedDigit = false
 
     private static func style(_ name: StaticString) -> Font { Font(_style: name, _size: nil, _weight: nil, _design: nil) }
 
@@ -201,8 +204,15 @@ struct Font {
         Font(_style: nil, _size: size, _weight: weight, _design: design)
     }
 
-    func weight(_ weight: Weight) -> Font { Font(_style: _style, _size: _size, _weight: weight, _design: _design, _token: _token) }
+    func weight(_ weight: Weight) -> Font {
+        Font(_style: _style, _size: _size, _weight: weight, _design: _design, _token: _token, _monospacedDigit: _monospacedDigit)
+    }
     func bold() -> Font { weight(.bold) }
+    func monospacedDigit() -> Font {
+        var font = self
+        font._monospacedDigit = true
+        return font
+    }
 
     /// The IRFont JSON.
     func _write(into ir: inout _PatchIR) {

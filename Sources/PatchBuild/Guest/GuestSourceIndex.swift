@@ -328,7 +328,11 @@ struct GuestSourceIndex {
 
     private mutating func attachExtension(_ decl: ExtensionDeclSyntax, file: Int) {
         let extended = decl.extendedType.trimmedText.split(separator: ".").map(String.init)
-        guard let typeIndex = lookupType(path: extended) else {
+        // An extension is declared at file scope, so `extension Color` names a type declared at file
+        // scope, never one nested in another (ACHNBrowserUI's `AppIconPickerView.Color` enum beside
+        // its `extension Color` of SwiftUI's): the path is exact, or qualified by a module name
+        // (`extension Backend.Item`).
+        guard let typeIndex = type(atPath: extended) ?? (extended.count > 1 ? type(atPath: Array(extended.dropFirst())) : nil) else {
             // A standard-library or framework type (String, Image…): its members are found by name
             // like globals, its nested types as the project's, under the extended type's path.
             for item in decl.memberBlock.members {

@@ -120,7 +120,7 @@ struct ViewNativeExtensions {
     }
 
     /// `reference` is called: `name(…)` or `x.name(…)` (a trailing closure alone included).
-    private static func isCalled(_ reference: DeclReferenceExprSyntax) -> Bool {
+    static func isCalled(_ reference: DeclReferenceExprSyntax) -> Bool {
         var called = Syntax(reference)
         if let access = reference.parent?.as(MemberAccessExprSyntax.self), access.declName.id == reference.id { called = Syntax(access) }
         return called.parent?.as(FunctionCallExprSyntax.self)?.calledExpression.id == called.id

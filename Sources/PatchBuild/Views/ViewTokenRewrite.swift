@@ -72,7 +72,10 @@ enum ViewTokenRewrite {
     /// `bytes` with each range replaced by its text, or blanked (newlines kept) when the text is nil.
     private static func rewritten(_ bytes: [UInt8], _ edits: [(range: Range<Int>, text: String?)]) -> String {
         var bytes = bytes
-        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+        // Views calling one extension member (`Text.style(appStyle:)`) each ask for its reads of the
+        // app's colors (`ViewDesignColors`), which are the same edits: each range is rewritten once.
+        var rewrittenRanges: Set<Range<Int>> = []
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) where rewrittenRanges.insert(edit.range).inserted {
             let newlines = bytes[edit.range].filter { $0 == UInt8(ascii: "\n") }
             let replacement = edit.text.map { Array($0.utf8) + newlines }
                 ?? bytes[edit.range].map { $0 == UInt8(ascii: "\n") ? $0 : UInt8(ascii: " ") }

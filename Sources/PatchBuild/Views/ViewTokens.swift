@@ -141,9 +141,11 @@ struct ViewTokenTable {
     /// The `@Environment`/`@ObservedObject`… declarations (file, UTF-8 range): the guest has no
     /// such wrappers, and after the rewrite nothing reads them.
     var hostProperties: [(file: Int, range: Range<Int>)] = []
-    /// Some token reads a `private`/`fileprivate` host property (`@Environment(\.colorScheme)
-    /// private var colorScheme`, the usual spelling): only a thunk in the view's own file sees it.
-    var readsFilePrivateProperty = false
+    /// The thunk must be in the view's own file: some token reads a `private`/`fileprivate` host
+    /// property (`@Environment(\.colorScheme) private var colorScheme`, the usual spelling), which
+    /// only that file sees, or a named color of the app (`Color.acText`), which may be declared in
+    /// another module (a package of the app's design) that the view's file imports.
+    var needsViewFileScope = false
     var isEmpty: Bool { hostProperties.isEmpty && uses.isEmpty }
 }
 
@@ -172,11 +174,14 @@ struct ViewTokenAnalysis {
     /// The app's members of extensions of framework types that only the host can apply
     /// (`ViewNativeExtensions`: ACHNBrowserUI's `Image.style(appStyle:)`, built on `.resizable()`).
     let nativeExtensions: ViewNativeExtensions
+    /// The app's named colors (`Color.acText`), which the thunk passes as color tokens.
+    let designColors: ViewDesignColors
 
     init(index: GuestSourceIndex, passesValues: Bool = true) {
         self.index = index
         self.passesValues = passesValues
         nativeExtensions = ViewNativeExtensions(index: index)
+        designColors = ViewDesignColors(index: index)
         var names: Set<String> = []
         for type in index.types {
             for member in type.members {
@@ -346,6 +351,7 @@ struct ViewTokenAnalysis {
                 if member.kind != .storedProperty {
                     leaves += nativeLeaves(in: member.decl, file: member.file, viewPath: entry.path)
                     problems += nativeModifiers(in: member.decl, file: member.file)
+                    reads += designColorReads(in: member.decl, file: member.file)
                 }
                 guard !roots.isEmpty else { continue }
                 let found = uses(in: member.decl, file: member.file, roots: roots, viewPath: entry.path)
@@ -376,8 +382,35 @@ struct ViewTokenAnalysis {
         // What a slot reads, the thunk evaluates natively with it: no token for it.
         let tokens = reads.filter { read in !slots.contains { $0.use.file == read.file && $0.use.range.contains(read.range.lowerBound) } }
         table.uses = slots.map(\.use) + tokens
-        if slots.contains(where: \.readsPrivate) || tokens.contains(where: { filePrivateRoots.contains($0.root) }) { table.readsFilePrivateProperty = true }
+        if slots.contains(where: \.readsPrivate) || tokens.contains(where: { filePrivateRoots.contains($0.root) || $0.root == Self.designColorRoot }) {
+            table.needsViewFileScope = true
+        }
         return .success(table)
+    }
+
+    /// `ViewTokenTable.Use.root` of a read of the app's named colors (no property of the view).
+    static let designColorRoot = "Color"
+
+    /// The member's reads of the app's named colors (`ViewDesignColors`): `Color.acText` and `.acText`,
+    /// and those of the app's extension members it calls (`Text(…).style(appStyle: .title)`), which are
+    /// in the extension's file: the guest's copy of the extension reads the same tokens for every view.
+    private func designColorReads(in decl: DeclSyntax, file: Int) -> [ViewTokenTable.Use] {
+        guard !designColors.names.isEmpty else { return [] }
+        func use(_ name: String, _ access: MemberAccessExprSyntax, in file: Int) -> ViewTokenTable.Use {
+            .init(token: ViewToken(designColor: name), root: Self.designColorRoot, file: file, range: range(of: access), line: index.files[file].line(of: access))
+        }
+        var uses: [ViewTokenTable.Use] = []
+        var calledMembers: Set<String> = []
+        for token in decl.tokens(viewMode: .sourceAccurate) {
+            if let access = ViewDesignColors.access(named: token), let name = designColors.color(readBy: access) {
+                uses.append(use(name, access, in: file))
+            } else if case .identifier(let name) = token.tokenKind, designColors.extensionReads[name] != nil,
+                      let reference = token.parent?.as(DeclReferenceExprSyntax.self), ViewNativeExtensions.isCalled(reference),
+                      calledMembers.insert(name).inserted {
+                uses += designColors.extensionReads[name, default: []].map { use($0.name, $0.access, in: $0.file) }
+            }
+        }
+        return uses
     }
 
     /// The native-only leaves of a member of the view: each call `Name(…)` (with its trailing

@@ -64,12 +64,23 @@ struct Sample: View {
         case 54: Divider().colorMultiply(.init(white: 0.5))
         case 55: Divider().contentMargins(20, for: .scrollContent)
         case 56: Divider().contentMargins([.top, .horizontal], 10).ignoresSafeArea(edges: [.top, .leading])
+        case 70: Text("a").rowTitle()
+        case 71: Text("b").bold(false).italic().monospacedDigit().opacity(0.5)
+        case 73: Text("9").font(Font.system(size: 12, weight: .semibold).monospacedDigit())
+        case 74: Divider().mask(RoundedRectangle(cornerRadius: 10))
         default:
             if name.isEmpty {
                 Text("empty")
             }
             Text("a").bold().opacity(0.5)
         }
+    }
+}
+
+/// An app's text style, as ACHNBrowserUI's `Text.style(appStyle:)` is: Text's own modifiers return Text.
+extension Text {
+    func rowTitle() -> Text {
+        font(.title).fontWeight(.bold).foregroundColor(.red)
     }
 }
 
