@@ -64,6 +64,14 @@ struct Sample: View {
         case 54: Divider().colorMultiply(.init(white: 0.5))
         case 55: Divider().contentMargins(20, for: .scrollContent)
         case 56: Divider().contentMargins([.top, .horizontal], 10).ignoresSafeArea(edges: [.top, .leading])
+        case 57: Divider().background(.indigo, in: .capsule)
+        case 58: Circle().strokeBorder(style: StrokeStyle(lineWidth: 2, lineJoin: .round, dash: [10]))
+        case 59: Capsule().stroke(.indigo, style: StrokeStyle(lineWidth: 1.5, lineCap: .round, miterLimit: 4, dash: [2, 3], dashPhase: 1))
+        case 60: Rectangle().stroke(lineWidth: 3)
+        case 61: _PatchOpaque("op_segment", label: "Segment").fill(.tint)
+        case 62: RoundedRectangle(cornerRadius: 15, style: .continuous).fill(.ultraThinMaterial)
+        case 63: Capsule().stroke(.separator, lineWidth: 0.5)
+        case 64: Image("Logo", bundle: .main)
         default:
             if name.isEmpty {
                 Text("empty")
