@@ -105,6 +105,8 @@ struct ViewDSLTests {
         (63, #"{"kind":{"shape":{"_0":{"capsule":{}}}},"modifiers":[{"stroke":{"_0":{"semantic":{"_0":"separator"}},"#
             + #""_1":{"lineWidth":0.5,"cap":"butt","join":"miter","miterLimit":10,"dash":[],"dashPhase":0}}}]}"#),
         (64, leaf(#"{"bundleImage":{"name":"Logo"}}"#)),
+        // Insets side by side (ACHNBrowserUI's badges).
+        (65, dividerWith(#"{"padding":{"_0":{"top":8,"leading":12,"bottom":8,"trailing":12}}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {

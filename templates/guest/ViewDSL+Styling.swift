@@ -63,6 +63,19 @@ struct EdgeInsets {
         self.bottom = bottom
         self.trailing = trailing
     }
+
+    /// The IREdgeInsets JSON (all four sides, which the IR requires).
+    func _write(into ir: inout _PatchIR) {
+        ir.raw("{\"top\":")
+        ir.number(top)
+        ir.raw(",\"leading\":")
+        ir.number(leading)
+        ir.raw(",\"bottom\":")
+        ir.number(bottom)
+        ir.raw(",\"trailing\":")
+        ir.number(trailing)
+        ir.raw("}")
+    }
 }
 
 enum ContentMode {
@@ -494,15 +507,9 @@ extension View {
 
     func listRowInsets(_ insets: EdgeInsets) -> _PatchModified<Self> {
         _modified(schema: 3) { ir in
-            ir.raw("{\"listRowInsets\":{\"_0\":{\"top\":")
-            ir.number(insets.top)
-            ir.raw(",\"leading\":")
-            ir.number(insets.leading)
-            ir.raw(",\"bottom\":")
-            ir.number(insets.bottom)
-            ir.raw(",\"trailing\":")
-            ir.number(insets.trailing)
-            ir.raw("}}}")
+            ir.raw("{\"listRowInsets\":{\"_0\":")
+            insets._write(into: &ir)
+            ir.raw("}}")
         }
     }
 

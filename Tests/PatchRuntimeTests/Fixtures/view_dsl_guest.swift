@@ -72,6 +72,7 @@ struct Sample: View {
         case 62: RoundedRectangle(cornerRadius: 15, style: .continuous).fill(.ultraThinMaterial)
         case 63: Capsule().stroke(.separator, lineWidth: 0.5)
         case 64: Image("Logo", bundle: .main)
+        case 65: Divider().padding(EdgeInsets(top: 8, leading: 12, bottom: 8, trailing: 12))
         default:
             if name.isEmpty {
                 Text("empty")
