@@ -107,6 +107,7 @@ struct ViewDSLTests {
         (64, leaf(#"{"bundleImage":{"name":"Logo"}}"#)),
         // Insets side by side (ACHNBrowserUI's badges).
         (65, dividerWith(#"{"padding":{"_0":{"top":8,"leading":12,"bottom":8,"trailing":12}}}"#)),
+        (66, dividerWith(#"{"dynamicTypeSize":{"_0":"xxxLarge"}}"#)),
     ]
 
     @Test func everyNodeAndModifierWritesTheContractsIR() throws {
@@ -153,6 +154,7 @@ struct ViewDSLTests {
             "'NSLocalizedString(_:tableName:bundle:value:comment:)' is unavailable: NSLocalizedString looks the key up in the app's strings tables",
             "'module' is unavailable: a Swift package's resource bundle is not the app's",
             "'TimeFormatStyle' is unavailable: the SDK has no bridge formatting a Duration in the device's locale",
+            "'dynamicTypeSize' is unavailable: a range of text sizes clamps the user's size, and the IR's dynamicTypeSize",
         ] {
             #expect(message.contains(reason), "\(reason)\n\(message)")
         }

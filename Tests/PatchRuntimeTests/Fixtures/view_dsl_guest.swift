@@ -73,6 +73,7 @@ struct Sample: View {
         case 63: Capsule().stroke(.separator, lineWidth: 0.5)
         case 64: Image("Logo", bundle: .main)
         case 65: Divider().padding(EdgeInsets(top: 8, leading: 12, bottom: 8, trailing: 12))
+        case 66: Divider().dynamicTypeSize(.xxxLarge)
         default:
             if name.isEmpty {
                 Text("empty")

@@ -32,5 +32,6 @@ struct Remaining: View {
     let timeFormatter = Duration.TimeFormatStyle(pattern: .hourMinute)
     var body: some View {
         Text("remaining")
+            .dynamicTypeSize(...(.xLarge))
     }
 }
