@@ -88,6 +88,26 @@ struct ViewDSLTests {
             + #"{"contentMargins":{"edges":"leading","length":10,"placement":"automatic"}},"#
             + #"{"contentMargins":{"edges":"trailing","length":10,"placement":"automatic"}},"#
             + #"{"ignoresSafeArea":{"regions":"all","edges":"top"}},{"ignoresSafeArea":{"regions":"all","edges":"leading"}}"#)),
+        // A color where a shape style is expected (food-truck's `.indigo`).
+        (57, dividerWith(#"{"backgroundStyle":{"_0":{"color":{"_0":{"named":{"_0":"indigo"}}}},"in":{"capsule":{}}}}"#)),
+        // StrokeStyle field for field (enchanted's dashed drop zone); without a style, the foreground.
+        (58, #"{"kind":{"shape":{"_0":{"circle":{}}}},"modifiers":[{"strokeBorder":{"_0":{"semantic":{"_0":"foreground"}},"#
+            + #""_1":{"lineWidth":2,"cap":"butt","join":"round","miterLimit":10,"dash":[10],"dashPhase":0}}}]}"#),
+        (59, #"{"kind":{"shape":{"_0":{"capsule":{}}}},"modifiers":[{"stroke":{"_0":{"color":{"_0":{"named":{"_0":"indigo"}}}},"#
+            + #""_1":{"lineWidth":1.5,"cap":"round","join":"miter","miterLimit":4,"dash":[2,3],"dashPhase":1}}}]}"#),
+        (60, #"{"kind":{"shape":{"_0":{"rectangle":{}}}},"modifiers":[{"stroke":{"_0":{"semantic":{"_0":"foreground"}},"#
+            + #""_1":{"lineWidth":3,"cap":"butt","join":"miter","miterLimit":10,"dash":[],"dashPhase":0}}}]}"#),
+        // A project's Shape is a slot the thunk draws as a view: its fill is its foreground style.
+        (61, #"{"kind":{"opaque":{"id":"op_segment","label":"Segment"}},"modifiers":[{"foregroundStyle":{"_0":[{"semantic":{"_0":"tint"}}]}}]}"#),
+        // A corner style written out: the one ShapeKind that carries it.
+        (62, #"{"kind":{"shape":{"_0":{"unevenRoundedRectangle":{"topLeading":15,"topTrailing":15,"bottomLeading":15,"#
+            + #""bottomTrailing":15,"style":"continuous"}}}},"modifiers":[{"fill":{"_0":{"material":{"_0":"ultraThin"}},"eoFill":false}}]}"#),
+        (63, #"{"kind":{"shape":{"_0":{"capsule":{}}}},"modifiers":[{"stroke":{"_0":{"semantic":{"_0":"separator"}},"#
+            + #""_1":{"lineWidth":0.5,"cap":"butt","join":"miter","miterLimit":10,"dash":[],"dashPhase":0}}}]}"#),
+        (64, leaf(#"{"bundleImage":{"name":"Logo"}}"#)),
+        // Insets side by side (ACHNBrowserUI's badges).
+        (65, dividerWith(#"{"padding":{"_0":{"top":8,"leading":12,"bottom":8,"trailing":12}}}"#)),
+        (66, dividerWith(#"{"dynamicTypeSize":{"_0":"xxxLarge"}}"#)),
         // Text's own modifiers (an app's `extension Text { func rowTitle() -> Text }`) write what the
         // View modifiers of their names write; an inactive one writes nothing.
         (70, #"{"kind":{"text":{"_0":"a"}},"modifiers":[{"font":{"_0":{"style":"title","size":null,"weight":null,"design":null}}},"#
@@ -133,6 +153,25 @@ struct ViewDSLTests {
         for which in [53, 54] {
             let effect = try #require(try guest.callPacked("view_body__Sample", input: Array(#"{"which":\#(which)}"#.utf8)).output)
             #expect(String(decoding: effect, as: UTF8.self).hasSuffix(#""schemaVersion":6}"#), "sample \(which)")
+        }
+    }
+
+    @Test func whatTheIRAndTheBridgesCannotExpressDoesNotCompileAndSaysWhy() throws {
+        // build quotes the guest compiler's reason as the view's detail.
+        let failure = #expect(throws: GuestBuilder.BuildFailure.self) {
+            try GuestBuilder.viewDSLGuest("view_dsl_native_only_styles_guest.swift", exports: [])
+        }
+        let message = failure?.description ?? ""
+        for reason in [
+            "'gradient' is unavailable: Color.gradient is a gradient SwiftUI derives from the color, with stops it does not publish",
+            "'background' is unavailable: the background shape style (and its .secondary, .tertiary …) is none of IRShapeStyle's cases",
+            "'fill' is unavailable: the fill shape style (and its .secondary, .tertiary …) is none of IRShapeStyle's cases",
+            "'NSLocalizedString(_:tableName:bundle:value:comment:)' is unavailable: NSLocalizedString looks the key up in the app's strings tables",
+            "'module' is unavailable: a Swift package's resource bundle is not the app's",
+            "'TimeFormatStyle' is unavailable: the SDK has no bridge formatting a Duration in the device's locale",
+            "'dynamicTypeSize' is unavailable: a range of text sizes clamps the user's size, and the IR's dynamicTypeSize",
+        ] {
+            #expect(message.contains(reason), "\(reason)\n\(message)")
         }
     }
 

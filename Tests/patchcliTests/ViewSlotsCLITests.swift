@@ -82,4 +82,62 @@ import Testing
             #expect(rendered.stdout.contains("text(\"Open daily, 9 to 5\")"), "\(rendered.stdout)")
         }
     }
+
+    static let badgeFile = "Sources/Greeter/Badge.swift"
+    static let badge = """
+        import SwiftUI
+
+        /// A shape of the app's own drawn by the layout direction the host reads (food-truck's gauge
+        /// segments): the shipped thunk passes it as a slot.
+        struct Notch: Shape {
+            var depth: Double
+            var layoutDirection: LayoutDirection
+            func path(in rect: CGRect) -> Path {
+                var path = Path()
+                path.addRect(rect.insetBy(dx: layoutDirection == .leftToRight ? depth : -depth, dy: depth))
+                return path
+            }
+        }
+
+        struct Badge: View {
+            @Environment(\\.layoutDirection) var layoutDirection
+
+            var body: some View {
+                VStack {
+                    Notch(depth: 2, layoutDirection: layoutDirection)
+                        .fill(.tint)
+                    Text("New")
+                }
+            }
+        }
+
+        """
+
+    @Test func aFilledShapeOfTheProjectShipsAsASlotWithItsForegroundStyle() throws {
+        try withScratchDirectory { directory in
+            let project = directory.appendingPathComponent("Greeter")
+            try ViewBuildCLITests.write(ViewBuildCLITests.manifest, to: "Package.swift", in: project)
+            try ViewBuildCLITests.write(Self.app.replacingOccurrences(of: #"PlaceCard(name: "Park")"#, with: "Badge()"),
+                                        to: "Sources/Greeter/GreeterApp.swift", in: project)
+            try ViewBuildCLITests.write(Self.badge, to: Self.badgeFile, in: project)
+            let initialized = try CLI.run(["init", "--project", project.path, "--key-dir", directory.appendingPathComponent("keys").path])
+            #expect(initialized.status == 0, "\(initialized.stdout)\(initialized.stderr)")
+
+            try ViewBuildCLITests.edit(project, Self.badgeFile, replacing: #"Text("New")"#, with: #"Text("New!")"#)
+            let build = try CLI.run(["build", "--project", project.path, "--allow-native-changes", "--json"])
+            #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+            let report = try #require(build.result, "\(build.stdout)")
+            let changes = try #require(report["changes"] as? [[String: Any]])
+            #expect(changes.first { $0["id"] as? String == "Greeter:Badge.body" }?["status"] as? String == "patched", "\(changes)")
+
+            // The shape is the slot; `.fill(.tint)` is its foreground style, which the host applies
+            // to any node (its `fill` only to its own shapes).
+            let rendered = try CLI.run(["run", project.appendingPathComponent(".patch/build/module.wasm").path, "--view", "Badge"])
+            #expect(rendered.status == 0, "\(rendered.stdout)\(rendered.stderr)")
+            let opaque = rendered.stdout.split(separator: "\n").first { $0.contains("opaque") }
+            #expect(opaque?.contains(#"label: "Notch"#) == true && opaque?.hasSuffix(#".foregroundStyle([semantic("tint")])"#) == true,
+                    "\(rendered.stdout)")
+            #expect(rendered.stdout.contains(#"text("New!")"#), "\(rendered.stdout)")
+        }
+    }
 }

@@ -383,3 +383,20 @@ extension BinaryInteger {
         _patchFormatNumber(Double(self), style: 0, fractionDigits: 0, locale: Locale.current.identifier)
     }
 }
+
+// MARK: - Duration
+
+extension Duration {
+    /// `Duration.TimeFormatStyle(pattern: .hourMinute)` writes "4:59" with the device locale's
+    /// separators; no bridge of the SDK formats a duration (sdk-contract §3.2), so it stays native.
+    @available(*, unavailable, message: "the SDK has no bridge formatting a Duration in the device's locale (sdk-contract §3.2 formats numbers and dates): Duration.TimeFormatStyle stays native")
+    struct TimeFormatStyle {
+        struct Pattern {
+            static var hourMinute: Pattern { Pattern() }
+            static var hourMinuteSecond: Pattern { Pattern() }
+            static var minuteSecond: Pattern { Pattern() }
+        }
+
+        init(pattern: Pattern) {}
+    }
+}

@@ -21,8 +21,8 @@ struct Text: _PatchPrimitiveView {
     /// a `LocalizedStringKey` the view passes on): SwiftUI looks the key up in the app's strings
     /// tables and renders its Markdown, which the IR's `styledText` asks of the host. A String
     /// literal still picks `init(_: String)` (the default literal type), as before. `bundle:` is the
-    /// app's (`.main`, or nil): `styledText` names no bundle, so the guest's `Bundle` has no
-    /// `.module` and a package's table stays native with the compiler's reason; `tableName:` is not
+    /// app's (`.main`, or nil): `styledText` names no bundle, so the guest's `Bundle.module` is
+    /// unavailable with that reason and a package's table stays native; `tableName:` is not
     /// declared for the same reason. The comment is for translators only.
     init(_ key: LocalizedStringKey, bundle: Bundle? = nil, comment: StaticString? = nil) {
         var ir = _PatchIR()
@@ -67,7 +67,9 @@ struct Image: _PatchPrimitiveView {
     let _system: Bool
 
     init(systemName: String) { _name = systemName; _system = true }
-    init(_ name: String) { _name = name; _system = false }
+    /// An asset of the app's catalog: `bundleImage` names no bundle, so `bundle:` is the app's
+    /// (`.main` or nil; `Bundle.module` is unavailable with that reason).
+    init(_ name: String, bundle: Bundle? = nil) { _name = name; _system = false }
 
     func _patchEmit(into emission: inout _PatchEmission) {
         var ir = _PatchIR()
@@ -177,16 +179,49 @@ extension Shape where Self == Capsule { static var capsule: Capsule { Capsule() 
 extension Shape where Self == ContainerRelativeShape { static var containerRelative: ContainerRelativeShape { ContainerRelativeShape() } }
 extension Shape where Self == RoundedRectangle {
     static func rect(cornerRadius: Double) -> RoundedRectangle { RoundedRectangle(cornerRadius: cornerRadius) }
+    static func rect(cornerRadius: Double, style: RoundedCornerStyle) -> RoundedRectangle {
+        RoundedRectangle(cornerRadius: cornerRadius, style: style)
+    }
+}
+
+enum RoundedCornerStyle {
+    case circular, continuous
 }
 
 struct RoundedRectangle: Shape {
     let _cornerRadius: Double
-    init(cornerRadius: Double) { _cornerRadius = cornerRadius }
+    /// nil: SwiftUI's default style, which `roundedRectangle` leaves to the host's RoundedRectangle.
+    let _style: RoundedCornerStyle?
+
+    init(cornerRadius: Double) {
+        _cornerRadius = cornerRadius
+        _style = nil
+    }
+
+    init(cornerRadius: Double, style: RoundedCornerStyle) {
+        _cornerRadius = cornerRadius
+        _style = style
+    }
+
+    /// A style written out is the IR's `unevenRoundedRectangle` with four equal corners, the only
+    /// ShapeKind that carries an IRRoundedCornerStyle (`roundedRectangle` has the radius alone).
     var _kind: _PatchIR {
         var ir = _PatchIR()
-        ir.raw("{\"roundedRectangle\":{\"cornerRadius\":")
+        guard let _style else {
+            ir.raw("{\"roundedRectangle\":{\"cornerRadius\":")
+            ir.number(_cornerRadius)
+            ir.raw("}}")
+            return ir
+        }
+        ir.raw("{\"unevenRoundedRectangle\":{\"topLeading\":")
         ir.number(_cornerRadius)
-        ir.raw("}}")
+        ir.raw(",\"topTrailing\":")
+        ir.number(_cornerRadius)
+        ir.raw(",\"bottomLeading\":")
+        ir.number(_cornerRadius)
+        ir.raw(",\"bottomTrailing\":")
+        ir.number(_cornerRadius)
+        ir.raw(_style == .continuous ? ",\"style\":\"continuous\"}}" : ",\"style\":\"circular\"}}")
         return ir
     }
 }

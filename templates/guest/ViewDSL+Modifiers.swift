@@ -31,16 +31,15 @@ extension View {
     func padding(_ edges: Edge.Set = .all, _ length: Double? = nil) -> _PatchModified<Self> {
         // SwiftUI's default padding is platform-dependent; 16 is its value on iPhone.
         let inset = length ?? 16
-        return _modified { ir in
-            ir.raw("{\"padding\":{\"_0\":{\"top\":")
-            ir.number(edges.contains(.top) ? inset : 0)
-            ir.raw(",\"leading\":")
-            ir.number(edges.contains(.leading) ? inset : 0)
-            ir.raw(",\"bottom\":")
-            ir.number(edges.contains(.bottom) ? inset : 0)
-            ir.raw(",\"trailing\":")
-            ir.number(edges.contains(.trailing) ? inset : 0)
-            ir.raw("}}}")
+        return padding(EdgeInsets(top: edges.contains(.top) ? inset : 0, leading: edges.contains(.leading) ? inset : 0,
+                                  bottom: edges.contains(.bottom) ? inset : 0, trailing: edges.contains(.trailing) ? inset : 0))
+    }
+
+    func padding(_ insets: EdgeInsets) -> _PatchModified<Self> {
+        _modified { ir in
+            ir.raw("{\"padding\":{\"_0\":")
+            insets._write(into: &ir)
+            ir.raw("}}")
         }
     }
 

@@ -1,7 +1,9 @@
 // Guest view DSL (see ViewDSL.swift): shape styles (sdk-contract §5.6.3 IRShapeStyle) and the
 // modifiers that take one: `.foregroundStyle(.tertiary)`, `.background(.ultraThinMaterial, in:)`,
-// `.fill(.quaternary)`, `.stroke(_:lineWidth:)`. All came with schema 2. A plain Color keeps its
-// own overloads (`foregroundColor`, `background`, `fill(Color)`), which Swift prefers for a Color.
+// `.fill(.quaternary)`, `.stroke(_:style:)` with a StrokeStyle. All came with schema 2. A plain
+// Color keeps its own overloads (`foregroundColor`, `background`, `fill(Color)`), which Swift
+// prefers for a Color. Styles IRShapeStyle has no case for (`Color.gradient`, `.background`,
+// `.fill`) are unavailable with that reason, so `build` says why the body stays native.
 
 protocol ShapeStyle {
     /// The IRShapeStyle JSON.
@@ -16,6 +18,64 @@ extension Color: ShapeStyle {
         ir.raw("}}")
         return ir.bytes
     }
+}
+
+// SwiftUI's colors where a shape style is expected (`.background(.indigo, in: .capsule)`,
+// `Rectangle().fill(.indigo)` on a slot): the same named ColorRefs as `Color.indigo`.
+extension ShapeStyle where Self == Color {
+    static var red: Color { Color.red }
+    static var orange: Color { Color.orange }
+    static var yellow: Color { Color.yellow }
+    static var green: Color { Color.green }
+    static var mint: Color { Color.mint }
+    static var teal: Color { Color.teal }
+    static var cyan: Color { Color.cyan }
+    static var blue: Color { Color.blue }
+    static var indigo: Color { Color.indigo }
+    static var purple: Color { Color.purple }
+    static var pink: Color { Color.pink }
+    static var brown: Color { Color.brown }
+    static var white: Color { Color.white }
+    static var gray: Color { Color.gray }
+    static var black: Color { Color.black }
+    static var clear: Color { Color.clear }
+}
+
+extension Color {
+    @available(*, unavailable, message: "Color.gradient is a gradient SwiftUI derives from the color, with stops it does not publish: IRShapeStyle (sdk-contract §5.6.3) carries only gradients of explicit stops, so it stays native; LinearGradient(colors:startPoint:endPoint:) lowers")
+    var gradient: AnyGradient { fatalError("unavailable") }
+}
+
+/// A SwiftUI shape style IRShapeStyle cannot express: an uninhabited type (the member that makes
+/// one is unavailable with the reason), declared with the levels real code asks of it
+/// (`.background.secondary`) so the compiler type-checks the expression and reaches that reason.
+protocol _PatchNativeOnlyShapeStyle: ShapeStyle {}
+
+extension _PatchNativeOnlyShapeStyle {
+    var _style: [UInt8] { [] }
+    var secondary: Self { self }
+    var tertiary: Self { self }
+    var quaternary: Self { self }
+    var quinary: Self { self }
+}
+
+/// What `Color.gradient` returns.
+enum AnyGradient: _PatchNativeOnlyShapeStyle {}
+
+/// The style of the window or container behind the view (`.background(.background.secondary)`).
+enum BackgroundStyle: _PatchNativeOnlyShapeStyle {}
+
+extension ShapeStyle where Self == BackgroundStyle {
+    @available(*, unavailable, message: "the background shape style (and its .secondary, .tertiary …) is none of IRShapeStyle's cases (sdk-contract §5.6.3: color, gradients, material, hierarchical, semantic tint/foreground/separator/placeholder/link): stays native")
+    static var background: BackgroundStyle { fatalError("unavailable") }
+}
+
+/// The system's fill colors (`.fill`, `.fill.tertiary`).
+enum FillShapeStyle: _PatchNativeOnlyShapeStyle {}
+
+extension ShapeStyle where Self == FillShapeStyle {
+    @available(*, unavailable, message: "the fill shape style (and its .secondary, .tertiary …) is none of IRShapeStyle's cases (sdk-contract §5.6.3: color, gradients, material, hierarchical, semantic tint/foreground/separator/placeholder/link): stays native")
+    static var fill: FillShapeStyle { fatalError("unavailable") }
 }
 
 /// `.primary` … `.quinary` as a style (not a Color): the IR's hierarchical level 0…4.
@@ -75,6 +135,35 @@ extension ShapeStyle where Self == TintShapeStyle {
     static var tint: TintShapeStyle { TintShapeStyle() }
 }
 
+/// `.foreground`, the style foreground content is drawn with (`.foregroundStyle`, else the primary
+/// color): the IR's semantic "foreground". A shape stroked without a style uses it.
+struct ForegroundStyle: ShapeStyle {
+    init() {}
+    var _style: [UInt8] {
+        var ir = _PatchIR()
+        ir.raw("{\"semantic\":{\"_0\":\"foreground\"}}")
+        return ir.bytes
+    }
+}
+
+extension ShapeStyle where Self == ForegroundStyle {
+    static var foreground: ForegroundStyle { ForegroundStyle() }
+}
+
+/// `.separator`, the system's separator color: the IR's semantic "separator".
+struct SeparatorShapeStyle: ShapeStyle {
+    init() {}
+    var _style: [UInt8] {
+        var ir = _PatchIR()
+        ir.raw("{\"semantic\":{\"_0\":\"separator\"}}")
+        return ir.bytes
+    }
+}
+
+extension ShapeStyle where Self == SeparatorShapeStyle {
+    static var separator: SeparatorShapeStyle { SeparatorShapeStyle() }
+}
+
 extension View {
     /// `{"foregroundStyle":{"_0":[<style>…]}}`: 1–3 layers (primary, secondary, tertiary content).
     func _foregroundStyles(_ styles: [[UInt8]]) -> _PatchModified<Self> {
@@ -127,24 +216,95 @@ extension Shape {
         }
     }
 
-    /// `key` with an IRStrokeStyle of `lineWidth` and SwiftUI's StrokeStyle defaults for the rest
-    /// (butt caps, miter joins, miter limit 10, no dash), all of which the IR requires.
-    func _stroke<S: ShapeStyle>(_ key: StaticString, _ style: S, lineWidth: Double) -> _PatchModified<Self> {
+    /// `key` with `style` as the IRStrokeStyle (every field of which the IR requires).
+    func _stroke<S: ShapeStyle>(_ key: StaticString, _ content: S, _ style: StrokeStyle) -> _PatchModified<Self> {
         _modified(schema: 2) { ir in
             ir.raw("{\"")
             ir.raw(key)
             ir.raw("\":{\"_0\":")
-            ir.raw(style._style)
-            ir.raw(",\"_1\":{\"lineWidth\":")
-            ir.number(lineWidth)
-            ir.raw(",\"cap\":\"butt\",\"join\":\"miter\",\"miterLimit\":10,\"dash\":[],\"dashPhase\":0}}}")
+            ir.raw(content._style)
+            ir.raw(",\"_1\":")
+            style._write(into: &ir)
+            ir.raw("}}")
         }
     }
 
-    func stroke<S: ShapeStyle>(_ content: S, lineWidth: Double = 1) -> _PatchModified<Self> { _stroke("stroke", content, lineWidth: lineWidth) }
+    func stroke<S: ShapeStyle>(_ content: S, lineWidth: Double = 1) -> _PatchModified<Self> {
+        _stroke("stroke", content, StrokeStyle(lineWidth: lineWidth))
+    }
+
+    func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _PatchModified<Self> { _stroke("stroke", content, style) }
+
+    /// Without a style SwiftUI strokes with the foreground style, as these do.
+    func stroke(lineWidth: Double = 1) -> _PatchModified<Self> { _stroke("stroke", ForegroundStyle(), StrokeStyle(lineWidth: lineWidth)) }
+
+    func stroke(style: StrokeStyle) -> _PatchModified<Self> { _stroke("stroke", ForegroundStyle(), style) }
 
     func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: Double = 1) -> _PatchModified<Self> {
-        _stroke("strokeBorder", content, lineWidth: lineWidth)
+        _stroke("strokeBorder", content, StrokeStyle(lineWidth: lineWidth))
+    }
+
+    func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _PatchModified<Self> { _stroke("strokeBorder", content, style) }
+
+    func strokeBorder(lineWidth: Double = 1) -> _PatchModified<Self> {
+        _stroke("strokeBorder", ForegroundStyle(), StrokeStyle(lineWidth: lineWidth))
+    }
+
+    func strokeBorder(style: StrokeStyle) -> _PatchModified<Self> { _stroke("strokeBorder", ForegroundStyle(), style) }
+}
+
+enum CGLineCap {
+    case butt, round, square
+}
+
+enum CGLineJoin {
+    case miter, round, bevel
+}
+
+/// SwiftUI's StrokeStyle with its defaults (butt caps, miter joins, miter limit 10, no dash): the
+/// IRStrokeStyle of a stroke, field for field.
+struct StrokeStyle {
+    var lineWidth: Double
+    var lineCap: CGLineCap
+    var lineJoin: CGLineJoin
+    var miterLimit: Double
+    var dash: [Double]
+    var dashPhase: Double
+
+    init(lineWidth: Double = 1, lineCap: CGLineCap = .butt, lineJoin: CGLineJoin = .miter, miterLimit: Double = 10,
+         dash: [Double] = [], dashPhase: Double = 0) {
+        self.lineWidth = lineWidth
+        self.lineCap = lineCap
+        self.lineJoin = lineJoin
+        self.miterLimit = miterLimit
+        self.dash = dash
+        self.dashPhase = dashPhase
+    }
+
+    /// The IRStrokeStyle JSON.
+    func _write(into ir: inout _PatchIR) {
+        ir.raw("{\"lineWidth\":")
+        ir.number(lineWidth)
+        switch lineCap {
+        case .butt: ir.raw(",\"cap\":\"butt\"")
+        case .round: ir.raw(",\"cap\":\"round\"")
+        case .square: ir.raw(",\"cap\":\"square\"")
+        }
+        switch lineJoin {
+        case .miter: ir.raw(",\"join\":\"miter\"")
+        case .round: ir.raw(",\"join\":\"round\"")
+        case .bevel: ir.raw(",\"join\":\"bevel\"")
+        }
+        ir.raw(",\"miterLimit\":")
+        ir.number(miterLimit)
+        ir.raw(",\"dash\":[")
+        for (position, length) in dash.enumerated() {
+            if position > 0 { ir.raw(",") }
+            ir.number(length)
+        }
+        ir.raw("],\"dashPhase\":")
+        ir.number(dashPhase)
+        ir.raw("}")
     }
 }
 

@@ -41,3 +41,11 @@ extension View {
         }
     }
 }
+
+extension _PatchOpaque {
+    /// `.fill(style)` on a slot: native code fills only a Shape, so the slot is a shape of the
+    /// project (a custom `path(in:)`) that the shipped thunk passes as a view, and a shape as a view
+    /// is filled with the foreground style. `.foregroundStyle(style)` on it draws the same fill,
+    /// and unlike `fill` it is a modifier the host applies to any node.
+    func fill<S: ShapeStyle>(_ style: S) -> _PatchModified<Self> { _foregroundStyles([style._style]) }
+}

@@ -63,6 +63,19 @@ struct EdgeInsets {
         self.bottom = bottom
         self.trailing = trailing
     }
+
+    /// The IREdgeInsets JSON (all four sides, which the IR requires).
+    func _write(into ir: inout _PatchIR) {
+        ir.raw("{\"top\":")
+        ir.number(top)
+        ir.raw(",\"leading\":")
+        ir.number(leading)
+        ir.raw(",\"bottom\":")
+        ir.number(bottom)
+        ir.raw(",\"trailing\":")
+        ir.number(trailing)
+        ir.raw("}")
+    }
 }
 
 enum ContentMode {
@@ -119,6 +132,27 @@ struct ControlSize: _PatchNamedValue {
     static let regular = ControlSize(_name: "regular")
     static let large = ControlSize(_name: "large")
     static let extraLarge = ControlSize(_name: "extraLarge")
+}
+
+/// SwiftUI's text sizes, smallest first (ranges of them are written `...(.xLarge)`).
+struct DynamicTypeSize: _PatchNamedValue, Comparable {
+    let _name: StaticString
+    let _rank: Int
+    static let xSmall = DynamicTypeSize(_name: "xSmall", _rank: 0)
+    static let small = DynamicTypeSize(_name: "small", _rank: 1)
+    static let medium = DynamicTypeSize(_name: "medium", _rank: 2)
+    static let large = DynamicTypeSize(_name: "large", _rank: 3)
+    static let xLarge = DynamicTypeSize(_name: "xLarge", _rank: 4)
+    static let xxLarge = DynamicTypeSize(_name: "xxLarge", _rank: 5)
+    static let xxxLarge = DynamicTypeSize(_name: "xxxLarge", _rank: 6)
+    static let accessibility1 = DynamicTypeSize(_name: "accessibility1", _rank: 7)
+    static let accessibility2 = DynamicTypeSize(_name: "accessibility2", _rank: 8)
+    static let accessibility3 = DynamicTypeSize(_name: "accessibility3", _rank: 9)
+    static let accessibility4 = DynamicTypeSize(_name: "accessibility4", _rank: 10)
+    static let accessibility5 = DynamicTypeSize(_name: "accessibility5", _rank: 11)
+
+    static func < (lhs: DynamicTypeSize, rhs: DynamicTypeSize) -> Bool { lhs._rank < rhs._rank }
+    static func == (lhs: DynamicTypeSize, rhs: DynamicTypeSize) -> Bool { lhs._rank == rhs._rank }
 }
 
 struct SymbolRenderingMode: _PatchNamedValue {
@@ -450,6 +484,14 @@ extension View {
         }
     }
 
+    /// One size: the IR's `dynamicTypeSize` sets it.
+    func dynamicTypeSize(_ size: DynamicTypeSize) -> _PatchModified<Self> { _namedModifier("dynamicTypeSize", size._name, schema: 2) }
+
+    @available(*, unavailable, message: "a range of text sizes clamps the user's size, and the IR's dynamicTypeSize (sdk-contract §5.6.5) sets one size: stays native")
+    func dynamicTypeSize<T: RangeExpression>(_ range: T) -> _PatchModified<Self> where T.Bound == DynamicTypeSize {
+        fatalError("unavailable")
+    }
+
     func symbolRenderingMode(_ mode: SymbolRenderingMode) -> _PatchModified<Self> {
         _namedModifier("symbolRenderingMode", mode._name, schema: 2)
     }
@@ -497,15 +539,9 @@ extension View {
 
     func listRowInsets(_ insets: EdgeInsets) -> _PatchModified<Self> {
         _modified(schema: 3) { ir in
-            ir.raw("{\"listRowInsets\":{\"_0\":{\"top\":")
-            ir.number(insets.top)
-            ir.raw(",\"leading\":")
-            ir.number(insets.leading)
-            ir.raw(",\"bottom\":")
-            ir.number(insets.bottom)
-            ir.raw(",\"trailing\":")
-            ir.number(insets.trailing)
-            ir.raw("}}}")
+            ir.raw("{\"listRowInsets\":{\"_0\":")
+            insets._write(into: &ir)
+            ir.raw("}}")
         }
     }
 
