@@ -45,6 +45,11 @@ import Testing
             var body: some View { content(1) }
         }
 
+        struct Box<Value> { let value: Value }
+        extension Box: View where Value: View {
+            var body: some View { value }
+        }
+
         """
 
     static let index = GuestSourceIndex(sources: [("Sources/App/Shelf.swift", source)])
@@ -77,6 +82,10 @@ import Testing
         let label = try #require(header.properties.first)
         #expect(label.isBuilder && label.slot.expression == "label()" && label.slot.slotLabel == "label")
         #expect(header.guestValue(of: label) == "{ _PatchOpaque(\"\(Self.slot("Header", "label()"))\", label: \"label\") }")
+
+        // A conditional conformance's `where` clause makes the parameter a view as well.
+        let box = try #require(try Self.content("Box").get())
+        #expect(box.parameters == ["Value"] && box.properties.map(\.slot.expression) == ["value"])
     }
 
     @Test func aViewGenericOverAValueStaysNativeNamingTheParameter() throws {

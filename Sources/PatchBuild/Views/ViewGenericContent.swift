@@ -66,7 +66,10 @@ struct ViewGenericContent {
         for parameter in clause.parameters {
             let name = parameter.name.text
             var constraints = parameter.inheritedType.map { [$0] } ?? []
+            // A conditional conformance (`extension Box: View where Value: View`) constrains it too.
+            let conformances = entry.extensions.map(\.decl).filter { $0.inheritanceClause?.inheritedTypes.contains { viewConstraints.contains($0.type.trimmedText) } == true }
             let requirements = Array(clause.genericWhereClause?.requirements ?? []) + Array(decl.genericWhereClause?.requirements ?? [])
+                + conformances.flatMap { Array($0.genericWhereClause?.requirements ?? []) }
             for requirement in requirements {
                 switch requirement.requirement {
                 case .conformanceRequirement(let conformance) where conformance.leftType.trimmedText == name:
