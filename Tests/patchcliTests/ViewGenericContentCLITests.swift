@@ -4,22 +4,30 @@ import Testing
 /// A generic view over the view its parent passes ships (issue 17; sample-backyard-birds'
 /// `BirdFoodShopShelf<Content: View>`): `init` passes its `content` as a slot; after an edit,
 /// `build` lowers the body with `content` the opaque node of that slot, and `run --view` shows it,
-/// with the modifiers the body applies to it, next to the edited Text.
+/// with the modifiers the body applies to it, next to the edited Text. The public initializer of
+/// the constrained extension (sample-food-truck's `DonutBoxView where Content == EmptyView`) comes
+/// along in the guest, where `EmptyView` is the DSL's internal type.
 @Suite(.serialized) struct ViewGenericContentCLITests {
     static let shelfFile = "Sources/Greeter/Shelf.swift"
     static let shelf = """
         import SwiftUI
 
-        struct Shelf<Content: View>: View {
+        public struct Shelf<Content: View>: View {
             var title: String
             @ViewBuilder var content: Content
 
-            var body: some View {
+            public var body: some View {
                 VStack {
                     Text(title)
                     content
                         .padding(12)
                 }
+            }
+        }
+
+        extension Shelf where Content == EmptyView {
+            public init(title: String) {
+                self.init(title: title) { EmptyView() }
             }
         }
 
