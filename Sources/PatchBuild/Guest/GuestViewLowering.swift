@@ -140,11 +140,11 @@ struct GuestViewLowering {
         }
         var inputs: [GuestViewPlan.Input] = []
         var codecTypes: Set<Int> = []
+        // The views the parent passes are the slots' opaque nodes (`emitGlue`), never inputs
+        // (`@ViewBuilder var content: Content`, whose attribute is no wrapper of the inputs).
+        let genericNames = Set(genericContent?.properties.map(\.name) ?? [])
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
-            // The view the parent passes is the slot's opaque node (`emitGlue`), never an input
-            // (`@ViewBuilder var content: Content`, whose attribute is no wrapper of the inputs).
-            let genericNames = Set(genericContent?.properties.map(\.name) ?? [])
             if variable.bindings.allSatisfy({ $0.pattern.as(IdentifierPatternSyntax.self).map { genericNames.contains($0.identifier.text) } ?? false }) { continue }
             let memberFile = index.files[member.file]
             var wrapper: String?
@@ -339,8 +339,10 @@ struct GuestViewLowering {
         // a GeometryReader (templates/guest/ViewDSL+Geometry.swift) the `__geo_*` ones, which any
         // view's host may pass (§5.4).
         writer.line("        _patchTokenInputs = inputs")
-        for property in plan.genericContent?.properties ?? [] {
-            writer.line("        self.\(SwiftIdentifier.escaped(property.name)) = \(plan.genericContent!.guestValue(of: property))")
+        if let generic = plan.genericContent {
+            for property in generic.properties {
+                writer.line("        self.\(SwiftIdentifier.escaped(property.name)) = \(generic.guestValue(of: property))")
+            }
         }
         for input in plan.inputs {
             let key = Self.literal(input.name)

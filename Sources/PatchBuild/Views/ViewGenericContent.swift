@@ -62,25 +62,25 @@ struct ViewGenericContent {
             }
         }
         guard entry.isGeneric, let decl = entry.decl.as(StructDeclSyntax.self), let clause = decl.genericParameterClause else { return .success(nil) }
+        // A conditional conformance (`extension Box: View where Value: View`) constrains them too.
+        let conformances = entry.extensions.map(\.decl).filter { $0.inheritanceClause?.inheritedTypes.contains { viewConstraints.contains($0.type.trimmedText) } == true }
+        let requirements = Array(clause.genericWhereClause?.requirements ?? []) + Array(decl.genericWhereClause?.requirements ?? [])
+            + conformances.flatMap { Array($0.genericWhereClause?.requirements ?? []) }
         var parameters: [String] = []
         for parameter in clause.parameters {
             let name = parameter.name.text
             var constraints = parameter.inheritedType.map { [$0] } ?? []
-            // A conditional conformance (`extension Box: View where Value: View`) constrains it too.
-            let conformances = entry.extensions.map(\.decl).filter { $0.inheritanceClause?.inheritedTypes.contains { viewConstraints.contains($0.type.trimmedText) } == true }
-            let requirements = Array(clause.genericWhereClause?.requirements ?? []) + Array(decl.genericWhereClause?.requirements ?? [])
-                + conformances.flatMap { Array($0.genericWhereClause?.requirements ?? []) }
             for requirement in requirements {
                 switch requirement.requirement {
                 case .conformanceRequirement(let conformance) where conformance.leftType.trimmedText == name:
                     constraints.append(conformance.rightType)
                 case .sameTypeRequirement(let same) where same.leftType.trimmedText == name || same.rightType.trimmedText == name:
-                    return problem("generic parameter `\(name)` of \(entry.qualifiedName) is fixed by `\(same.trimmedText)`: only generic parameters that are views the parent passes (`\(name): View`) lower", at: same)
+                    return problem("generic parameter `\(name)` of \(entry.qualifiedName) is fixed by `\(same.trimmedText)`: only generic parameters that are views the parent passes (`\(name): View`) lower", at: parameter)
                 default:
                     continue
                 }
             }
-            let written = ([name] + constraints.map(\.trimmedText)).joined(separator: ": ")
+            let written = constraints.isEmpty ? name : name + ": " + constraints.map(\.trimmedText).joined(separator: " & ")
             guard parameter.specifier == nil, !constraints.isEmpty,
                   constraints.allSatisfy({ $0.trimmedText.split(separator: "&").allSatisfy { viewConstraints.contains($0.filter { !$0.isWhitespace }) } }) else {
                 return problem("generic parameter `\(written)` of \(entry.qualifiedName) is not a view the parent passes: only generic parameters constrained to `View` alone lower (the host renders what the parent passes as a slot); a view generic over a value stays native", at: parameter)
