@@ -1082,14 +1082,17 @@ private struct Planner {
     /// The slots of generic views whose parameters are the views the parent passes
     /// (`ViewGenericContent`): each property holding one (`content: Content`, `label: () -> Label`)
     /// is passed by the thunk as a slot, with the view's other tokens. Only the files declaring a
-    /// generic view are parsed again.
+    /// generic view, and those of its target extending it (a conditional `extension Box: View where
+    /// Value: View` makes `Value` a view), are parsed again.
     mutating func resolveGenericViewContent(_ analyses: [TargetAnalysis]) {
         for analysis in analyses {
             for owner in analysis.viewTypes.sorted() where analysis.declaredTypes[owner]?.isGeneric == true {
                 guard let filePath = analysis.typeFiles[owner], let file = analysis.files.first(where: { $0.path == filePath }) else { continue }
                 let path = owner.split(separator: ".").map(String.init)
+                let extending = Array("extension \(path.last ?? owner)".utf8)
+                let sources = [file] + analysis.files.filter { $0.path != file.path && GeneratedSection.firstRange(of: extending, in: $0.userBytes) != nil }
                 for platform in platforms {
-                    let index = GuestSourceIndex(sources: [(file.path, String(decoding: file.userBytes, as: UTF8.self))], platform: platform)
+                    let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }, platform: platform)
                     guard let type = index.lookupType(path: path) else { continue }
                     // A view generic over something else stays native: `build` says why.
                     if case .success(let content?) = ViewGenericContent.of(type, in: index), !content.properties.isEmpty {

@@ -137,6 +137,15 @@ import Testing
         #expect(thunks.contains("Patch.shared.thunkBody(typeName: \"Shelf\", instance: self, slots: { [\"\(Self.slot("Shelf", "content"))\": { AnyView(content) }] })"), "\(thunks)")
         #expect(thunks.contains("Patch.shared.thunkBody(typeName: \"Header\", instance: self, slots: { [\"\(Self.slot("Header", "label()"))\": { AnyView(label()) }] })"), "\(thunks)")
     }
+
+    @Test func aConditionalConformanceInAnotherFileMakesTheParameterAView() throws {
+        let project = PreparedProject(targets: ["App": [
+            "Pair.swift": "struct Pair<Value> {\n    let value: Value\n}\n",
+            "PairView.swift": "import SwiftUI\n\nextension Pair: View where Value: View {\n    var body: some View { value }\n}\n",
+        ]])
+        let tokens = project.plan.baseline.declarations.first { $0.id == "App:Pair.body" }?.tokens
+        #expect(tokens == [Baseline.Token(id: Self.slot("Pair", "value"), kind: .slot, expression: "value")])
+    }
 }
 
 /// The thunk of a generic view compiles: an extension of the generic type, whose slots closure
