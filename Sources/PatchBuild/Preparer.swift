@@ -371,6 +371,7 @@ public enum Preparer {
         let analyses = scanned
         planner.indexCodableTypes(analyses)
         planner.resolveViewTokens(analyses)
+        planner.resolveGenericViewContent(analyses)
         // The baseline and the fingerprint depend on the scans and the tokens alone: they are made on
         // another thread while files are emitted.
         let viewTokens = planner.viewTokens
@@ -1077,6 +1078,34 @@ private struct Planner {
                     viewTokens[id] = table.tokens
                     if table.needsViewFileScope { fileScopedTokenReads.insert(id) }
                     return false
+                }
+            }
+        }
+    }
+
+    /// The slots of generic views whose parameters are the views the parent passes
+    /// (`ViewGenericContent`): each property holding one (`content: Content`, `label: () -> Label`)
+    /// is passed by the thunk as a slot, with the view's other tokens. Only the files declaring a
+    /// generic view, and those of its target extending it (a conditional `extension Box: View where
+    /// Value: View` makes `Value` a view), are parsed again.
+    mutating func resolveGenericViewContent(_ analyses: [TargetAnalysis]) {
+        for analysis in analyses {
+            for owner in analysis.viewTypes.sorted() where analysis.declaredTypes[owner]?.isGeneric == true {
+                guard let filePath = analysis.typeFiles[owner], let file = analysis.files.first(where: { $0.path == filePath }) else { continue }
+                let path = owner.split(separator: ".").map(String.init)
+                let extending = Array("extension \(path.last ?? owner)".utf8)
+                let sources = [file] + analysis.files.filter { $0.path != file.path && GeneratedSection.firstRange(of: extending, in: $0.userBytes) != nil }
+                for platform in platforms {
+                    let index = GuestSourceIndex(sources: sources.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }, platform: platform)
+                    guard let type = index.lookupType(path: path) else { continue }
+                    // A view generic over something else stays native: `build` says why.
+                    if case .success(let content?) = ViewGenericContent.of(type, in: index), !content.properties.isEmpty {
+                        let id = "\(analysis.target.name):\(owner).body"
+                        let slots = content.properties.map(\.slot)
+                        viewTokens[id] = Array(Set((viewTokens[id] ?? []) + slots)).sorted { $0.id < $1.id }
+                        if content.properties.contains(where: \.isFileScoped) { fileScopedTokenReads.insert(id) }
+                    }
+                    break
                 }
             }
         }

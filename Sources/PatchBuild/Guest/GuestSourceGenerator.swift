@@ -412,6 +412,12 @@ struct GuestSourceGenerator {
                     edits.append((range, String(attribute.trimmedDescription.map { $0 == "\n" ? "\n" : " " })))
                 }
             }
+            // A public member of a constrained extension naming a DSL type (`extension DonutBoxView
+            // where Content == EmptyView { public init(isOpen:) }`, which a generic view's copy takes
+            // along) would be public with internal requirements: blanked as a global's is.
+            if let position = member.extensionIndex, entry.extensions[position].decl.genericWhereClause != nil {
+                edits += GuestSourceGenerator.publicAccessBlanked(in: member.decl)
+            }
             writer.copy(member.decl, from: index.files[member.file], renames: edits)
         }
         let file = index.files[entry.file]

@@ -61,6 +61,9 @@ struct GuestViewPlan {
     /// (`_PatchModifierBody`, templates/guest/ViewDSL+ViewModifier.swift).
     let isModifier: Bool
     let inputs: [Input]
+    /// A generic view's parameters and the properties holding the views the parent passes: the
+    /// guest instantiates it with `_PatchOpaque`, each property the opaque node of its slot.
+    var genericContent: ViewGenericContent? = nil
     /// The project's structs and enums the inputs carry (with the ones they carry in turn): each
     /// gets the generated codec of function arguments.
     var codecTypes: Set<Int> = []
@@ -105,8 +108,24 @@ struct GuestViewLowering {
             .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable, detail: detail,
                                       location: GuestSourceLocation(file: index.files[entry.file].relativePath, line: file.line(of: node))))
         }
-        guard entry.kind == .structType, !entry.isGeneric else {
-            return problem("only non-generic struct views lower; \(entry.qualifiedName) is a generic or non-struct \(entry.kind.rawValue)", at: entry.decl)
+        guard entry.kind == .structType else {
+            return problem("only struct views lower; \(entry.qualifiedName) is a\(entry.kind == .enumType || entry.kind == .actorType ? "n" : "") \(entry.kind.rawValue)", at: entry.decl)
+        }
+        // A generic view lowers when its parameters are the views the parent passes: the shipped
+        // thunk must pass each as a slot (a thunk `prepare` generated before generic views lowered does not).
+        let genericContent: ViewGenericContent?
+        switch ViewGenericContent.of(type, in: index) {
+        case .failure(let refusal):
+            return .failure(GuestUnpatchable(declarationID: request.declarationID, reason: .viewNotLowerable, detail: refusal.detail, location: refusal.location))
+        case .success(let content):
+            genericContent = content
+        }
+        for property in genericContent?.properties ?? [] where !request.shippedTokens.contains(where: { $0.id == property.slot.id && $0.kind == .slot }) {
+            let passed = request.shippedTokens.map { "`\($0.expression)`" }.joined(separator: ", ")
+            return .failure(GuestUnpatchable(
+                declarationID: request.declarationID, reason: .viewNeedsNewHostValue,
+                detail: "uses `\(property.slot.expression)`, the view the parent passes, as the slot \(property.slot.id), which the shipped thunk does not pass (it passes \(passed.isEmpty ? "none" : passed)); ship a new app build to patch this generic view",
+                location: GuestSourceLocation(file: index.files[property.file].relativePath, line: property.line)))
         }
         // Said before compiling: the guest's async transform (docs/async.md) gives the project's async
         // functions a continuation parameter, so an awaiting `.task` closure would otherwise fail on
@@ -121,8 +140,12 @@ struct GuestViewLowering {
         }
         var inputs: [GuestViewPlan.Input] = []
         var codecTypes: Set<Int> = []
+        // The views the parent passes are the slots' opaque nodes (`emitGlue`), never inputs
+        // (`@ViewBuilder var content: Content`, whose attribute is no wrapper of the inputs).
+        let genericNames = Set(genericContent?.properties.map(\.name) ?? [])
         for member in entry.members where member.kind == .storedProperty {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.bindings.allSatisfy({ $0.pattern.as(IdentifierPatternSyntax.self).map { genericNames.contains($0.identifier.text) } ?? false }) { continue }
             let memberFile = index.files[member.file]
             var wrapper: String?
             for attribute in variable.attributes {
@@ -138,6 +161,7 @@ struct GuestViewLowering {
             }
             let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
             for binding in variable.bindings {
+                if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, genericNames.contains(name) { continue }
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
                     return problem("a stored property bound by a pattern (`\(binding.pattern.trimmedText)`) does not lower", at: binding)
                 }
@@ -177,7 +201,8 @@ struct GuestViewLowering {
                 _ = addCodecTypes(of: type, codecTypes: &codecTypes)
             }
         }
-        return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs, codecTypes: codecTypes))
+        return .success(GuestViewPlan(request: request, type: type, isModifier: Self.hasModifierBody(entry), inputs: inputs,
+                                      genericContent: genericContent, codecTypes: codecTypes))
     }
 
     /// Whether the type declares `func body(content:)`: `prepare` routed it as a `ViewModifier`'s
@@ -304,14 +329,21 @@ struct GuestViewLowering {
 
     /// `init(_patchInputs:)` and the body and dispatch exports of one view.
     func emitGlue(for plan: GuestViewPlan, into writer: inout GuestSourceWriter) {
-        let typeName = index.types[plan.type].qualifiedName
+        let declaredName = index.types[plan.type].qualifiedName
+        // The type the exports evaluate: a generic view instantiated with the guest's opaque node.
+        let typeName = plan.genericContent.map { $0.instantiated(declaredName) } ?? declaredName
         let symbol = plan.request.typeName
-        writer.line("extension \(typeName) {")
+        writer.line("extension \(declaredName)\(plan.genericContent.map { " " + $0.whereClause } ?? "") {")
         writer.line("    init(_patchInputs inputs: _PatchJSONValue) throws(_PatchDecodeError) {")
         // The body's token reads (ViewTokenRewrite) find the `__strtok_`/`__numtok_` inputs here, and
         // a GeometryReader (templates/guest/ViewDSL+Geometry.swift) the `__geo_*` ones, which any
         // view's host may pass (§5.4).
         writer.line("        _patchTokenInputs = inputs")
+        if let generic = plan.genericContent {
+            for property in generic.properties {
+                writer.line("        self.\(SwiftIdentifier.escaped(property.name)) = \(generic.guestValue(of: property))")
+            }
+        }
         for input in plan.inputs {
             let key = Self.literal(input.name)
             switch input.fill {
