@@ -129,6 +129,18 @@ import Testing
         #expect(ViewDesignColors(index: index).names.isEmpty)
         let table = try ViewTokenAnalysis(index: index).analyze(type: try #require(index.lookupType(path: ["Plain"]))).get()
         #expect(table.isEmpty)
+        // An app redeclaring SwiftUI's `primary` (enchanted's `Color(.label)`): `.primary` where a shape
+        // style is expected is still SwiftUI's hierarchical style; `Color.primary` is the app's.
+        let redeclared = """
+            import SwiftUI
+            extension Color { static let primary = Color(red: 0.1, green: 0.1, blue: 0.1) }
+            struct Caption: View {
+                var body: some View { Text("x").foregroundStyle(.primary).background(Color.primary) }
+            }
+            """
+        let app = GuestSourceIndex(sources: [("Sources/App/Caption.swift", redeclared)])
+        let caption = try ViewTokenAnalysis(index: app).analyze(type: try #require(app.lookupType(path: ["Caption"]))).get()
+        #expect(caption.uses.map(\.token) == [ViewToken(designColor: "primary")] && caption.uses.first?.line == 4)
     }
 
     /// `prepare` reads the design package's file (another target) with the views that name its colors,

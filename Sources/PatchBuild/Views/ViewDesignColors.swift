@@ -59,7 +59,7 @@ struct ViewDesignColors {
         for type in index.types {
             for member in type.members where member.kind == .enumCase || member.isStatic { others.formUnion(member.names) }
         }
-        ambiguousNames = names.intersection(others)
+        ambiguousNames = names.intersection(others.union(Self.frameworkStyleNames))
 
         let direct = members.map { member in
             member.global.decl.tokens(viewMode: .sourceAccurate).compactMap { token -> ExtensionRead? in
@@ -101,6 +101,14 @@ struct ViewDesignColors {
     }
 
     private static let colorTypeNames: Set<String> = ["Color", "SwiftUI.Color"]
+    /// SwiftUI's own colors and shape styles: an app may redeclare one (enchanted's `static let primary
+    /// = Color(.label)`), but where a shape style is expected `.primary` is still SwiftUI's
+    /// hierarchical style, so an implicit member of those names is left as the framework's.
+    private static let frameworkStyleNames: Set<String> = [
+        "red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue", "indigo", "purple", "pink", "brown",
+        "white", "gray", "black", "clear", "primary", "secondary", "tertiary", "quaternary", "quinary", "accentColor",
+        "tint", "foreground", "background", "separator", "selection", "placeholder", "link", "fill", "windowBackground",
+    ]
 
     /// `extension Color`, or `extension ShapeStyle where Self == Color` (what lets `.foregroundStyle(.acText)` compile).
     private static func extendsColor(_ extensionDecl: ExtensionDeclSyntax) -> Bool {
