@@ -121,47 +121,24 @@ extension ShapeStyle where Self == Material {
     static var bar: Material { Material(_name: "bar") }
 }
 
-/// `.tint` as a style: the IR's semantic "tint".
-struct TintShapeStyle: ShapeStyle {
-    init() {}
+/// A style the IR names by its role (IRShapeStyle `semantic`): `.tint`; `.foreground`, the style
+/// foreground content is drawn with (`.foregroundStyle`, else the primary color), which a shape
+/// stroked without a style uses; `.separator`, the system's separator color.
+struct _PatchSemanticShapeStyle: ShapeStyle {
+    let _name: StaticString
     var _style: [UInt8] {
         var ir = _PatchIR()
-        ir.raw("{\"semantic\":{\"_0\":\"tint\"}}")
+        ir.raw("{\"semantic\":{\"_0\":\"")
+        ir.raw(_name)
+        ir.raw("\"}}")
         return ir.bytes
     }
 }
 
-extension ShapeStyle where Self == TintShapeStyle {
-    static var tint: TintShapeStyle { TintShapeStyle() }
-}
-
-/// `.foreground`, the style foreground content is drawn with (`.foregroundStyle`, else the primary
-/// color): the IR's semantic "foreground". A shape stroked without a style uses it.
-struct ForegroundStyle: ShapeStyle {
-    init() {}
-    var _style: [UInt8] {
-        var ir = _PatchIR()
-        ir.raw("{\"semantic\":{\"_0\":\"foreground\"}}")
-        return ir.bytes
-    }
-}
-
-extension ShapeStyle where Self == ForegroundStyle {
-    static var foreground: ForegroundStyle { ForegroundStyle() }
-}
-
-/// `.separator`, the system's separator color: the IR's semantic "separator".
-struct SeparatorShapeStyle: ShapeStyle {
-    init() {}
-    var _style: [UInt8] {
-        var ir = _PatchIR()
-        ir.raw("{\"semantic\":{\"_0\":\"separator\"}}")
-        return ir.bytes
-    }
-}
-
-extension ShapeStyle where Self == SeparatorShapeStyle {
-    static var separator: SeparatorShapeStyle { SeparatorShapeStyle() }
+extension ShapeStyle where Self == _PatchSemanticShapeStyle {
+    static var tint: _PatchSemanticShapeStyle { _PatchSemanticShapeStyle(_name: "tint") }
+    static var foreground: _PatchSemanticShapeStyle { _PatchSemanticShapeStyle(_name: "foreground") }
+    static var separator: _PatchSemanticShapeStyle { _PatchSemanticShapeStyle(_name: "separator") }
 }
 
 extension View {
@@ -236,9 +213,9 @@ extension Shape {
     func stroke<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _PatchModified<Self> { _stroke("stroke", content, style) }
 
     /// Without a style SwiftUI strokes with the foreground style, as these do.
-    func stroke(lineWidth: Double = 1) -> _PatchModified<Self> { _stroke("stroke", ForegroundStyle(), StrokeStyle(lineWidth: lineWidth)) }
+    func stroke(lineWidth: Double = 1) -> _PatchModified<Self> { _stroke("stroke", .foreground, StrokeStyle(lineWidth: lineWidth)) }
 
-    func stroke(style: StrokeStyle) -> _PatchModified<Self> { _stroke("stroke", ForegroundStyle(), style) }
+    func stroke(style: StrokeStyle) -> _PatchModified<Self> { _stroke("stroke", .foreground, style) }
 
     func strokeBorder<S: ShapeStyle>(_ content: S, lineWidth: Double = 1) -> _PatchModified<Self> {
         _stroke("strokeBorder", content, StrokeStyle(lineWidth: lineWidth))
@@ -247,10 +224,10 @@ extension Shape {
     func strokeBorder<S: ShapeStyle>(_ content: S, style: StrokeStyle) -> _PatchModified<Self> { _stroke("strokeBorder", content, style) }
 
     func strokeBorder(lineWidth: Double = 1) -> _PatchModified<Self> {
-        _stroke("strokeBorder", ForegroundStyle(), StrokeStyle(lineWidth: lineWidth))
+        _stroke("strokeBorder", .foreground, StrokeStyle(lineWidth: lineWidth))
     }
 
-    func strokeBorder(style: StrokeStyle) -> _PatchModified<Self> { _stroke("strokeBorder", ForegroundStyle(), style) }
+    func strokeBorder(style: StrokeStyle) -> _PatchModified<Self> { _stroke("strokeBorder", .foreground, style) }
 }
 
 enum CGLineCap {
