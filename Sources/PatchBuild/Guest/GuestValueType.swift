@@ -106,6 +106,8 @@ enum GuestFrameworkNames {
         "RelativeDateTimeFormatter", "NumberFormatter", "NSNumber", "UserDefaults", "Bundle", "Logger", "OSLogMessage", "OSLogPrivacy",
         "CharacterSet", "ComparisonResult", "URL", "URLComponents", "URLQueryItem", "UUID", "Data", "JSONEncoder", "JSONDecoder",
         "EncodingError", "DecodingError", "URLRequest", "URLResponse", "HTTPURLResponse",
+        // Declared unavailable, with the reason the guest compiler then reports (Foundation+Bundle.swift).
+        "NSLocalizedString",
     ]
 
     static let types: [String: String] = {
@@ -115,7 +117,7 @@ enum GuestFrameworkNames {
             "ISO8601DateFormatter", "DateComponents", "Calendar", "TimeZone", "Locale", "NSString", "NSNumber", "JSONEncoder",
             "JSONDecoder", "JSONSerialization", "PropertyListEncoder", "FileManager", "UserDefaults", "Bundle", "ProcessInfo",
             "NotificationCenter", "URLSession", "URLRequest", "CharacterSet", "NSRegularExpression", "Measurement",
-            "DispatchQueue", "Timer", "AttributedString", "NSAttributedString", "NSLocalizedString", "Scanner", "NSPredicate",
+            "DispatchQueue", "Timer", "AttributedString", "NSAttributedString", "Scanner", "NSPredicate",
             "RelativeDateTimeFormatter", "ByteCountFormatter", "MeasurementFormatter", "PersonNameComponents", "IndexSet",
         ] { table[name] = "Foundation" }
         for name in ["sqrt", "pow", "floor", "ceil", "round", "log", "log10", "log2", "exp", "sin", "cos", "tan", "fabs", "fmod", "trunc"] {
