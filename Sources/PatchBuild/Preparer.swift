@@ -1150,10 +1150,12 @@ private struct Planner {
     /// `extension Color`, `extension SwiftUI.Color` or `extension ShapeStyle`; a member reading one
     /// writes `extension` and the color's marker.
     private func designColorFiles(_ files: [ParsedFile], excluding: Set<String>) -> (files: [(path: String, text: String)], markers: [[UInt8]]) {
-        func containing(_ markers: [[UInt8]]) -> [(path: String, text: String)] {
+        /// The files naming one of `markers`, and `required` when given, each once.
+        func containing(_ markers: [[UInt8]], and required: [UInt8]? = nil) -> [(path: String, text: String)] {
             var seen: Set<String> = []
             return files.filter { file in
                 seen.insert(file.path).inserted && markers.contains { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil }
+                    && required.map { GeneratedSection.firstRange(of: $0, in: file.userBytes) != nil } ?? true
             }.map { ($0.path, String(decoding: $0.userBytes, as: UTF8.self)) }
         }
         let declarations = containing(["extension Color", "extension SwiftUI.Color", "extension ShapeStyle"].map { Array($0.utf8) })
@@ -1161,8 +1163,7 @@ private struct Planner {
         let names = ViewDesignColors(index: GuestSourceIndex(sources: declarations)).names
         guard !names.isEmpty else { return ([], []) }
         let colorMarkers = names.sorted().map { Array(".\($0)".utf8) }
-        let extensionMarker = Array("extension".utf8)
-        let readers = containing(colorMarkers).filter { GeneratedSection.firstRange(of: extensionMarker, in: Array($0.text.utf8)) != nil }
+        let readers = containing(colorMarkers, and: Array("extension".utf8))
         let candidates = declarations + readers.filter { reader in !declarations.contains { $0.path == reader.path } }
         let colors = ViewDesignColors(index: GuestSourceIndex(sources: candidates))
         let chosen = colors.declaringFiles.union(colors.extensionFiles).subtracting(excluding)

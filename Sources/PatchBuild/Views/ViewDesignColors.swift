@@ -36,7 +36,7 @@ struct ViewDesignColors {
 
     init(index: GuestSourceIndex) {
         var others: Set<String> = []
-        var members: [(global: GuestGlobalEntry, calls: Set<String>)] = []
+        var memberGlobals: [GuestGlobalEntry] = []
         for global in index.globals {
             guard let extended = global.foreignExtension else { continue }
             if Self.extendsColor(extended), let name = Self.colorName(declaredBy: global.decl) {
@@ -47,15 +47,17 @@ struct ViewDesignColors {
             if global.decl.as(VariableDeclSyntax.self)?.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) }) == true {
                 others.formUnion(global.names)
             }
-            if global.decl.is(FunctionDeclSyntax.self) || global.decl.is(VariableDeclSyntax.self) {
-                members.append((global, Set(global.decl.tokens(viewMode: .sourceAccurate).compactMap { token in
-                    guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
-                          ViewNativeExtensions.isCalled(reference) else { return nil }
-                    return name
-                })))
-            }
+            if global.decl.is(FunctionDeclSyntax.self) || global.decl.is(VariableDeclSyntax.self) { memberGlobals.append(global) }
         }
+        // A project without named colors (most) walks no extension member's code.
         guard !names.isEmpty else { return }
+        let members = memberGlobals.map { global in
+            (global: global, calls: Set(global.decl.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                guard case .identifier(let name) = token.tokenKind, let reference = token.parent?.as(DeclReferenceExprSyntax.self),
+                      ViewNativeExtensions.isCalled(reference) else { return nil }
+                return name
+            }))
+        }
         for type in index.types {
             for member in type.members where member.kind == .enumCase || member.isStatic { others.formUnion(member.names) }
         }
